@@ -1,0 +1,84 @@
+# bpfbench: `make` builds, `make run` runs the quick suite, `make check` tests.
+# Both `run` and `check` first install what is missing (scripts/deps.sh).
+
+BUILD		?= build
+CC		?= gcc
+CLANG		?= clang
+BPFTOOL		?= bpftool
+SANITIZE	?=
+VERSION		:= 0.1
+GIT		:= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+CFLAGS		?= -O2 -g
+CFLAGS		+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
+		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+		   -D_GNU_SOURCE -DBPFBENCH_VERSION='"$(VERSION)"' -DBPFBENCH_GIT='"$(GIT)"' \
+		   -Isrc -Ibpf -I$(BUILD)
+LDLIBS		+= -lbpf -lelf -lz -ljson-c -lpthread -lm
+BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
+		   -Ibpf -I$(BUILD)
+
+ifneq ($(SANITIZE),)
+CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS		+= -fsanitize=address,undefined
+endif
+
+CORE_SRCS	:= $(filter-out src/main.c,$(wildcard src/*.c))
+BENCH_SRCS	:= $(sort $(filter-out %.bpf.c,$(wildcard benchs/*.c)))
+BPF_SRCS	:= $(wildcard benchs/*.bpf.c)
+SKELS		:= $(patsubst benchs/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+CORE_OBJS	:= $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
+BENCH_OBJS	:= $(patsubst benchs/%.c,$(BUILD)/obj/benchs/%.o,$(BENCH_SRCS))
+UNIT_SRCS	:= $(wildcard tests/unit/*_test.c)
+UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all run check test deps clean sanitize
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(BUILD)/bpfbench $(UNIT_BINS)
+
+$(BUILD)/vmlinux.h:
+	@mkdir -p $(@D)
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
+
+$(BUILD)/%.bpf.o: benchs/%.bpf.c bpf/*.h $(BUILD)/vmlinux.h
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
+
+$(BUILD)/obj/%.o: src/%.c src/*.h bpf/bench_shared.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/bpfbench: $(BUILD)/obj/main.o $(CORE_OBJS) $(BENCH_OBJS)
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+deps:
+	@bash scripts/deps.sh
+
+run: deps
+	$(MAKE) all
+	$(BUILD)/bpfbench -w1 -d3 bpf-loop --nr_loops 1000
+
+# The suite runs twice: as built, then under AddressSanitizer + UBSan.
+check: deps
+	$(MAKE) all
+	BPFBENCH_BUILD=$(BUILD) prove -v -e bash tests/*.t
+	$(MAKE) BUILD=build-san SANITIZE=1 all
+	BPFBENCH_BUILD=build-san prove -e bash tests/*.t
+
+test: check
+
+clean:
+	rm -rf build build-san

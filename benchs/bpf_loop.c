@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bpf-loop: throughput and latency of bpf_loop() iterations (seed 003). */
+#include <errno.h>
+#include <stdlib.h>
+#include "bench.h"
+#include "skel_util.h"
+#include "bpf_loop.skel.h"
+
+#define BPF_LOOP_MAX	(1u << 23)	/* the kernel's BPF_MAX_LOOPS */
+
+static uint64_t nr_loops;
+
+static const struct opt_def bpf_loop_opts[] = {
+	{ "nr_loops", 0, OPT_UINT, &nr_loops, "10", 1, BPF_LOOP_MAX, NULL, "N",
+	  "iterations per bpf_loop() call" },
+	{ NULL },
+};
+
+static const struct metric_def loop_metrics[] = {
+	{ "throughput", "M ops/s", METRIC_SAMPLED, .prod_unit = "M ops" },
+	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0 },
+};
+
+struct bpf_loop_state {
+	struct bpf_loop_bpf *skel;
+	struct delta hits;
+};
+
+static int bpf_loop_setup(struct bench_env *env)
+{
+	struct bpf_loop_state *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	env->priv = s;
+	s->skel = bpf_loop_bpf__open();
+	if (!s->skel)
+		return -errno;
+	BENCH_SKEL_INIT(s->skel);
+	s->skel->rodata->nr_loops = nr_loops;
+	err = trigger_prepare(env, &(struct trigger_progs){
+		.test_run = s->skel->progs.bpf_loop_test_run,
+		.raw_tp = s->skel->progs.bpf_loop_raw_tp,
+		.fentry = s->skel->progs.bpf_loop_fentry,
+	});
+	if (err)
+		return err;
+	err = bpf_loop_bpf__load(s->skel);
+	if (err)
+		return err;
+	return trigger_attach(&env->trig);
+}
+
+static void bpf_loop_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
+{
+	struct bpf_loop_state *s = env->priv;
+	uint64_t ops = delta_next(&s->hits, slots_sum(s->skel->bss->bench_slots, SLOT_HITS));
+
+	vals[0] = mops(ops, elapsed_ns);
+}
+
+static void bpf_loop_teardown(struct bench_env *env)
+{
+	struct bpf_loop_state *s = env->priv;
+
+	if (!s)
+		return;
+	bpf_loop_bpf__destroy(s->skel);
+	free(s);
+	env->priv = NULL;
+}
+
+const struct bench bench_bpf_loop = {
+	.name = "bpf-loop",
+	.summary = "bpf_loop() helper: iterations per second and ns per iteration",
+	.family = "bpf-loop",
+	.opts = bpf_loop_opts,
+	.metrics = loop_metrics,
+	.nr_metrics = ARRAY_SIZE(loop_metrics),
+	.setup = bpf_loop_setup,
+	.measure = bpf_loop_measure,
+	.teardown = bpf_loop_teardown,
+};
+
+/* run_bench_bpf_loop.sh's sweep */
+static const struct suite_step bpf_loop_steps[] = {
+	{ "bpf_loop, nr_loops sweep", "nr_loops 1", "bpf-loop --nr_loops 1" },
+	{ NULL, "nr_loops 10", "bpf-loop --nr_loops 10" },
+	{ NULL, "nr_loops 100", "bpf-loop --nr_loops 100" },
+	{ NULL, "nr_loops 500", "bpf-loop --nr_loops 500" },
+	{ NULL, "nr_loops 1000", "bpf-loop --nr_loops 1000" },
+	{ NULL, "nr_loops 5000", "bpf-loop --nr_loops 5000" },
+	{ NULL, "nr_loops 10000", "bpf-loop --nr_loops 10000" },
+	{ NULL, "nr_loops 50000", "bpf-loop --nr_loops 50000" },
+	{ NULL, "nr_loops 100000", "bpf-loop --nr_loops 100000" },
+	{ NULL, "nr_loops 500000", "bpf-loop --nr_loops 500000" },
+	{ NULL, "nr_loops 1000000", "bpf-loop --nr_loops 1000000" },
+	{ NULL },
+};
+
+const struct suite suite_bpf_loop = {
+	.name = "bpf-loop",
+	.summary = "bpf_loop() throughput and latency, nr_loops 1 ... 1000000 (seed 003)",
+	.steps = bpf_loop_steps,
+};

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noop: the per-op cost of the harness itself, for each trigger.  Every
+ * other figure reads against it: an op that costs about the floor is
+ * mostly harness.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "bench.h"
+#include "skel_util.h"
+#include "noop.skel.h"
+
+#define NOOP_BATCH_MAX	4096
+
+static uint64_t batch;
+
+static const struct opt_def noop_opts[] = {
+	{ "batch", 0, OPT_UINT, &batch, "1", 1, NOOP_BATCH_MAX, NULL, "N",
+	  "empty ops per program run (1: the floor per program run)" },
+	{ NULL },
+};
+
+static const struct metric_def noop_metrics[] = {
+	{ "throughput", "M ops/s", METRIC_SAMPLED, .prod_unit = "M ops" },
+	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0 },
+};
+
+struct noop_state {
+	struct noop_bpf *skel;
+	struct delta hits;
+};
+
+static int noop_setup(struct bench_env *env)
+{
+	struct noop_state *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	env->priv = s;
+	s->skel = noop_bpf__open();
+	if (!s->skel)
+		return -errno;
+	BENCH_SKEL_INIT(s->skel);
+	s->skel->rodata->batch = batch;
+	err = trigger_prepare(env, &(struct trigger_progs){
+		.test_run = s->skel->progs.noop_test_run,
+		.raw_tp = s->skel->progs.noop_raw_tp,
+		.fentry = s->skel->progs.noop_fentry,
+	});
+	if (err)
+		return err;
+	err = noop_bpf__load(s->skel);
+	if (err)
+		return err;
+	return trigger_attach(&env->trig);
+}
+
+static void noop_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
+{
+	struct noop_state *s = env->priv;
+
+	vals[0] = mops(delta_next(&s->hits, slots_sum(s->skel->bss->bench_slots, SLOT_HITS)),
+		       elapsed_ns);
+}
+
+static void noop_teardown(struct bench_env *env)
+{
+	struct noop_state *s = env->priv;
+
+	if (!s)
+		return;
+	noop_bpf__destroy(s->skel);
+	free(s);
+	env->priv = NULL;
+}
+
+const struct bench bench_noop = {
+	.name = "noop",
+	.summary = "harness floor: an empty program run through the trigger",
+	.family = "core",
+	.opts = noop_opts,
+	.metrics = noop_metrics,
+	.nr_metrics = ARRAY_SIZE(noop_metrics),
+	.setup = noop_setup,
+	.measure = noop_measure,
+	.teardown = noop_teardown,
+};

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages bpfbench needs, only those missing.
+set -euo pipefail
+
+pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
+      libjson-c-dev gnuplot-nox python3 perl jq iproute2)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bpfbench: missing packages: ${missing[*]} (run as root or: sudo apt-get install ${missing[*]})" >&2
+	exit 1
+fi
+echo "bpfbench: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

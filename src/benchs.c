@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The table of benchmarks: adding one is a file pair in benchs/ and a line here. */
+#include <string.h>
+#include "bench.h"
+
+extern const struct bench bench_noop;
+extern const struct bench bench_bpf_loop;
+extern const struct suite suite_bpf_loop;
+
+const struct bench *const bench_table[] = {
+	&bench_noop,
+	&bench_bpf_loop,
+	NULL,
+};
+
+const struct bench *bench_find(const char *name)
+{
+	const struct bench *const *b;
+
+	for (b = bench_table; *b; b++)
+		if (!strcmp((*b)->name, name))
+			return *b;
+	return NULL;
+}
+
+const struct suite *const suite_table[] = {
+	&suite_bpf_loop,
+	NULL,
+};
+
+const struct suite *suite_find(const char *name)
+{
+	const struct suite *const *s;
+
+	for (s = suite_table; *s; s++)
+		if (!strcmp((*s)->name, name))
+			return *s;
+	return NULL;
+}

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "bench.h"
+#include "cli.h"
+#include "trigger.h"
+#include "util.h"
+
+struct run_opts run_opts;
+
+const struct opt_def global_opts[] = {
+	{ "warmup", 'w', OPT_UINT, &run_opts.warmup_s, "1", 0, 3600, NULL, "SEC",
+	  "seconds of samples discarded before measuring" },
+	{ "duration", 'd', OPT_UINT, &run_opts.duration_s, "5", 1, 86400, NULL, "SEC",
+	  "seconds measured (one sample per period)" },
+	{ "producers", 'p', OPT_UINT, &run_opts.producers, "1", 1, BENCH_MAX_THREADS, NULL, "N",
+	  "producer threads" },
+	{ "consumers", 'c', OPT_UINT, &run_opts.consumers, "0", 0, 64, NULL, "N",
+	  "consumer threads (benchmarks that have consumers)" },
+	{ "period-ms", 0, OPT_UINT, &run_opts.period_ms, "1000", 10, 60000, NULL, "MS",
+	  "sampling period" },
+	{ "affinity", 'a', OPT_FLAG, &run_opts.affinity, NULL, 0, 0, NULL, NULL,
+	  "pin consumers, then producers, to CPUs 0, 1, 2, ..." },
+	{ "prod-affinity", 0, OPT_CPUSET, &run_opts.prod_cpus, NULL, 0, 0, NULL, "CPUSET",
+	  "pin producer i to the i-th CPU of a list like 0-3,7" },
+	{ "cons-affinity", 0, OPT_CPUSET, &run_opts.cons_cpus, NULL, 0, 0, NULL, "CPUSET",
+	  "pin consumer i to the i-th CPU of the list" },
+	{ "trigger", 0, OPT_CHOICE, &run_opts.trigger, "auto", 0, 0, trigger_names, "HOW",
+	  "how programs are run" },
+	{ "json", 0, OPT_STRING, &run_opts.json_path, NULL, 0, 0, NULL, "FILE",
+	  "write results as JSON to FILE ('-': stdout)" },
+	{ "verbose", 'v', OPT_FLAG, &run_opts.verbose, NULL, 0, 0, NULL, NULL,
+	  "libbpf and verifier detail on stderr" },
+	{ "quiet", 'q', OPT_FLAG, &run_opts.quiet, NULL, 0, 0, NULL, NULL,
+	  "no per-period lines, only the summary" },
+	{ "list", 'l', OPT_FLAG, &run_opts.list, NULL, 0, 0, NULL, NULL,
+	  "list benchmarks" },
+	{ "help", 'h', OPT_FLAG, &run_opts.help, NULL, 0, 0, NULL, NULL,
+	  "this help, or a benchmark's options after its name" },
+	{ NULL },
+};
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+	fputs("bpfbench: error: ", stderr);
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+/* Any benchmark's option of that name: used to skip values before the name is known. */
+static const struct opt_def *any_bench_opt(const char *name, char c)
+{
+	const struct bench *const *b;
+	const struct opt_def *o;
+
+	for (b = bench_table; *b; b++) {
+		o = c ? opts_find_short((*b)->opts, c) : opts_find((*b)->opts, name);
+		if (o)
+			return o;
+	}
+	return NULL;
+}
+
+static const struct opt_def *lookup(const struct bench *b, const char *name, char c)
+{
+	const struct opt_def *o;
+
+	o = c ? opts_find_short(global_opts, c) : opts_find(global_opts, name);
+	if (o)
+		return o;
+	if (b)
+		return c ? opts_find_short(b->opts, c) : opts_find(b->opts, name);
+	return any_bench_opt(name, c);
+}
+
+struct parse_state {
+	int argc;
+	char **argv;
+	int i;
+	const struct bench *bench;	/* NULL in the first pass */
+	bool apply;			/* second pass: store values */
+	const char *positional;
+};
+
+static int apply_opt(struct parse_state *ps, const struct opt_def *o, const char *val)
+{
+	char err[300];
+
+	if (!ps->apply)
+		return 0;
+	if (opts_set(o, val, err, sizeof(err)))
+		return usage_error("%s%s", err, "");
+	return 0;
+}
+
+static int not_found(struct parse_state *ps, const char *shown)
+{
+	if (ps->bench && any_bench_opt(shown + 2, 0))
+		return usage_error("option %s does not apply to benchmark %s", shown,
+				   ps->bench->name);
+	return usage_error("unknown option %s%s", shown, "");
+}
+
+static int parse_long(struct parse_state *ps, const char *arg)
+{
+	char name[128];
+	const char *eq = strchr(arg, '=');
+	const struct opt_def *o;
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+
+	if (n - 2 >= sizeof(name) - 2)
+		return usage_error("unknown option %.40s%s", arg, "...");
+	memcpy(name, arg, n);
+	name[n] = 0;
+	o = lookup(ps->bench, name + 2, 0);
+	if (!o)
+		return not_found(ps, name);
+	if (!opt_takes_value(o)) {
+		if (eq)
+			return usage_error("option %s takes no value%s", name, "");
+		return apply_opt(ps, o, "1");
+	}
+	if (eq)
+		return apply_opt(ps, o, eq + 1);
+	if (ps->i + 1 >= ps->argc)
+		return usage_error("option %s needs a value%s", name, "");
+	return apply_opt(ps, o, ps->argv[++ps->i]);
+}
+
+static int parse_short(struct parse_state *ps, const char *arg)
+{
+	const struct opt_def *o;
+	char shown[3] = "-?";
+	int ret;
+
+	for (arg++; *arg; arg++) {
+		shown[1] = *arg;
+		o = lookup(ps->bench, NULL, *arg);
+		if (!o)
+			return usage_error("unknown option %s%s", shown, "");
+		if (!opt_takes_value(o)) {
+			ret = apply_opt(ps, o, "1");
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (arg[1])	/* -p8 */
+			return apply_opt(ps, o, arg + 1);
+		if (ps->i + 1 >= ps->argc)
+			return usage_error("option %s needs a value%s", shown, "");
+		return apply_opt(ps, o, ps->argv[++ps->i]);
+	}
+	return 0;
+}
+
+static int parse_pass(struct parse_state *ps)
+{
+	const char *arg;
+	int ret;
+
+	for (ps->i = 1; ps->i < ps->argc; ps->i++) {
+		arg = ps->argv[ps->i];
+		if (!strncmp(arg, "--", 2) && arg[2])
+			ret = parse_long(ps, arg);
+		else if (arg[0] == '-' && arg[1] && arg[1] != '-')
+			ret = parse_short(ps, arg);
+		else if (!ps->positional)
+			ret = (ps->positional = arg, 0);
+		else
+			ret = usage_error("unexpected argument '%s' (benchmark is '%s')",
+					  arg, ps->positional);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int cli_parse(int argc, char **argv, const struct bench **bench)
+{
+	struct parse_state ps = { .argc = argc, .argv = argv };
+	int ret;
+
+	*bench = NULL;
+	ret = parse_pass(&ps);	/* finds the benchmark name */
+	if (ret)
+		return ret;
+	if (ps.positional) {
+		ps.bench = bench_find(ps.positional);
+		if (!ps.bench)
+			return usage_error("unknown benchmark '%s' (see 'bpfbench --list')%s",
+					   ps.positional, "");
+		opts_reset(ps.bench->opts);
+	}
+	opts_reset(global_opts);
+	ps.apply = true;
+	ps.positional = NULL;
+	ret = parse_pass(&ps);
+	if (ret)
+		return ret;
+	*bench = ps.bench;
+	verbose = run_opts.verbose;
+	return 0;
+}
+
+static int check_cpus(const struct cpuset *set, const char *what)
+{
+	char cpu[16];
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		if (!cpu_is_online(set->cpu[i])) {
+			snprintf(cpu, sizeof(cpu), "%d", set->cpu[i]);
+			return usage_error("--%s: CPU %s does not exist or is offline", what, cpu);
+		}
+	}
+	return 0;
+}
+
+int cli_validate(const struct bench *b)
+{
+	char n[24];
+	int ret;
+
+	if (run_opts.consumers && !(b->flags & BENCH_F_CONSUMERS))
+		return usage_error("benchmark %s has no consumers (-c must be 0)%s", b->name, "");
+	if (run_opts.cons_cpus.n && !(b->flags & BENCH_F_CONSUMERS))
+		return usage_error("benchmark %s has no consumers (--cons-affinity)%s", b->name, "");
+	if (run_opts.producers > 1 && (b->flags & BENCH_F_ONE_PRODUCER)) {
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)run_opts.producers);
+		return usage_error("benchmark %s runs one producer (got -p %s)", b->name, n);
+	}
+	if (run_opts.quiet && run_opts.verbose)
+		return usage_error("-q and -v contradict each other%s%s", "", "");
+	ret = check_cpus(&run_opts.prod_cpus, "prod-affinity");
+	if (!ret)
+		ret = check_cpus(&run_opts.cons_cpus, "cons-affinity");
+	return ret;
+}
+
+void cli_usage(void)
+{
+	printf("Usage: bpfbench [options] BENCH [bench options]\n"
+	       "       bpfbench --list | probe [--json] | BENCH --help\n\n"
+	       "Measures BPF maps and helpers on the running kernel.\n"
+	       "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 4 kernel lacks a feature (skip).\n\n");
+	opts_print_help(global_opts, "Options:");
+}
+
+void cli_list(void)
+{
+	const struct bench *const *b;
+
+	for (b = bench_table; *b; b++)
+		printf("%-24s %-10s %s\n", (*b)->name, (*b)->family, (*b)->summary);
+}
+
+void cli_bench_help(const struct bench *b)
+{
+	printf("Usage: bpfbench [options] %s%s\n\n%s\n\n", b->name,
+	       b->opts && b->opts->name ? " [bench options]" : "", b->summary);
+	if (b->opts && b->opts->name)
+		opts_print_help(b->opts, "Benchmark options:");
+	else
+		printf("This benchmark has no options of its own.\n");
+	printf("\nGlobal options: see 'bpfbench --help'.\n");
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BPFBENCH_CLI_H
+#define BPFBENCH_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "opts.h"
+
+struct bench;
+
+/* Global options: the kernel bench's spellings plus ours. */
+struct run_opts {
+	uint64_t warmup_s;
+	uint64_t duration_s;
+	uint64_t producers;
+	uint64_t consumers;
+	uint64_t period_ms;
+	bool affinity;
+	struct cpuset prod_cpus;
+	struct cpuset cons_cpus;
+	bool verbose;
+	bool quiet;
+	bool list;
+	bool help;
+	int trigger;		/* enum trigger_kind */
+	const char *json_path;	/* NULL: none; "-": stdout */
+};
+
+extern struct run_opts run_opts;
+extern const struct opt_def global_opts[];
+
+/*
+ * Parses `[global options] BENCH [bench options]` in any order.
+ * Returns 0 with *bench set (NULL when only --list/--help was asked),
+ * or EXIT_USAGE after printing one line naming the problem.
+ */
+int cli_parse(int argc, char **argv, const struct bench **bench);
+/* Checks cross-option rules for the chosen benchmark; EXIT_USAGE on error. */
+int cli_validate(const struct bench *b);
+void cli_usage(void);
+void cli_list(void);
+void cli_bench_help(const struct bench *b);
+
+#endif

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfbench: measures BPF maps and helpers on the running kernel.
+ *
+ *   bpfbench [options] BENCH [bench options]    one benchmark
+ *   bpfbench probe [--json]                     what this kernel offers
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "cli.h"
+#include "probe.h"
+#include "report.h"
+#include "runner.h"
+#include "util.h"
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!verbose)
+		return 0;
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+struct subcommand {
+	const char *name;
+	int (*main)(int argc, char **argv);
+};
+
+static const struct subcommand subcommands[] = {
+	{ "probe", probe_cmd },
+};
+
+static int run_one(const struct bench *b)
+{
+	struct run_result res;
+	struct run_result *runs[1] = { &res };
+	int status, err;
+
+	status = run_bench(b, &res);
+	if (status)
+		errmsg("%s", res.error);
+	else if (run_opts.json_path) {
+		err = report_json(run_opts.json_path, runs, 1);
+		if (err) {
+			errmsg("cannot write %s: %s", run_opts.json_path, strerror(-err));
+			status = 1;
+		}
+	}
+	run_result_free(&res);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const struct bench *b;
+	size_t i;
+	int ret;
+
+	libbpf_set_print(libbpf_log);
+	install_signal_handlers();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; argc > 1 && i < ARRAY_SIZE(subcommands); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].main(argc - 1, argv + 1);
+	ret = cli_parse(argc, argv, &b);
+	if (ret)
+		return ret;
+	if (run_opts.list) {
+		cli_list();
+		return 0;
+	}
+	if (run_opts.help || !b) {
+		if (b)
+			cli_bench_help(b);
+		else
+			cli_usage();
+		return b || run_opts.help ? 0 : EXIT_USAGE;
+	}
+	ret = cli_validate(b);
+	if (ret)
+		return ret;
+	return run_one(b);
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "opts.h"
+#include "util.h"
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Compares option names treating '-' and '_' alike: --nr_entries == --nr-entries. */
+static bool name_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char ca = *a == '_' ? '-' : *a;
+		char cb = *b == '_' ? '-' : *b;
+
+		if (ca != cb)
+			return false;
+	}
+	return !*a && !*b;
+}
+
+const struct opt_def *opts_find(const struct opt_def *table, const char *name)
+{
+	for (; table && table->name; table++)
+		if (name_eq(table->name, name))
+			return table;
+	return NULL;
+}
+
+const struct opt_def *opts_find_short(const struct opt_def *table, char c)
+{
+	for (; table && table->name; table++)
+		if (table->short_name && table->short_name == c)
+			return table;
+	return NULL;
+}
+
+bool opt_takes_value(const struct opt_def *o)
+{
+	return o->type != OPT_FLAG;
+}
+
+static int set_uint(const struct opt_def *o, const char *text, char *err, int len)
+{
+	uint64_t v;
+	int ret = parse_u64(text, &v);
+
+	if (ret) {
+		snprintf(err, len, "--%s: '%s' is not a non-negative integer", o->name, text);
+		return -EINVAL;
+	}
+	if (v < o->min || v > o->max) {
+		snprintf(err, len, "--%s: %" PRIu64 " is out of range [%" PRIu64 ", %" PRIu64 "]",
+			 o->name, v, o->min, o->max);
+		return -EINVAL;
+	}
+	*(uint64_t *)o->store = v;
+	return 0;
+}
+
+static int set_choice(const struct opt_def *o, const char *text, char *err, int len)
+{
+	int i, off = 0;
+	char names[256] = "";
+
+	for (i = 0; o->choices[i]; i++) {
+		if (name_eq(o->choices[i], text)) {
+			*(int *)o->store = i;
+			return 0;
+		}
+		off += snprintf(names + off, sizeof(names) - off, "%s%s",
+				i ? "|" : "", o->choices[i]);
+		if (off >= (int)sizeof(names))
+			off = sizeof(names) - 1;
+	}
+	snprintf(err, len, "--%s: '%s' is not one of %s", o->name, text, names);
+	return -EINVAL;
+}
+
+static int set_uint_list(const struct opt_def *o, const char *text, char *err, int len)
+{
+	struct uint_list *l = o->store;
+	char buf[1024], *tok, *save = NULL;
+	uint64_t v;
+
+	if (strlen(text) >= sizeof(buf) || !*text) {
+		snprintf(err, len, "--%s: empty or too long list", o->name);
+		return -EINVAL;
+	}
+	strcpy(buf, text);
+	l->n = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (l->n == UINT_LIST_MAX) {
+			snprintf(err, len, "--%s: more than %d values", o->name, UINT_LIST_MAX);
+			return -EINVAL;
+		}
+		if (parse_u64(tok, &v) || v < o->min || v > o->max) {
+			snprintf(err, len, "--%s: '%s' is not an integer in [%" PRIu64 ", %" PRIu64 "]",
+				 o->name, tok, o->min, o->max);
+			return -EINVAL;
+		}
+		l->v[l->n++] = v;
+	}
+	if (!l->n || text[strlen(text) - 1] == ',' || strstr(text, ",,") || text[0] == ',') {
+		snprintf(err, len, "--%s: '%s' has an empty element", o->name, text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int opts_set(const struct opt_def *o, const char *text, char *err, int len)
+{
+	int ret;
+
+	switch (o->type) {
+	case OPT_UINT:
+		return set_uint(o, text, err, len);
+	case OPT_FLAG:
+		*(bool *)o->store = text && (!strcmp(text, "1") || !strcmp(text, "true"));
+		return 0;
+	case OPT_CHOICE:
+		return set_choice(o, text, err, len);
+	case OPT_STRING:
+		if (!*text) {
+			snprintf(err, len, "--%s: empty value", o->name);
+			return -EINVAL;
+		}
+		*(const char **)o->store = text;
+		return 0;
+	case OPT_UINT_LIST:
+		return set_uint_list(o, text, err, len);
+	case OPT_CPUSET:
+		ret = parse_cpuset(text, o->store, err, len);
+		if (ret) {
+			char inner[200];
+
+			snprintf(inner, sizeof(inner), "%s", err);
+			snprintf(err, len, "--%s: %s", o->name, inner);
+		}
+		return ret;
+	}
+	return -EINVAL;
+}
+
+void opts_reset(const struct opt_def *t)
+{
+	char err[256];
+
+	for (; t && t->name; t++) {
+		switch (t->type) {
+		case OPT_UINT:
+			*(uint64_t *)t->store = 0;
+			break;
+		case OPT_FLAG:
+			*(bool *)t->store = false;
+			break;
+		case OPT_CHOICE:
+			*(int *)t->store = 0;
+			break;
+		case OPT_STRING:
+			*(const char **)t->store = NULL;
+			break;
+		case OPT_UINT_LIST:
+			((struct uint_list *)t->store)->n = 0;
+			break;
+		case OPT_CPUSET:
+			((struct cpuset *)t->store)->n = 0;
+			break;
+		}
+		if (t->def && opts_set(t, t->def, err, sizeof(err)))
+			die("internal: bad default for --%s: %s", t->name, err);
+	}
+}
+
+void opts_format(const struct opt_def *o, char *buf, int len)
+{
+	const struct uint_list *l;
+	const struct cpuset *s;
+	const char *str;
+	int i, off = 0;
+
+	buf[0] = 0;
+	switch (o->type) {
+	case OPT_UINT:
+		snprintf(buf, len, "%" PRIu64, *(uint64_t *)o->store);
+		break;
+	case OPT_FLAG:
+		snprintf(buf, len, "%s", *(bool *)o->store ? "true" : "false");
+		break;
+	case OPT_CHOICE:
+		snprintf(buf, len, "%s", o->choices[*(int *)o->store]);
+		break;
+	case OPT_STRING:
+		str = *(const char **)o->store;
+		snprintf(buf, len, "%s", str ? str : "");
+		break;
+	case OPT_UINT_LIST:
+		l = o->store;
+		for (i = 0; i < l->n && off < len; i++)
+			off += snprintf(buf + off, len - off, "%s%" PRIu64, i ? "," : "", l->v[i]);
+		break;
+	case OPT_CPUSET:
+		s = o->store;
+		for (i = 0; i < s->n && off < len; i++)
+			off += snprintf(buf + off, len - off, "%s%d", i ? "," : "", s->cpu[i]);
+		break;
+	}
+}
+
+static void help_line(const struct opt_def *o)
+{
+	char left[64], extra[160] = "";
+	const char *val = opt_takes_value(o) ? (o->metavar ? o->metavar : "N") : "";
+	int i, off;
+
+	if (o->short_name)
+		snprintf(left, sizeof(left), "-%c, --%s %s", o->short_name, o->name, val);
+	else
+		snprintf(left, sizeof(left), "    --%s %s", o->name, val);
+	if (o->type == OPT_UINT || o->type == OPT_UINT_LIST) {
+		snprintf(extra, sizeof(extra), " [%" PRIu64 "..%" PRIu64 "]", o->min, o->max);
+	} else if (o->type == OPT_CHOICE) {
+		off = snprintf(extra, sizeof(extra), " {");
+		for (i = 0; o->choices[i] && off < (int)sizeof(extra); i++)
+			off += snprintf(extra + off, sizeof(extra) - off, "%s%s",
+					i ? "|" : "", o->choices[i]);
+		if (off < (int)sizeof(extra))
+			snprintf(extra + off, sizeof(extra) - off, "}");
+	}
+	printf("  %-32s %s%s", left, o->help ? o->help : "", extra);
+	if (o->def)
+		printf(" (default %s)", o->def);
+	printf("\n");
+}
+
+void opts_print_help(const struct opt_def *t, const char *title)
+{
+	printf("%s\n", title);
+	for (; t && t->name; t++)
+		help_line(t);
+}
+
+static int parse_range(const char *tok, int *lo, int *hi)
+{
+	const char *dash = strchr(tok, '-');
+	char a[32];
+	uint64_t x, y;
+
+	if (!dash) {
+		if (parse_u64(tok, &x) || x >= CPUSET_MAX)
+			return -EINVAL;
+		*lo = *hi = (int)x;
+		return 0;
+	}
+	if (dash - tok >= (int)sizeof(a) || dash == tok)
+		return -EINVAL;
+	memcpy(a, tok, dash - tok);
+	a[dash - tok] = 0;
+	if (parse_u64(a, &x) || parse_u64(dash + 1, &y) || x > y || y >= CPUSET_MAX)
+		return -EINVAL;
+	*lo = (int)x;
+	*hi = (int)y;
+	return 0;
+}
+
+int parse_cpuset(const char *s, struct cpuset *set, char *err, int len)
+{
+	char buf[1024], *tok, *save = NULL;
+	int lo, hi, c;
+
+	set->n = 0;
+	if (!*s || strlen(s) >= sizeof(buf) || s[0] == ',' || s[strlen(s) - 1] == ',' ||
+	    strstr(s, ",,")) {
+		snprintf(err, len, "'%s' is not a CPU list like 0-3,7", s);
+		return -EINVAL;
+	}
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (parse_range(tok, &lo, &hi)) {
+			snprintf(err, len, "'%s' is not a CPU number or range below %d", tok, CPUSET_MAX);
+			return -EINVAL;
+		}
+		for (c = lo; c <= hi; c++) {
+			if (set->n == CPUSET_MAX) {
+				snprintf(err, len, "more than %d CPUs listed", CPUSET_MAX);
+				return -EINVAL;
+			}
+			set->cpu[set->n++] = c;
+		}
+	}
+	return 0;
+}

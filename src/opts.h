@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarative options.  Global and benchmark options are tables of
+ * opt_def; one parser serves both, so every option gets the same range
+ * checks, error messages and --help text.
+ */
+#ifndef BPFBENCH_OPTS_H
+#define BPFBENCH_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define EXIT_USAGE	2	/* bad command line */
+#define EXIT_SKIP	4	/* the kernel lacks a feature (kselftest's KSFT_SKIP) */
+
+#define UINT_LIST_MAX	64
+#define CPUSET_MAX	1024
+
+enum opt_type {
+	OPT_UINT,	/* uint64_t, range [min, max] */
+	OPT_FLAG,	/* bool, takes no value */
+	OPT_CHOICE,	/* int index into choices[] */
+	OPT_STRING,	/* const char * */
+	OPT_UINT_LIST,	/* struct uint_list: "10,1000,1000000" */
+	OPT_CPUSET,	/* struct cpuset: "0-3,7" */
+};
+
+struct uint_list {
+	int n;
+	uint64_t v[UINT_LIST_MAX];
+};
+
+struct cpuset {
+	int n;			/* 0: not set */
+	int cpu[CPUSET_MAX];	/* in the order given; thread i runs on cpu[i % n] */
+};
+
+struct opt_def {
+	const char *name;	/* long name; '-' and '_' match each other */
+	char short_name;	/* 0: none */
+	enum opt_type type;
+	void *store;
+	const char *def;	/* default, as it would be typed; NULL: zero/false/empty */
+	uint64_t min, max;	/* OPT_UINT and each OPT_UINT_LIST element */
+	const char *const *choices;	/* OPT_CHOICE, NULL terminated */
+	const char *metavar;
+	const char *help;
+};
+
+/* Sets every option of the table to its default. */
+void opts_reset(const struct opt_def *table);
+/* Finds an option by long name (dash/underscore-insensitive) or short name. */
+const struct opt_def *opts_find(const struct opt_def *table, const char *name);
+const struct opt_def *opts_find_short(const struct opt_def *table, char c);
+/* Parses text into the option's store; on error writes a message naming the problem and returns -EINVAL. */
+int opts_set(const struct opt_def *o, const char *text, char *err, int errlen);
+/* Writes the option's current value as text. */
+void opts_format(const struct opt_def *o, char *buf, int len);
+bool opt_takes_value(const struct opt_def *o);
+void opts_print_help(const struct opt_def *table, const char *title);
+
+/* Strict number parsing shared by every caller: whole string, base 10 (or 0x), no sign. */
+int parse_u64(const char *s, uint64_t *out);
+int parse_cpuset(const char *s, struct cpuset *set, char *err, int errlen);
+
+#endif

@@ -1,0 +1,995 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Feature probes.  Every probe performs the operation a benchmark would
+ * rely on and closes whatever it created before returning, on every path:
+ * running `bpfbench probe` must leave no program, map or link behind.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <linux/bpf.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "jsonw.h"
+#include "probe.h"
+
+/* Newer than the 6.1 uapi headers we build against. */
+#ifndef BPF_F_RB_OVERWRITE
+#define BPF_F_RB_OVERWRITE	(1U << 19)
+#endif
+#ifndef BPF_F_TEST_RUN_ON_CPU
+#define BPF_F_TEST_RUN_ON_CPU	(1U << 0)
+#endif
+/* Kernel-internal errno that bpf() leaks to user space. */
+#ifndef ENOTSUPP
+#define ENOTSUPP		524
+#endif
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define DETAIL_MAX		256
+
+#define INSN_MOV64_IMM(dst, val)					\
+	((struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,	\
+			    .dst_reg = (dst), .imm = (val) })
+#define INSN_EXIT()							\
+	((struct bpf_insn){ .code = BPF_JMP | BPF_EXIT })
+
+typedef int (*probe_fn)(char *d, size_t len);
+
+struct probe_cache {
+	bool done;
+	int ret;
+	char detail[DETAIL_MAX];
+};
+
+static struct probe_cache cache[PROBE__COUNT];
+
+static const char *errno_name(int err)
+{
+	static const struct { int err; const char *name; } names[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" },
+		{ EINTR, "EINTR" }, { EIO, "EIO" }, { ENXIO, "ENXIO" },
+		{ E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
+		{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EFAULT, "EFAULT" },
+		{ EBUSY, "EBUSY" }, { EEXIST, "EEXIST" }, { ENODEV, "ENODEV" },
+		{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ENOSYS, "ENOSYS" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ENOTSUPP, "ENOTSUPP" },
+		{ ELOOP, "ELOOP" }, { ERANGE, "ERANGE" }, { ESPIPE, "ESPIPE" },
+	};
+	static char buf[32];
+	size_t i;
+
+	if (err < 0)
+		err = -err;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void set_detail(char *d, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d, len, fmt, ap);
+	va_end(ap);
+}
+
+/* Load "r0 = ret; exit" as the given program type. */
+static int load_ret(enum bpf_prog_type type, int ret,
+		    const struct bpf_prog_load_opts *opts)
+{
+	const struct bpf_insn insns[] = {
+		INSN_MOV64_IMM(BPF_REG_0, ret),
+		INSN_EXIT(),
+	};
+
+	return bpf_prog_load(type, NULL, "GPL", insns, ARRAY_SIZE(insns), opts);
+}
+
+/* Most "is this usable" errors mean missing; say which kind of missing. */
+static int load_failed(char *d, size_t len, int err, const char *what)
+{
+	if (err == -EINVAL)
+		set_detail(d, len, "EINVAL: %s unknown to this kernel", what);
+	else if (err == -EPERM || err == -EACCES)
+		set_detail(d, len, "%s: %s refused at load",
+			   errno_name(err), what);
+	else
+		set_detail(d, len, "%s: %s failed to load",
+			   errno_name(err), what);
+	return 0;
+}
+
+static int probe_bpf_syscall(char *d, size_t len)
+{
+	int fd = load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, NULL);
+
+	if (fd < 0) {
+		if (fd == -ENOSYS)
+			set_detail(d, len, "ENOSYS: kernel built without bpf()");
+		else if (fd == -EPERM)
+			set_detail(d, len, "EPERM: bpf() refused (privileges or unprivileged_bpf_disabled)");
+		else
+			set_detail(d, len, "%s: socket filter load failed",
+				   errno_name(fd));
+		return 0;
+	}
+	close(fd);
+	set_detail(d, len, "socket filter loaded");
+	return 1;
+}
+
+static bool cap_has(const struct __user_cap_data_struct *data, int cap)
+{
+	return data[cap / 32].effective & (1U << (cap % 32));
+}
+
+static int probe_priv(char *d, size_t len)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	bool sys_admin, cap_bpf, perfmon;
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data)) {
+		int err = -errno;
+
+		set_detail(d, len, "%s: capget failed", errno_name(err));
+		return err;
+	}
+	sys_admin = cap_has(data, CAP_SYS_ADMIN);
+	cap_bpf = cap_has(data, CAP_BPF);
+	perfmon = cap_has(data, CAP_PERFMON);
+
+	if (sys_admin && geteuid() == 0) {
+		set_detail(d, len, "root");
+		return 1;
+	}
+	if (cap_bpf && perfmon) {
+		/* XDP and other networking programs also want NET_ADMIN. */
+		set_detail(d, len, "CAP_BPF+CAP_PERFMON%s",
+			   cap_has(data, CAP_NET_ADMIN) ? "" :
+			   " (no CAP_NET_ADMIN)");
+		return 1;
+	}
+	/* Kernels before 5.8 have no CAP_BPF; SYS_ADMIN covers it all. */
+	if (sys_admin) {
+		set_detail(d, len, "CAP_SYS_ADMIN");
+		return 1;
+	}
+	set_detail(d, len, "missing %s%s%s",
+		   cap_bpf ? "" : "CAP_BPF",
+		   !cap_bpf && !perfmon ? "+" : "",
+		   perfmon ? "" : "CAP_PERFMON");
+	return 0;
+}
+
+static int probe_prog_type(char *d, size_t len, enum bpf_prog_type type,
+			   int ret, const struct bpf_prog_load_opts *opts,
+			   const char *what)
+{
+	int fd = load_ret(type, ret, opts);
+
+	if (fd < 0)
+		return load_failed(d, len, fd, what);
+	close(fd);
+	set_detail(d, len, "%s loaded", what);
+	return 1;
+}
+
+static int probe_prog_xdp(char *d, size_t len)
+{
+	return probe_prog_type(d, len, BPF_PROG_TYPE_XDP, XDP_PASS, NULL,
+			       "XDP program");
+}
+
+static int probe_prog_raw_tp(char *d, size_t len)
+{
+	return probe_prog_type(d, len, BPF_PROG_TYPE_RAW_TRACEPOINT, 0, NULL,
+			       "raw_tp program");
+}
+
+static int probe_prog_syscall(char *d, size_t len)
+{
+	/* The verifier only accepts sleepable syscall programs. */
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
+
+	return probe_prog_type(d, len, BPF_PROG_TYPE_SYSCALL, 0, &opts,
+			       "syscall program");
+}
+
+/*
+ * Look a vmlinux BTF type up by name.  names is NULL-terminated; the first
+ * one found wins and is stored in *found.  Returns its id, or -errno with
+ * the reason in d.
+ */
+static int find_btf_id(const char *const *names, __u32 kind,
+		       const char **found, char *d, size_t len)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const char *const *p;
+	int id = -ENOENT;
+
+	if (!btf) {
+		int err = errno ? -errno : -ENOENT;
+
+		set_detail(d, len, "%s: no vmlinux BTF", errno_name(err));
+		return err;
+	}
+	for (p = names; *p; p++) {
+		id = btf__find_by_name_kind(btf, *p, kind);
+		if (id > 0) {
+			*found = *p;
+			break;
+		}
+	}
+	btf__free(btf);
+	if (id <= 0) {
+		set_detail(d, len, "ENOENT: no %s in vmlinux BTF", names[0]);
+		return -ENOENT;
+	}
+	return id;
+}
+
+static int load_tracing(enum bpf_attach_type type, int btf_id)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = type,
+		    .attach_btf_id = btf_id);
+
+	return load_ret(BPF_PROG_TYPE_TRACING, 0, &opts);
+}
+
+/*
+ * Tracing programs attach through raw_tracepoint_open(NULL) since 5.5;
+ * newer kernels also take link_create.  Try both, report the first error.
+ */
+static int attach_tracing(int prog_fd, enum bpf_attach_type type)
+{
+	int fd = bpf_raw_tracepoint_open(NULL, prog_fd);
+	int fd2;
+
+	if (fd >= 0)
+		return fd;
+	fd2 = bpf_link_create(prog_fd, 0, type, NULL);
+	return fd2 >= 0 ? fd2 : fd;
+}
+
+static const char *const tp_btf_names[] = { "btf_trace_sys_enter", NULL };
+
+static int probe_prog_tracing(char *d, size_t len)
+{
+	const char *name = NULL;
+	int id, fd;
+
+	id = find_btf_id(tp_btf_names, BTF_KIND_TYPEDEF, &name, d, len);
+	if (id < 0)
+		return id;
+	fd = load_tracing(BPF_TRACE_RAW_TP, id);
+	if (fd < 0)
+		return load_failed(d, len, fd, "tracing program");
+	close(fd);
+	set_detail(d, len, "tp_btf program loaded");
+	return 1;
+}
+
+static int probe_trig_test_run(char *d, size_t len)
+{
+	unsigned char pkt[64];
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .data_in = pkt,
+		    .data_size_in = sizeof(pkt),
+		    .repeat = 2);
+	int fd, err;
+
+	memset(pkt, 0, sizeof(pkt));
+	fd = load_ret(BPF_PROG_TYPE_XDP, XDP_PASS, NULL);
+	if (fd < 0)
+		return load_failed(d, len, fd, "XDP program");
+	err = bpf_prog_test_run_opts(fd, &opts);
+	close(fd);
+	if (err) {
+		set_detail(d, len, "%s: XDP test_run failed", errno_name(err));
+		return 0;
+	}
+	if (opts.retval != XDP_PASS) {
+		set_detail(d, len, "test_run returned %u, expected XDP_PASS",
+			   opts.retval);
+		return 0;
+	}
+	set_detail(d, len, "XDP test_run works");
+	return 1;
+}
+
+static int probe_trig_test_run_on_cpu(char *d, size_t len)
+{
+	/* raw_tp test_run rejects repeat and data; only ctx and flags. */
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .flags = BPF_F_TEST_RUN_ON_CPU,
+		    .cpu = 0);
+	int fd, err;
+
+	fd = load_ret(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, NULL);
+	if (fd < 0)
+		return load_failed(d, len, fd, "raw_tp program");
+	err = bpf_prog_test_run_opts(fd, &opts);
+	close(fd);
+	if (err == -EINVAL || err == -ENOTSUPP || err == -EOPNOTSUPP) {
+		set_detail(d, len, "%s: raw_tp test_run on CPU unknown to this kernel",
+			   errno_name(err));
+		return 0;
+	}
+	if (err) {
+		set_detail(d, len, "%s: raw_tp test_run on CPU 0 failed",
+			   errno_name(err));
+		return 0;
+	}
+	set_detail(d, len, "raw_tp test_run on CPU 0 works");
+	return 1;
+}
+
+static int probe_trig_raw_tp(char *d, size_t len)
+{
+	int fd, link;
+
+	fd = load_ret(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, NULL);
+	if (fd < 0)
+		return load_failed(d, len, fd, "raw_tp program");
+	link = bpf_raw_tracepoint_open("sys_enter", fd);
+	close(fd);
+	if (link < 0) {
+		set_detail(d, len, "%s: attach to sys_enter refused",
+			   errno_name(link));
+		return 0;
+	}
+	close(link);
+	set_detail(d, len, "attached to sys_enter");
+	return 1;
+}
+
+static int probe_trig_tp_btf(char *d, size_t len)
+{
+	const char *name = NULL;
+	int id, fd, link;
+
+	id = find_btf_id(tp_btf_names, BTF_KIND_TYPEDEF, &name, d, len);
+	if (id < 0)
+		return id;
+	fd = load_tracing(BPF_TRACE_RAW_TP, id);
+	if (fd < 0)
+		return load_failed(d, len, fd, "tp_btf program");
+	link = attach_tracing(fd, BPF_TRACE_RAW_TP);
+	close(fd);
+	if (link < 0) {
+		set_detail(d, len, "%s: tp_btf refused at attach",
+			   errno_name(link));
+		return 0;
+	}
+	close(link);
+	set_detail(d, len, "attached to sys_enter");
+	return 1;
+}
+
+static int probe_trig_fentry(char *d, size_t len)
+{
+	static const char *const names[] = {
+		"__x64_sys_getpgid", "__arm64_sys_getpgid",
+		"__se_sys_getpgid", "__do_sys_getpgid", NULL,
+	};
+	const char *name = NULL;
+	int id, fd, link;
+
+	id = find_btf_id(names, BTF_KIND_FUNC, &name, d, len);
+	if (id < 0) {
+		if (id == -ENOENT)
+			set_detail(d, len, "ENOENT: no getpgid handler in vmlinux BTF");
+		return id;
+	}
+	fd = load_tracing(BPF_TRACE_FENTRY, id);
+	if (fd < 0) {
+		if (fd == -EINVAL)
+			set_detail(d, len, "EINVAL: fentry on %s unknown to this kernel",
+				   name);
+		else
+			set_detail(d, len, "%s: fentry refused at load (%s)",
+				   errno_name(fd), name);
+		return 0;
+	}
+	link = attach_tracing(fd, BPF_TRACE_FENTRY);
+	close(fd);
+	if (link < 0) {
+		set_detail(d, len, "%s: fentry refused at attach (%s)",
+			   errno_name(link), name);
+		return 0;
+	}
+	close(link);
+	set_detail(d, len, "attached to %s", name);
+	return 1;
+}
+
+static int probe_helper_bpf_loop(char *d, size_t len)
+{
+	int fd, ret;
+
+	/*
+	 * libbpf counts any load error other than "unknown func" as the
+	 * helper being present, so an EPERM would read as "yes".  Make sure
+	 * XDP programs load at all before asking it.
+	 */
+	fd = load_ret(BPF_PROG_TYPE_XDP, XDP_PASS, NULL);
+	if (fd < 0) {
+		set_detail(d, len, "%s: XDP programs refused, cannot tell",
+			   errno_name(fd));
+		return fd;
+	}
+	close(fd);
+
+	ret = libbpf_probe_bpf_helper(BPF_PROG_TYPE_XDP, BPF_FUNC_loop, NULL);
+	if (ret > 0)
+		set_detail(d, len, "bpf_loop callable from XDP");
+	else if (ret == 0)
+		set_detail(d, len, "bpf_loop unknown to this kernel");
+	else
+		set_detail(d, len, "%s: helper probe failed", errno_name(ret));
+	return ret > 0 ? 1 : ret;
+}
+
+struct map_spec {
+	enum bpf_map_type type;
+	__u32 key_size;
+	__u32 value_size;
+	__u32 max_entries;	/* 0: one page, for ring buffers */
+	__u32 flags;
+};
+
+static int map_create(const struct map_spec *s)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = s->flags);
+	__u32 max = s->max_entries;
+
+	if (!max)
+		max = sysconf(_SC_PAGESIZE);
+	return bpf_map_create(s->type, NULL, s->key_size, s->value_size, max,
+			      &opts);
+}
+
+static int probe_map(char *d, size_t len, const struct map_spec *s)
+{
+	int fd = map_create(s);
+
+	if (fd >= 0) {
+		close(fd);
+		set_detail(d, len, "created");
+		return 1;
+	}
+	if (fd == -EINVAL || fd == -ENOTSUPP || fd == -EOPNOTSUPP) {
+		set_detail(d, len, "%s: map type unknown to this kernel",
+			   errno_name(fd));
+		return 0;
+	}
+	if (fd == -EPERM || fd == -EACCES) {
+		set_detail(d, len, "%s: map creation refused", errno_name(fd));
+		return 0;
+	}
+	/* ENOMEM and friends say nothing about the map type itself. */
+	set_detail(d, len, "%s: map creation failed", errno_name(fd));
+	return fd;
+}
+
+#define MAP_PROBE(fn, ...)						\
+static int fn(char *d, size_t len)					\
+{									\
+	static const struct map_spec s = { __VA_ARGS__ };		\
+	return probe_map(d, len, &s);					\
+}
+
+MAP_PROBE(probe_map_hash, BPF_MAP_TYPE_HASH, 4, 8, 1, 0)
+MAP_PROBE(probe_map_percpu_hash, BPF_MAP_TYPE_PERCPU_HASH, 4, 8, 1, 0)
+MAP_PROBE(probe_map_lru_hash, BPF_MAP_TYPE_LRU_HASH, 4, 8, 1, 0)
+MAP_PROBE(probe_map_array, BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0)
+MAP_PROBE(probe_map_percpu_array, BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0)
+MAP_PROBE(probe_map_ringbuf, BPF_MAP_TYPE_RINGBUF, 0, 0, 0, 0)
+MAP_PROBE(probe_map_perf_event_array, BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 1, 0)
+/* Bloom filters have no keys; values are what gets hashed. */
+MAP_PROBE(probe_map_bloom_filter, BPF_MAP_TYPE_BLOOM_FILTER, 0, 8, 1, 0)
+/* LPM keys are a u32 prefix length plus data; the kernel demands NO_PREALLOC. */
+MAP_PROBE(probe_map_lpm_trie, BPF_MAP_TYPE_LPM_TRIE, 8, 8, 1, BPF_F_NO_PREALLOC)
+
+static int probe_map_batch_ops(char *d, size_t len)
+{
+	static const struct map_spec s = { BPF_MAP_TYPE_HASH, 4, 8, 4, 0 };
+	__u32 keys[4], count = ARRAY_SIZE(keys);
+	__u64 vals[4], out_batch = 0;
+	int fd, err;
+
+	fd = map_create(&s);
+	if (fd < 0) {
+		set_detail(d, len, "%s: hash map creation failed",
+			   errno_name(fd));
+		return fd;
+	}
+	/* An empty map ends the walk at once: ENOENT if the command exists. */
+	err = bpf_map_lookup_batch(fd, NULL, &out_batch, keys, vals, &count,
+				   NULL);
+	close(fd);
+	if (err == 0 || err == -ENOENT) {
+		set_detail(d, len, "lookup_batch supported");
+		return 1;
+	}
+	if (err == -EINVAL || err == -ENOTSUPP || err == -EOPNOTSUPP) {
+		set_detail(d, len, "%s: batch ops unknown to this kernel",
+			   errno_name(err));
+		return 0;
+	}
+	set_detail(d, len, "%s: lookup_batch failed", errno_name(err));
+	return err;
+}
+
+static int probe_rb_overwrite(char *d, size_t len)
+{
+	struct map_spec s = {
+		.type = BPF_MAP_TYPE_RINGBUF,
+		.max_entries = sysconf(_SC_PAGESIZE) * 4,
+		.flags = BPF_F_RB_OVERWRITE,
+	};
+	int fd;
+
+	if (probe_feature(PROBE_MAP_RINGBUF, NULL, 0) != 1) {
+		set_detail(d, len, "ring buffer maps unavailable");
+		return 0;
+	}
+	fd = map_create(&s);
+	if (fd >= 0) {
+		close(fd);
+		set_detail(d, len, "overwrite mode accepted");
+		return 1;
+	}
+	if (fd == -EINVAL) {
+		set_detail(d, len, "EINVAL: flag unknown to this kernel");
+		return 0;
+	}
+	set_detail(d, len, "%s: overwrite ring buffer creation failed",
+		   errno_name(fd));
+	return fd == -EPERM ? 0 : fd;
+}
+
+struct mount_ent {
+	char dir[PATH_MAX];
+	char fstype[64];
+	char opts[1024];	/* super options: where v1 cgroups name controllers */
+};
+
+/* Undo the \ooo octal escapes /proc uses for spaces and the like. */
+static void unescape_copy(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	while (*src && n + 1 < size) {
+		if (src[0] == '\\' && src[1] >= '0' && src[1] <= '7' &&
+		    src[2] >= '0' && src[2] <= '7' &&
+		    src[3] >= '0' && src[3] <= '7') {
+			dst[n++] = (char)((src[1] - '0') * 64 +
+					  (src[2] - '0') * 8 + (src[3] - '0'));
+			src += 4;
+		} else {
+			dst[n++] = *src++;
+		}
+	}
+	dst[n] = '\0';
+}
+
+static void copy_field(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src ? src : "");
+}
+
+/* mountinfo: id parent dev root dir opts [optional...] - fstype src superopts */
+static bool parse_mountinfo(char *line, struct mount_ent *m)
+{
+	char *save = NULL, *tok, *dir = NULL;
+	int i;
+
+	tok = strtok_r(line, " \n", &save);
+	for (i = 0; tok && i < 4; i++)
+		tok = strtok_r(NULL, " \n", &save);
+	if (!tok)
+		return false;
+	dir = tok;
+	while ((tok = strtok_r(NULL, " \n", &save)) && strcmp(tok, "-"))
+		;
+	if (!tok)
+		return false;
+	tok = strtok_r(NULL, " \n", &save);
+	if (!tok)
+		return false;
+	unescape_copy(m->dir, sizeof(m->dir), dir);
+	copy_field(m->fstype, sizeof(m->fstype), tok);
+	strtok_r(NULL, " \n", &save);	/* source */
+	copy_field(m->opts, sizeof(m->opts), strtok_r(NULL, " \n", &save));
+	return true;
+}
+
+/* /proc/mounts: src dir fstype opts freq passno */
+static bool parse_mounts(char *line, struct mount_ent *m)
+{
+	char *save = NULL, *dir, *type;
+
+	if (!strtok_r(line, " \n", &save))
+		return false;
+	dir = strtok_r(NULL, " \n", &save);
+	type = strtok_r(NULL, " \n", &save);
+	if (!dir || !type)
+		return false;
+	unescape_copy(m->dir, sizeof(m->dir), dir);
+	copy_field(m->fstype, sizeof(m->fstype), type);
+	copy_field(m->opts, sizeof(m->opts), strtok_r(NULL, " \n", &save));
+	return true;
+}
+
+/*
+ * Call fn for each mount until it returns true.  Returns 1 if fn stopped
+ * the walk, 0 if it did not, -errno if no mount table could be read.
+ */
+static int for_each_mount(bool (*fn)(const struct mount_ent *, void *),
+			  void *arg)
+{
+	bool info = true;
+	struct mount_ent *m;
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f) {
+		info = false;
+		f = fopen("/proc/mounts", "re");
+		if (!f)
+			return -errno;
+	}
+	m = malloc(sizeof(*m));
+	if (!m) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		bool ok = info ? parse_mountinfo(line, m) :
+				 parse_mounts(line, m);
+
+		if (ok && fn(m, arg)) {
+			ret = 1;
+			break;
+		}
+	}
+	free(line);
+	free(m);
+	fclose(f);
+	return ret;
+}
+
+/* Is word one of the sep-separated items of list? */
+static bool has_word(const char *list, const char *word, const char *sep)
+{
+	size_t wl = strlen(word);
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, sep);
+
+		if (n == wl && !strncmp(p, word, wl))
+			return true;
+		p += n;
+		p += strspn(p, sep);
+	}
+	return false;
+}
+
+struct fstype_match {
+	const char *fstype;
+	char dir[PATH_MAX];
+};
+
+static bool match_fstype(const struct mount_ent *m, void *arg)
+{
+	struct fstype_match *fm = arg;
+
+	if (strcmp(m->fstype, fm->fstype))
+		return false;
+	memcpy(fm->dir, m->dir, sizeof(fm->dir));
+	return true;
+}
+
+static int probe_mounted(char *d, size_t len, const char *fstype)
+{
+	struct fstype_match fm = { .fstype = fstype };
+	int ret = for_each_mount(match_fstype, &fm);
+
+	if (ret < 0) {
+		set_detail(d, len, "%s: no mount table", errno_name(ret));
+		return ret;
+	}
+	if (ret)
+		set_detail(d, len, "%s", fm.dir);
+	else
+		set_detail(d, len, "not mounted");
+	return ret;
+}
+
+static int probe_tracefs(char *d, size_t len)
+{
+	return probe_mounted(d, len, "tracefs");
+}
+
+static int probe_bpffs(char *d, size_t len)
+{
+	return probe_mounted(d, len, "bpf");
+}
+
+struct memcg_match {
+	char v1[PATH_MAX];
+	char v2[PATH_MAX];
+};
+
+static bool cgroup2_has_memory(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	char buf[512];
+	bool ret = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f))
+		ret = has_word(buf, "memory", " \n");
+	fclose(f);
+	return ret;
+}
+
+static bool match_memcg(const struct mount_ent *m, void *arg)
+{
+	struct memcg_match *mm = arg;
+
+	if (!strcmp(m->fstype, "cgroup2") && cgroup2_has_memory(m->dir)) {
+		memcpy(mm->v2, m->dir, sizeof(mm->v2));
+		return true;	/* v2 wins; nothing better to find */
+	}
+	/* v1 controllers may be co-mounted: "rw,cpu,memory". */
+	if (!strcmp(m->fstype, "cgroup") && !mm->v1[0] &&
+	    has_word(m->opts, "memory", ","))
+		memcpy(mm->v1, m->dir, sizeof(mm->v1));
+	return false;
+}
+
+static int probe_memcg(char *d, size_t len)
+{
+	struct memcg_match *mm = calloc(1, sizeof(*mm));
+	int ret;
+
+	if (!mm) {
+		set_detail(d, len, "ENOMEM");
+		return -ENOMEM;
+	}
+	ret = for_each_mount(match_memcg, mm);
+	if (ret < 0) {
+		set_detail(d, len, "%s: no mount table", errno_name(ret));
+	} else if (mm->v2[0]) {
+		set_detail(d, len, "v2:%s", mm->v2);
+		ret = 1;
+	} else if (mm->v1[0]) {
+		set_detail(d, len, "v1:%s", mm->v1);
+		ret = 1;
+	} else {
+		set_detail(d, len, "none");
+		ret = 0;
+	}
+	free(mm);
+	return ret;
+}
+
+static int probe_kallsyms(char *d, size_t len)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[256];
+	int lines = 0;
+
+	if (!f) {
+		int err = -errno;
+
+		set_detail(d, len, "%s: /proc/kallsyms unreadable",
+			   errno_name(err));
+		return 0;
+	}
+	/* kptr_restrict zeroes every address, so a few lines decide. */
+	while (lines < 64 && fgets(line, sizeof(line), f)) {
+		lines++;
+		if (strtoull(line, NULL, 16)) {
+			fclose(f);
+			set_detail(d, len, "real addresses visible");
+			return 1;
+		}
+	}
+	fclose(f);
+	set_detail(d, len, lines ? "addresses hidden (kptr_restrict)" :
+		   "empty");
+	return 0;
+}
+
+static int probe_btf_vmlinux(char *d, size_t len)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	if (!btf) {
+		int err = errno ? -errno : -ENOENT;
+
+		set_detail(d, len, "%s: vmlinux BTF not loadable",
+			   errno_name(err));
+		return 0;
+	}
+	set_detail(d, len, "%u types", btf__type_cnt(btf));
+	btf__free(btf);
+	return 1;
+}
+
+static const struct {
+	const char *name;
+	probe_fn fn;
+} probes[PROBE__COUNT] = {
+	[PROBE_BPF_SYSCALL]		= { "bpf_syscall", probe_bpf_syscall },
+	[PROBE_PRIV]			= { "privileges", probe_priv },
+	[PROBE_PROG_XDP]		= { "prog_xdp", probe_prog_xdp },
+	[PROBE_PROG_RAW_TP]		= { "prog_raw_tp", probe_prog_raw_tp },
+	[PROBE_PROG_TRACING]		= { "prog_tracing", probe_prog_tracing },
+	[PROBE_PROG_SYSCALL]		= { "prog_syscall", probe_prog_syscall },
+	[PROBE_TRIG_TEST_RUN]		= { "trigger_test_run", probe_trig_test_run },
+	[PROBE_TRIG_TEST_RUN_ON_CPU]	= { "trigger_test_run_on_cpu", probe_trig_test_run_on_cpu },
+	[PROBE_TRIG_RAW_TP]		= { "trigger_raw_tp", probe_trig_raw_tp },
+	[PROBE_TRIG_TP_BTF]		= { "trigger_tp_btf", probe_trig_tp_btf },
+	[PROBE_TRIG_FENTRY]		= { "trigger_fentry", probe_trig_fentry },
+	[PROBE_HELPER_BPF_LOOP]		= { "helper_bpf_loop", probe_helper_bpf_loop },
+	[PROBE_MAP_HASH]		= { "map_hash", probe_map_hash },
+	[PROBE_MAP_PERCPU_HASH]		= { "map_percpu_hash", probe_map_percpu_hash },
+	[PROBE_MAP_LRU_HASH]		= { "map_lru_hash", probe_map_lru_hash },
+	[PROBE_MAP_ARRAY]		= { "map_array", probe_map_array },
+	[PROBE_MAP_PERCPU_ARRAY]	= { "map_percpu_array", probe_map_percpu_array },
+	[PROBE_MAP_RINGBUF]		= { "map_ringbuf", probe_map_ringbuf },
+	[PROBE_MAP_PERF_EVENT_ARRAY]	= { "map_perf_event_array", probe_map_perf_event_array },
+	[PROBE_MAP_BLOOM_FILTER]	= { "map_bloom_filter", probe_map_bloom_filter },
+	[PROBE_MAP_LPM_TRIE]		= { "map_lpm_trie", probe_map_lpm_trie },
+	[PROBE_MAP_BATCH_OPS]		= { "map_batch_ops", probe_map_batch_ops },
+	[PROBE_RB_OVERWRITE]		= { "rb_overwrite", probe_rb_overwrite },
+	[PROBE_MEMCG]			= { "memcg", probe_memcg },
+	[PROBE_TRACEFS]			= { "tracefs", probe_tracefs },
+	[PROBE_BPFFS]			= { "bpffs", probe_bpffs },
+	[PROBE_KALLSYMS]		= { "kallsyms", probe_kallsyms },
+	[PROBE_BTF_VMLINUX]		= { "btf_vmlinux", probe_btf_vmlinux },
+};
+
+const char *probe_name(enum probe_id id)
+{
+	if ((unsigned int)id >= PROBE__COUNT)
+		return NULL;
+	return probes[id].name;
+}
+
+int probe_feature(enum probe_id id, char *detail, size_t len)
+{
+	struct probe_cache *c;
+
+	if ((unsigned int)id >= PROBE__COUNT || !probes[id].fn) {
+		if (detail && len)
+			set_detail(detail, len, "unknown probe");
+		return -EINVAL;
+	}
+	c = &cache[id];
+	if (!c->done) {
+		/* Probes fail by design; libbpf should not warn about it. */
+		libbpf_print_fn_t prev = libbpf_set_print(NULL);
+
+		c->detail[0] = '\0';
+		c->ret = probes[id].fn(c->detail, sizeof(c->detail));
+		c->done = true;
+		libbpf_set_print(prev);
+	}
+	if (detail && len)
+		snprintf(detail, len, "%s", c->detail);
+	return c->ret;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: bpfbench probe [--json]\n"
+		"  Report which BPF features this kernel lets us use.\n"
+		"  --json   print a JSON object instead of a table\n"
+		"  --help   show this help\n");
+}
+
+static const char *verdict(int ret)
+{
+	return ret > 0 ? "yes" : ret == 0 ? "no" : "unknown";
+}
+
+static void print_table(void)
+{
+	char detail[DETAIL_MAX];
+	int i, ret;
+
+	printf("%-24s %-8s %s\n", "feature", "avail", "detail");
+	for (i = 0; i < PROBE__COUNT; i++) {
+		ret = probe_feature(i, detail, sizeof(detail));
+		printf("%-24s %-8s %s\n", probe_name(i), verdict(ret), detail);
+	}
+}
+
+static void print_json(void)
+{
+	char detail[DETAIL_MAX];
+	struct utsname uts;
+	struct jsonw w;
+	int i, ret;
+
+	jsonw_init(&w, stdout, true);
+	jsonw_obj_open(&w);
+	if (uname(&uts) == 0)
+		jsonw_kstr(&w, "kernel", uts.release);
+	else
+		jsonw_kstr(&w, "kernel", "unknown");
+	jsonw_key(&w, "features");
+	jsonw_obj_open(&w);
+	for (i = 0; i < PROBE__COUNT; i++) {
+		ret = probe_feature(i, detail, sizeof(detail));
+		jsonw_key(&w, probe_name(i));
+		jsonw_obj_open(&w);
+		jsonw_key(&w, "available");
+		if (ret < 0)
+			jsonw_null(&w);
+		else
+			jsonw_bool(&w, ret > 0);
+		jsonw_kstr(&w, "detail", detail);
+		jsonw_obj_close(&w);
+	}
+	jsonw_obj_close(&w);
+	jsonw_obj_close(&w);
+}
+
+int probe_cmd(int argc, char **argv)
+{
+	bool json = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "probe: unknown argument '%s' (try --help)\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (json)
+		print_json();
+	else
+		print_table();
+	return 0;
+}

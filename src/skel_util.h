@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User-side helpers for benchmarks built on a skeleton whose BPF side
+ * includes bpf/bench_common.bpf.h.
+ */
+#ifndef BPFBENCH_SKEL_UTIL_H
+#define BPFBENCH_SKEL_UTIL_H
+
+#include <stdint.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/types.h>
+#include "bench_shared.h"
+
+/* Before load: lets the programs recognise our own getpgid() calls. */
+#define BENCH_SKEL_INIT(skel)							\
+	do {									\
+		(skel)->rodata->bench_tgid = getpid();				\
+		(skel)->rodata->bench_getpgid_nr = __NR_getpgid;		\
+	} while (0)
+
+enum slot_field { SLOT_HITS, SLOT_DROPS };
+
+/* Sum of one counter over all slots (read through the mmap'ed .bss). */
+uint64_t slots_sum(const struct bench_slot *slots, enum slot_field f);
+
+/* Turns a running total into per-period deltas. */
+struct delta {
+	uint64_t last;
+};
+
+static inline uint64_t delta_next(struct delta *d, uint64_t total)
+{
+	uint64_t diff = total - d->last;
+
+	d->last = total;
+	return diff;
+}
+
+/* Ops in elapsed_ns as millions per second. */
+static inline double mops(uint64_t ops, uint64_t elapsed_ns)
+{
+	return elapsed_ns ? ops * 1e3 / (double)elapsed_ns : 0.0;
+}
+
+#endif

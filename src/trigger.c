@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "cli.h"
+#include "probe.h"
+#include "trigger.h"
+#include "util.h"
+
+const char *const trigger_names[] = {
+	[TRIG_AUTO] = "auto",
+	[TRIG_TEST_RUN] = "test-run",
+	[TRIG_RAW_TP] = "raw-tp",
+	[TRIG_FENTRY] = "fentry",
+	[TRIG_NONE] = NULL,	/* not selectable: ends the choice list */
+};
+
+/* The syscall handler fentry attaches to, as named in this kernel's BTF. */
+static const char *const fentry_targets[] = {
+	"__x64_sys_getpgid", "__arm64_sys_getpgid", "__se_sys_getpgid", "__do_sys_getpgid",
+};
+
+static int probe_of(enum trigger_kind k)
+{
+	switch (k) {
+	case TRIG_TEST_RUN:
+		return PROBE_TRIG_TEST_RUN;
+	case TRIG_RAW_TP:
+		return PROBE_TRIG_RAW_TP;
+	case TRIG_FENTRY:
+		return PROBE_TRIG_FENTRY;
+	default:
+		return -1;
+	}
+}
+
+static struct bpf_program *prog_of(const struct trigger_progs *p, enum trigger_kind k)
+{
+	switch (k) {
+	case TRIG_TEST_RUN:
+		return p->test_run;
+	case TRIG_RAW_TP:
+		return p->raw_tp;
+	case TRIG_FENTRY:
+		return p->fentry;
+	default:
+		return NULL;
+	}
+}
+
+static bool kernel_has(enum trigger_kind k, char *why, size_t len)
+{
+	return probe_feature(probe_of(k), why, len) == 1;
+}
+
+static int set_fentry_target(struct bpf_program *prog)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	size_t i;
+	int ret = -ENOENT;
+
+	if (!vmlinux)
+		return -errno;
+	for (i = 0; i < ARRAY_SIZE(fentry_targets); i++) {
+		if (btf__find_by_name_kind(vmlinux, fentry_targets[i], BTF_KIND_FUNC) > 0) {
+			ret = bpf_program__set_attach_target(prog, 0, fentry_targets[i]);
+			break;
+		}
+	}
+	btf__free(vmlinux);
+	return ret;
+}
+
+static enum trigger_kind pick_auto(const struct trigger_progs *p)
+{
+	static const enum trigger_kind order[] = { TRIG_TEST_RUN, TRIG_RAW_TP, TRIG_FENTRY };
+	char why[128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (prog_of(p, order[i]) && kernel_has(order[i], why, sizeof(why)))
+			return order[i];
+	return TRIG_NONE;
+}
+
+int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
+{
+	enum trigger_kind want = env->opts->trigger;
+	struct trigger *t = &env->trig;
+	char why[128] = "";
+	int k;
+
+	if (want == TRIG_AUTO) {
+		want = pick_auto(progs);
+		if (want == TRIG_NONE) {
+			errmsg("%s: no trigger works on this kernel (see 'bpfbench probe')",
+			       env->bench->name);
+			return -EOPNOTSUPP;
+		}
+	} else if (!prog_of(progs, want)) {
+		errmsg("%s: has no %s trigger", env->bench->name, trigger_names[want]);
+		return -EOPNOTSUPP;
+	} else if (!kernel_has(want, why, sizeof(why))) {
+		errmsg("%s: the kernel refuses the %s trigger (%s)", env->bench->name,
+		       trigger_names[want], why);
+		return -EOPNOTSUPP;
+	}
+	for (k = TRIG_TEST_RUN; k <= TRIG_FENTRY; k++)
+		if (prog_of(progs, k))
+			bpf_program__set_autoload(prog_of(progs, k), k == (int)want);
+	t->kind = want;
+	t->prog = prog_of(progs, want);
+	t->prog_fd = -1;
+	if (want == TRIG_FENTRY)
+		return set_fentry_target(t->prog);
+	return 0;
+}
+
+/*
+ * Each test-run syscall has a fixed cost (for XDP it swaps the XDP
+ * dispatcher: hundreds of microseconds here), so `repeat` grows until one
+ * syscall takes about TEST_RUN_TARGET_NS: the fixed cost is then spread
+ * thin, yet a stop request is still noticed within milliseconds.
+ */
+#define TEST_RUN_TARGET_NS	2000000ull
+#define TEST_RUN_MAX_REPEAT	(1u << 24)
+
+static int calibrate_repeat(struct trigger *t)
+{
+	uint64_t t0, took;
+	int err;
+
+	t->repeat = 1;
+	for (;;) {
+		t0 = now_ns();
+		err = trigger_fire(t);
+		if (err)
+			return err;
+		took = now_ns() - t0;
+		if (took >= TEST_RUN_TARGET_NS / 2 || t->repeat >= TEST_RUN_MAX_REPEAT)
+			break;
+		t->repeat *= 2;
+	}
+	vmsg("test-run: %u program runs per syscall (%.3f ms)", t->repeat, took / 1e6);
+	return 0;
+}
+
+int trigger_attach(struct trigger *t)
+{
+	t->prog_fd = bpf_program__fd(t->prog);
+	if (t->prog_fd < 0)
+		return -EBADF;
+	if (t->kind == TRIG_TEST_RUN)
+		return t->repeat ? 0 : calibrate_repeat(t);
+	t->link = bpf_program__attach(t->prog);
+	if (!t->link)
+		return -errno;
+	return 0;
+}
+
+int trigger_fire(struct trigger *t)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .data_in = t->pkt,
+		    .data_size_in = sizeof(t->pkt),
+		    .repeat = t->repeat);
+
+	switch (t->kind) {
+	case TRIG_TEST_RUN:
+		if (bpf_prog_test_run_opts(t->prog_fd, &opts))
+			return -errno;
+		return 0;
+	case TRIG_RAW_TP:
+	case TRIG_FENTRY:
+		syscall(__NR_getpgid, 0);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+void trigger_detach(struct trigger *t)
+{
+	bpf_link__destroy(t->link);
+	t->link = NULL;
+}
+
+int trigger_tgid(void)
+{
+	return getpid();
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How a benchmark's BPF program is made to run.
+ *
+ * test-run: BPF_PROG_TEST_RUN of an XDP program, `repeat` runs per
+ *   syscall, on the calling CPU; the cheapest way in.
+ * raw-tp:   a raw tracepoint program on sys_enter, fired by getpgid()
+ *   from our own process (the program filters on both).
+ * fentry:   an fentry program on the getpgid syscall handler; some
+ *   kernels refuse these (EPERM), so it is never assumed.
+ *
+ * A benchmark offers one program per trigger it supports; the core picks
+ * one (or obeys --trigger) before the object is loaded, so the programs
+ * of the other triggers are never loaded.
+ */
+#ifndef BPFBENCH_TRIGGER_H
+#define BPFBENCH_TRIGGER_H
+
+#include <stdint.h>
+
+struct bpf_program;
+struct bpf_link;
+struct bench_env;
+
+enum trigger_kind {
+	TRIG_AUTO,
+	TRIG_TEST_RUN,
+	TRIG_RAW_TP,
+	TRIG_FENTRY,
+	TRIG_NONE,	/* the benchmark drives itself (syscalls from user space) */
+};
+
+extern const char *const trigger_names[];	/* --trigger choices, indexed by kind */
+
+struct trigger_progs {
+	struct bpf_program *test_run;	/* SEC("xdp") */
+	struct bpf_program *raw_tp;	/* SEC("raw_tp/sys_enter") */
+	struct bpf_program *fentry;	/* SEC("fentry") target set at run time */
+};
+
+struct trigger {
+	enum trigger_kind kind;
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	int prog_fd;
+	uint32_t repeat;	/* test-run: program runs per syscall; 0: calibrate */
+	unsigned char pkt[64];	/* test-run: the XDP packet */
+};
+
+/*
+ * Before the object is loaded: picks the trigger (env->opts->trigger or
+ * the best the kernel offers), disables loading of the other programs.
+ * Returns 0, or -EOPNOTSUPP after printing why (the run then exits SKIP).
+ */
+int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs);
+/* After load: attach (raw-tp, fentry) and remember the fd. */
+int trigger_attach(struct trigger *t);
+/* Makes the program run once (raw-tp, fentry) or `repeat` times (test-run). */
+int trigger_fire(struct trigger *t);
+void trigger_detach(struct trigger *t);
+/* The pid the BPF programs filter on: set it in the skeleton's rodata. */
+int trigger_tgid(void);
+
+#endif

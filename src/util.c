@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "util.h"
+
+bool verbose;
+
+static void vprint(const char *fmt, va_list ap)
+{
+	fputs("bpfbench: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint(fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void errmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint(fmt, ap);
+	va_end(ap);
+}
+
+void vmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	vprint(fmt, ap);
+	va_end(ap);
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Parses /sys/devices/system/cpu/online once ("0-1", "0,2-5"). */
+static unsigned char online_map[1024];
+static int online_count = -1;
+
+static void read_online(void)
+{
+	char buf[4096], *tok, *save = NULL;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	int lo, hi, c;
+
+	online_count = 0;
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		for (c = 0; c < n && c < 1024; c++)
+			online_map[c] = 1;
+		online_count = n > 0 ? (int)n : 1;
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	for (tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save)) {
+		if (sscanf(tok, "%d-%d", &lo, &hi) != 2)
+			hi = lo = atoi(tok);
+		for (c = lo; c <= hi && c < 1024; c++) {
+			if (c >= 0 && !online_map[c]) {
+				online_map[c] = 1;
+				online_count++;
+			}
+		}
+	}
+}
+
+int nr_online_cpus(void)
+{
+	if (online_count < 0)
+		read_online();
+	return online_count;
+}
+
+bool cpu_is_online(int cpu)
+{
+	if (online_count < 0)
+		read_online();
+	return cpu >= 0 && cpu < 1024 && online_map[cpu];
+}
+
+int pin_thread_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+int interrupted_signal(void)
+{
+	return got_signal;
+}
+
+bool interrupted(void)
+{
+	return got_signal != 0;
+}
+
+void install_signal_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: sleeps and waits must return early */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BPFBENCH_UTIL_H
+#define BPFBENCH_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+extern bool verbose;	/* -v */
+
+/* Internal error that must not happen: message and exit 1. */
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* One line on stderr prefixed "bpfbench: ". */
+void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+uint64_t now_ns(void);
+/* Number of CPUs the kernel reports possible/online. */
+int nr_online_cpus(void);
+bool cpu_is_online(int cpu);
+int pin_thread_to_cpu(int cpu);
+
+/* Set by SIGINT/SIGTERM; long loops poll it. */
+int interrupted_signal(void);
+bool interrupted(void);
+void install_signal_handlers(void);
+
+void *xcalloc(size_t n, size_t size);
+
+#endif
