@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The command line: every bad input exits 2 with one line naming the problem;
+# good inputs parse to what they say (checked through --json's "options").
+source "$(dirname "$0")/lib.sh"
+
+# bad ARGS... -- WORD: exits 2, stderr is one line mentioning WORD
+bad() {
+	local word="${*: -1}" args=("${@:1:$#-2}")
+	run "${args[@]}"
+	local lines
+	lines=$(printf '%s' "$ERR" | grep -c .)
+	if [ "$RC" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$word" <<<"$ERR"; then
+		pass "rejects: ${args[*]}"
+	else
+		fail "rejects: ${args[*]}" "rc=$RC stderr=$ERR (want 2, one line naming '$word')"
+	fi
+}
+
+bad nosuchbench -- nosuchbench
+bad --nosuchopt bpf-loop -- --nosuchopt
+bad -Z bpf-loop -- -Z
+bad bpf-loop -d -- -d
+bad bpf-loop -d abc -- abc
+bad bpf-loop -d -5 -- -5
+bad bpf-loop -d 0 -- duration
+bad bpf-loop -d 1.5 -- 1.5
+bad bpf-loop -w 99999 -- warmup
+bad bpf-loop -p 0 -- producers
+bad bpf-loop -p 100000 -- producers
+bad bpf-loop -p 12x -- 12x
+bad bpf-loop -c 1 -- consumers
+bad bpf-loop --nr_loops 0 -- nr_loops
+bad bpf-loop --nr_loops 9999999999 -- nr_loops
+bad bpf-loop --nr_loops=abc -- abc
+bad bpf-loop --nr_loops -- nr_loops
+bad bpf-loop --nr_loops 99999999999999999999999 -- nr_loops
+bad bpf-loop --prod-affinity 999 -- 999
+bad bpf-loop --prod-affinity 0-9999 -- 0-9999
+bad bpf-loop --prod-affinity 3-1 -- 3-1
+bad bpf-loop --prod-affinity 0,,1 -- 0,,1
+bad bpf-loop --prod-affinity x -- x
+bad bpf-loop --prod-affinity "" -- prod-affinity
+bad bpf-loop --cons-affinity 0 -- consumers
+bad bpf-loop extra -- extra
+bad bpf-loop --trigger nosuch -- nosuch
+bad bpf-loop --trigger -- trigger
+bad bpf-loop --batch 10 -- --batch
+bad bpf-loop -q -v -- -q
+bad bpf-loop --period-ms 1 -- period-ms
+bad bpf-loop --affinity=yes -- --affinity
+bad bpf-loop --json -- --json
+bad noop --batch 0 -- batch
+bad noop --batch 5000 -- batch
+bad -- nosuch --help -- nosuch
+bad '' -d1 -- "''"
+
+run
+[ "$RC" -eq 2 ] && grep -q Usage <<<"$OUT"
+ok $? "no arguments: usage, exit 2"
+run --help
+[ "$RC" -eq 0 ] && grep -q -- --duration <<<"$OUT"
+ok $? "--help lists the global options, exit 0"
+run bpf-loop --help
+[ "$RC" -eq 0 ] && grep -q -- '--nr_loops' <<<"$OUT" && grep -q '1..8388608' <<<"$OUT"
+ok $? "bpf-loop --help shows its option, range and default"
+run --list
+[ "$RC" -eq 0 ] && grep -q '^bpf-loop ' <<<"$OUT" && grep -q '^noop ' <<<"$OUT"
+ok $? "--list names the benchmarks"
+run -l
+[ "$RC" -eq 0 ] && grep -q '^bpf-loop ' <<<"$OUT"
+ok $? "-l is --list"
+
+# Good input: what was typed is what ran.  Options before and after the name,
+# short forms glued and apart, = and space, '-' and '_' alike.
+if [ "$(id -u)" -eq 0 ]; then
+	run -w0 -d 1 -q --nr-loops=7 bpf-loop -p1 --prod-affinity 0 --json "$TMPD/g.json"
+	[ "$RC" -eq 0 ] && json_check "$TMPD/g.json" '
+o = d["runs"][0]["options"]
+o["warmup"] == 0 and o["duration"] == 1 and o["nr_loops"] == 7 and o["producers"] == 1 and o["prod-affinity"] == "0" and o["quiet"] is True and d["runs"][0]["bench"] == "bpf-loop"'
+	ok $? "options in any position parse to their values" || diag "$ERR"
+	run bpf-loop -qw0 -d1 --prod-affinity 1,0 --json "$TMPD/h.json"
+	[ "$RC" -eq 0 ] && json_check "$TMPD/h.json" '
+o = d["runs"][0]["options"]
+o["warmup"] == 0 and o["prod-affinity"] == "1,0"'
+	ok $? "grouped short flags and a value (-qw0); CPU list order kept"
+else
+	skip "parse check needs root to run"
+	skip "parse check needs root to run"
+fi
+done_testing

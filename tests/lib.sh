@@ -1,0 +1,78 @@
+# Shared by the TAP tests (tests/*.t, run by `prove -e bash`).
+# shellcheck shell=bash
+
+BUILD_DIR=${BPFBENCH_BUILD:-build}
+BPFBENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/$BUILD_DIR/bpfbench"
+TMPD=$(mktemp -d /tmp/bpfbench-test.XXXXXX)
+trap 'rm -rf "$TMPD"' EXIT
+
+_n=0
+_failed=0
+
+plan() { echo "1..$1"; }
+ok() {	# ok COND-EXIT-STATUS DESCRIPTION
+	_n=$((_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_n - $2"
+	else
+		echo "not ok $_n - $2"
+		_failed=$((_failed + 1))
+	fi
+}
+pass() { ok 0 "$1"; }
+fail() { ok 1 "$1"; [ -n "${2:-}" ] && diag "$2"; }
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+skip() { _n=$((_n + 1)); echo "ok $_n # SKIP $1"; }
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }
+
+# Tests that load BPF need root (or CAP_BPF+CAP_PERFMON); under CI they must run.
+need_bpf() {
+	if [ "$(id -u)" -ne 0 ]; then
+		[ -n "${CI:-}" ] && { echo "Bail out! CI must run BPF tests as root"; exit 1; }
+		skip_all "needs root for BPF"
+	fi
+}
+
+# Runs bpfbench, keeping stdout, stderr and the exit code.
+run() {
+	"$BPFBENCH" "$@" >"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	OUT=$(cat "$TMPD/out")
+	ERR=$(cat "$TMPD/err")
+	return 0
+}
+
+# Number of BPF programs, maps and links in the whole system, as "P M L".
+kernel_objects() {
+	local p m l
+	p=$(bpftool prog show -j 2>/dev/null | jq length)
+	m=$(bpftool map show -j 2>/dev/null | jq length)
+	l=$(bpftool link show -j 2>/dev/null | jq length)
+	echo "${p:-?} ${m:-?} ${l:-?}"
+}
+
+# Maps are freed by the kernel after the last fd closes, a little later: poll.
+kernel_objects_settle() {	# kernel_objects_settle EXPECTED
+	local i now
+	for i in $(seq 1 50); do
+		now=$(kernel_objects)
+		[ "$now" = "$1" ] && { echo "$now"; return 0; }
+		sleep 0.1
+	done
+	echo "$now"
+	return 1
+}
+
+# python3 code over the JSON document in FILE bound to `d`: statements, then a
+# last line that is the expression to test; exit 0 if it is true.
+json_check() {	# json_check FILE CODE
+	python3 - "$1" "$2" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+lines = [l for l in sys.argv[2].strip().splitlines() if l.strip()]
+env = {"d": d, "math": math}
+exec("\n".join(lines[:-1]), env)
+sys.exit(0 if eval(lines[-1], env) else 1)
+PY
+}
