@@ -107,6 +107,19 @@ void stats_compute(const double *v, int n, struct stats *out)
  * evaluated with the modified Lentz method. Converges quickly only for
  * x < (a + 1) / (a + b + 2); the caller uses the symmetry relation otherwise.
  */
+/* One step of Lentz's method: folds coefficient num into c and d, returns the factor. */
+static double lentz_step(double num, double *c, double *d)
+{
+	*d = 1.0 + num * *d;
+	if (fabs(*d) < BETA_TINY)
+		*d = BETA_TINY;
+	*c = 1.0 + num / *c;
+	if (fabs(*c) < BETA_TINY)
+		*c = BETA_TINY;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
 static double beta_cf(double a, double b, double x)
 {
 	double c = 1.0, d, f, num, delta;
@@ -121,24 +134,10 @@ static double beta_cf(double a, double b, double x)
 		m2 = 2 * m;
 		/* even term d_{2m} */
 		num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-		d = 1.0 + num * d;
-		if (fabs(d) < BETA_TINY)
-			d = BETA_TINY;
-		c = 1.0 + num / c;
-		if (fabs(c) < BETA_TINY)
-			c = BETA_TINY;
-		d = 1.0 / d;
-		f *= d * c;
+		f *= lentz_step(num, &c, &d);
 		/* odd term d_{2m+1} */
 		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-		d = 1.0 + num * d;
-		if (fabs(d) < BETA_TINY)
-			d = BETA_TINY;
-		c = 1.0 + num / c;
-		if (fabs(c) < BETA_TINY)
-			c = BETA_TINY;
-		d = 1.0 / d;
-		delta = d * c;
+		delta = lentz_step(num, &c, &d);
 		f *= delta;
 		if (fabs(delta - 1.0) < BETA_EPS)
 			break;
