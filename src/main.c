@@ -34,6 +34,19 @@ static const struct subcommand subcommands[] = {
 	{ "probe", probe_cmd },
 };
 
+/* One line naming what is missing, before any benchmark tries to load. */
+static int check_privileges(void)
+{
+	char why[160], priv[160];
+
+	if (probe_feature(PROBE_BPF_SYSCALL, why, sizeof(why)) == 1)
+		return 0;
+	probe_feature(PROBE_PRIV, priv, sizeof(priv));
+	errmsg("cannot use bpf(): %s; %s (run as root, or with CAP_BPF and CAP_PERFMON)",
+	       why, priv);
+	return 1;
+}
+
 static int run_one(const struct bench *b)
 {
 	struct run_result res;
@@ -81,6 +94,8 @@ int main(int argc, char **argv)
 		return b || run_opts.help ? 0 : EXIT_USAGE;
 	}
 	ret = cli_validate(b);
+	if (!ret)
+		ret = check_privileges();
 	if (ret)
 		return ret;
 	return run_one(b);
