@@ -122,29 +122,36 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
 }
 
 /*
- * Each test-run syscall has a fixed cost (for XDP it swaps the XDP
- * dispatcher: hundreds of microseconds here), so `repeat` grows until one
- * syscall takes about TEST_RUN_TARGET_NS: the fixed cost is then spread
- * thin, yet a stop request is still noticed within milliseconds.
+ * Each test-run syscall has a fixed cost, so `repeat` doubles until one
+ * syscall takes both TEST_RUN_TARGET_NS and FIXED_COST_SHARE times the
+ * cost of a single run: the fixed part is then spread thin, yet a stop
+ * request is still noticed within milliseconds.
  */
 #define TEST_RUN_TARGET_NS	2000000ull
+#define TEST_RUN_MAX_NS		100000000ull
+#define FIXED_COST_SHARE	20
 #define TEST_RUN_MAX_REPEAT	(1u << 24)
 
 static int calibrate_repeat(struct trigger *t)
 {
-	uint64_t t0, took;
+	uint64_t t0, took, first = 0, target = TEST_RUN_TARGET_NS;
 	int err;
 
-	t->repeat = 1;
-	for (;;) {
+	for (t->repeat = 1;; t->repeat *= 2) {
 		t0 = now_ns();
 		err = trigger_fire(t);
 		if (err)
 			return err;
 		took = now_ns() - t0;
-		if (took >= TEST_RUN_TARGET_NS / 2 || t->repeat >= TEST_RUN_MAX_REPEAT)
+		if (!first) {
+			first = took;
+			if (target < FIXED_COST_SHARE * first)
+				target = FIXED_COST_SHARE * first;
+			if (target > TEST_RUN_MAX_NS)
+				target = TEST_RUN_MAX_NS;
+		}
+		if (took >= target / 2 || t->repeat >= TEST_RUN_MAX_REPEAT)
 			break;
-		t->repeat *= 2;
 	}
 	vmsg("test-run: %u program runs per syscall (%.3f ms)", t->repeat, took / 1e6);
 	return 0;

@@ -2,7 +2,7 @@
 /*
  * How a benchmark's BPF program is made to run.
  *
- * test-run: BPF_PROG_TEST_RUN of an XDP program, `repeat` runs per
+ * test-run: BPF_PROG_TEST_RUN of a tc program, `repeat` runs per
  *   syscall, on the calling CPU; the cheapest way in.
  * raw-tp:   a raw tracepoint program on sys_enter, fired by getpgid()
  *   from our own process (the program filters on both).
@@ -33,7 +33,7 @@ enum trigger_kind {
 extern const char *const trigger_names[];	/* --trigger choices, indexed by kind */
 
 struct trigger_progs {
-	struct bpf_program *test_run;	/* SEC("xdp") */
+	struct bpf_program *test_run;	/* SEC("tc"): any type with test_run works */
 	struct bpf_program *raw_tp;	/* SEC("raw_tp/sys_enter") */
 	struct bpf_program *fentry;	/* SEC("fentry") target set at run time */
 };
@@ -44,7 +44,7 @@ struct trigger {
 	struct bpf_link *link;
 	int prog_fd;
 	uint32_t repeat;	/* test-run: program runs per syscall; 0: calibrate */
-	unsigned char pkt[64];	/* test-run: the XDP packet */
+	unsigned char pkt[64];	/* test-run: the packet */
 };
 
 /*
