@@ -11,13 +11,18 @@ GIT		:= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS		?= -O2 -g
-CFLAGS		+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
+CFLAGS		+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
 		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 		   -D_GNU_SOURCE -DBPFBENCH_VERSION='"$(VERSION)"' -DBPFBENCH_GIT='"$(GIT)"' \
 		   -Isrc -Ibpf -I$(BUILD)
 LDLIBS		+= -lbpf -lelf -lz -ljson-c -lpthread -lm
 BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 		   -Ibpf -I$(BUILD)
+
+ifneq ($(FUZZ),)
+CC		:= $(CLANG)
+CFLAGS		+= -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+endif
 
 ifneq ($(SANITIZE),)
 CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -33,7 +38,10 @@ BENCH_OBJS	:= $(patsubst benchs/%.c,$(BUILD)/obj/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS	:= $(wildcard tests/unit/*_test.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all run check test deps clean sanitize
+FUZZ_SECONDS	?= 60
+FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+
+.PHONY: all run check test deps clean fuzz fuzzers
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -43,7 +51,7 @@ $(BUILD)/vmlinux.h:
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-$(BUILD)/%.bpf.o: benchs/%.bpf.c bpf/*.h $(BUILD)/vmlinux.h
+$(BUILD)/%.bpf.o: benchs/%.bpf.c bpf/*.h $(wildcard benchs/*.h) $(BUILD)/vmlinux.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
@@ -53,7 +61,7 @@ $(BUILD)/obj/%.o: src/%.c src/*.h bpf/bench_shared.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*.h
+$(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*.h $(wildcard benchs/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -64,12 +72,32 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_OBJS) $(BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(CLANG) $(CFLAGS) -fsanitize=fuzzer,address,undefined $^ $(LDLIBS) -o $@
+
+fuzzers: $(addprefix $(BUILD)/fuzz/,$(FUZZERS))
+
+# Each fuzzer runs FUZZ_SECONDS from the seed corpus in tests/fuzz/corpus/NAME
+# (copied: the repo's corpus only grows by hand, with regression inputs).
+fuzz:
+	@bash scripts/deps.sh libclang-rt-14-dev
+	$(MAKE) BUILD=build-fuzz FUZZ=1 fuzzers
+	@set -e; for f in $(FUZZERS); do \
+		c=build-fuzz/corpus/$${f#fuzz_}; mkdir -p $$c build-fuzz/crashes; \
+		cp tests/fuzz/corpus/$${f#fuzz_}/* $$c/; \
+		echo "== $$f for $(FUZZ_SECONDS) s"; \
+		build-fuzz/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=build-fuzz/crashes/ $$c 2>&1 | \
+			grep -E '^(stat::number_of_executed_units|stat::new_units_added|==|.*ERROR)' ; \
+	done
+
 deps:
 	@bash scripts/deps.sh
 
 run: deps
 	$(MAKE) all
-	$(BUILD)/bpfbench -w1 -d3 bpf-loop --nr_loops 1000
+	$(BUILD)/bpfbench suite quick
 
 # The suite runs twice: as built, then under AddressSanitizer + UBSan.
 check: deps
@@ -81,4 +109,4 @@ check: deps
 test: check
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz

@@ -2,8 +2,9 @@
 # Installs the Debian packages bpfbench needs, only those missing.
 set -euo pipefail
 
+# Extra package names may be given as arguments (e.g. what `make fuzz` needs).
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
-      libjson-c-dev gnuplot-nox python3 perl jq iproute2)
+      libjson-c-dev gnuplot-nox python3 perl jq iproute2 "$@")
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -20,7 +20,7 @@
 #include "stats.h"
 #include "trigger.h"
 
-#define BENCH_MAX_METRICS	8
+#define BENCH_MAX_METRICS	128	/* map-batch needs up to 106: 4 ops x (8 batch sizes x 3 + 2) + 2 */
 #define BENCH_MAX_THREADS	1024
 
 /* How a metric is obtained for each sample. */
@@ -48,6 +48,8 @@ struct bench_env {
 	atomic_int error;		/* first failure of a thread, negative errno */
 	char errbuf[256];
 	int nr_producers, nr_consumers;
+	/* Optional: how the figures were obtained, when a benchmark picks among ways (JSON "method"). */
+	const char *method;
 };
 
 /* Benchmark flags. */
@@ -64,7 +66,12 @@ struct bench {
 	int nr_metrics;
 	unsigned int flags;
 
-	/* Checks option combinations; returns 0 or prints one line and returns -EINVAL. */
+	/*
+	 * Checks option combinations; returns 0 or prints one line and returns -EINVAL.
+	 * May point env->bench to a copy of the bench whose metrics depend on
+	 * the options (same name, options and operations; it must outlive the run,
+	 * as results point to it); the run then uses it.
+	 */
 	int (*validate)(struct bench_env *env);
 	/* Loads programs and creates maps; negative errno on failure (the core prints context). */
 	int (*setup)(struct bench_env *env);
@@ -84,6 +91,11 @@ struct bench {
 	 * Called after teardown: use options and st, not env->priv.
 	 */
 	void (*report_final)(struct bench_env *env, const struct stats *st);
+	/*
+	 * Optional: a suite table row in this family's own shape (its seed
+	 * script's), from st; b is the bench that ran (validate's copy, if any).
+	 */
+	void (*format_row)(const struct bench *b, const struct stats *st, char *buf, size_t len);
 	/* Releases everything setup made; must tolerate a partial setup. */
 	void (*teardown)(struct bench_env *env);
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bench.h"
 #include "cli.h"
@@ -30,6 +31,16 @@ const struct opt_def global_opts[] = {
 	  "how programs are run" },
 	{ "json", 0, OPT_STRING, &run_opts.json_path, NULL, 0, 0, NULL, "FILE",
 	  "write results as JSON to FILE ('-': stdout)" },
+	{ "csv", 0, OPT_STRING, &run_opts.csv_path, NULL, 0, 0, NULL, "FILE",
+	  "write results as CSV to FILE, one line per run and metric ('-': stdout)" },
+	{ "md", 0, OPT_STRING, &run_opts.md_path, NULL, 0, 0, NULL, "FILE",
+	  "write results as a Markdown table to FILE ('-': stdout)" },
+	{ "sweep", 0, OPT_STRING, &run_opts.sweep, NULL, 0, 0, NULL, "PARAM=V1,V2,...",
+	  "one run per value of a global or benchmark option, one row each" },
+	{ "precision", 0, OPT_STRING, &run_opts.precision_text, NULL, 0, 0, NULL, "PCT",
+	  "sample until the 95% CI of the first metric's mean is within PCT% of it" },
+	{ "max-duration", 0, OPT_UINT, &run_opts.max_duration_s, "60", 1, 86400, NULL, "SEC",
+	  "upper bound of a --precision run's measured time" },
 	{ "verbose", 'v', OPT_FLAG, &run_opts.verbose, NULL, 0, 0, NULL, NULL,
 	  "libbpf and verifier detail on stderr" },
 	{ "quiet", 'q', OPT_FLAG, &run_opts.quiet, NULL, 0, 0, NULL, NULL,
@@ -218,10 +229,32 @@ static int check_cpus(const struct cpuset *set, const char *what)
 	return 0;
 }
 
+/* --precision PCT: a percentage in (0, 100], fractions allowed ("0.5"). */
+static int parse_precision(void)
+{
+	const char *t = run_opts.precision_text;
+	char *end;
+	double v;
+
+	run_opts.precision_pct = 0;
+	if (!t)
+		return 0;
+	errno = 0;
+	v = strtod(t, &end);
+	if (!*t || *end || errno || !(v > 0 && v <= 100))
+		return usage_error("--precision: '%s' is not a percentage in (0, 100]%s", t, "");
+	run_opts.precision_pct = v;
+	return 0;
+}
+
 int cli_validate(const struct bench *b)
 {
 	char n[24];
 	int ret;
+
+	ret = parse_precision();
+	if (ret)
+		return ret;
 
 	if (run_opts.consumers && !(b->flags & BENCH_F_CONSUMERS))
 		return usage_error("benchmark %s has no consumers (-c must be 0)%s", b->name, "");
@@ -242,7 +275,10 @@ int cli_validate(const struct bench *b)
 void cli_usage(void)
 {
 	printf("Usage: bpfbench [options] BENCH [bench options]\n"
-	       "       bpfbench --list | probe [--json] | BENCH --help\n\n"
+	       "       bpfbench --list | probe [--json] | BENCH --help\n"
+	       "       bpfbench suite NAME [options] | suite --list\n"
+	       "       bpfbench compare OLD.json NEW.json [--alpha A] [--fail-on-regression PCT]\n"
+	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [--x PARAM] [--metric NAME]\n\n"
 	       "Measures BPF maps and helpers on the running kernel.\n"
 	       "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 4 kernel lacks a feature (skip).\n\n");
 	opts_print_help(global_opts, "Options:");

@@ -24,6 +24,14 @@ struct run_opts {
 	bool help;
 	int trigger;		/* enum trigger_kind */
 	const char *json_path;	/* NULL: none; "-": stdout */
+	const char *csv_path;	/* --csv: one line per run and metric */
+	const char *md_path;	/* --md: a Markdown table */
+	const char *sweep;	/* --sweep PARAM=v1,v2,...: one run per value */
+	const char *precision_text;	/* --precision PCT, as typed */
+	uint64_t max_duration_s;	/* bound of a --precision run */
+	/* Not options: derived or set by the caller, kept across cli_parse. */
+	double precision_pct;	/* 0: fixed duration; from precision_text by cli_validate */
+	bool batch;		/* suites and sweeps print rows: no per-run summary */
 };
 
 extern struct run_opts run_opts;

@@ -4,6 +4,9 @@
  *
  *   bpfbench [options] BENCH [bench options]    one benchmark
  *   bpfbench probe [--json]                     what this kernel offers
+ *   bpfbench suite NAME [options] | --list      a table of runs
+ *   bpfbench compare OLD.json NEW.json          what changed, significantly
+ *   bpfbench plot FILE.json -o OUT.svg          a sweep's curve
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,9 +15,13 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "cli.h"
+#include "compare.h"
+#include "export.h"
+#include "plot.h"
 #include "probe.h"
 #include "report.h"
 #include "runner.h"
+#include "suite.h"
 #include "util.h"
 
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -32,6 +39,9 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "probe", probe_cmd },
+	{ "suite", suite_cmd },
+	{ "compare", compare_cmd },
+	{ "plot", plot_cmd },
 };
 
 /* One line naming what is missing, before any benchmark tries to load. */
@@ -49,20 +59,15 @@ static int check_privileges(void)
 
 static int run_one(const struct bench *b)
 {
+	struct export_paths out = { run_opts.json_path, run_opts.csv_path, run_opts.md_path };
 	struct run_result res;
-	struct run_result *runs[1] = { &res };
-	int status, err;
+	int status;
 
 	status = run_bench(b, &res);
-	if (status)
+	if (status && !res.reported)
 		errmsg("%s", res.error);
-	else if (run_opts.json_path) {
-		err = report_json(run_opts.json_path, runs, 1);
-		if (err) {
-			errmsg("cannot write %s: %s", run_opts.json_path, strerror(-err));
-			status = 1;
-		}
-	}
+	else if (!status)
+		status = export_run(&out, &res);
 	run_result_free(&res);
 	return status;
 }
@@ -98,5 +103,7 @@ int main(int argc, char **argv)
 		ret = check_privileges();
 	if (ret)
 		return ret;
+	if (run_opts.sweep)
+		return sweep_run(argc, argv, b);
 	return run_one(b);
 }

@@ -93,16 +93,29 @@ static void stats_lines(FILE *out, const struct bench *b, const struct stats *st
 			st[i].ci95_low, st[i].ci95_high, b->metrics[i].unit);
 }
 
+/* How long --precision sampled, and whether it got there. */
+static void precision_line(FILE *out, const struct bench *b, const struct run_result *res)
+{
+	fprintf(out, "Precision: 95%% CI ±%.3lf%% of the mean %s (target %g%%), %s after %.1lf s, "
+		"%d samples\n", res->precision_pct, b->metrics[0].name, res->precision_target,
+		res->precision_reached ? "reached" : "NOT reached (--max-duration)",
+		res->wall_ns / 1e9, res->nr_samples);
+}
+
 void report_summary(struct bench_env *env, const struct run_result *res)
 {
 	const struct bench *b = env->bench;
 	FILE *out = report_out();
 
+	if (run_opts.batch)	/* a suite or sweep prints one row instead */
+		return;
 	if (b->report_final)
 		b->report_final(env, res->st);
 	else
 		summary_line(out, b, res->st, env->nr_producers);
 	stats_lines(out, b, res->st);
+	if (res->precision_target)
+		precision_line(out, b, res);
 	fflush(out);
 }
 
@@ -235,18 +248,39 @@ static void json_samples(struct jsonw *w, const struct run_result *r)
 	jsonw_arr_close(w);
 }
 
+static void json_precision(struct jsonw *w, const struct run_result *r)
+{
+	jsonw_key(w, "precision");
+	jsonw_obj_open(w);
+	jsonw_kdouble(w, "target_pct", r->precision_target);
+	jsonw_kdouble(w, "achieved_pct", r->precision_pct);
+	jsonw_kbool(w, "reached", r->precision_reached);
+	jsonw_kdouble(w, "time_s", r->wall_ns / 1e9);
+	jsonw_obj_close(w);
+}
+
 static void json_run(struct jsonw *w, const struct run_result *r)
 {
 	jsonw_obj_open(w);
+	if (r->suite)
+		jsonw_kstr(w, "suite", r->suite);
+	if (r->label)
+		jsonw_kstr(w, "label", r->label);
+	if (r->sweep_param)
+		jsonw_kstr(w, "sweep_param", r->sweep_param);
 	jsonw_kstr(w, "bench", r->bench->name);
 	jsonw_kstr(w, "family", r->bench->family);
 	jsonw_ki64(w, "status", r->status);
 	if (r->status)
 		jsonw_kstr(w, "error", r->error);
 	jsonw_kstr(w, "trigger", r->trigger);
+	if (r->method)
+		jsonw_kstr(w, "method", r->method);
 	json_options(w, r);
 	jsonw_ki64(w, "warmup_samples", r->nr_warmup);
 	jsonw_kdouble(w, "measured_s", r->wall_ns / 1e9);
+	if (r->precision_target)
+		json_precision(w, r);
 	json_metrics(w, r);
 	json_samples(w, r);
 	jsonw_obj_close(w);

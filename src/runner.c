@@ -4,6 +4,7 @@
  * bench operations, never a benchmark.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -139,6 +140,33 @@ static bool sleep_until(struct bench_env *env, uint64_t when)
 	return !interrupted() && !atomic_load(&env->error);
 }
 
+/*
+ * --precision: running mean and variance (Welford) of the first metric,
+ * so each new sample costs O(1).  One run at a time, like run_opts.
+ */
+static struct {
+	int n;
+	double mean, m2;
+} prec;
+
+static void update_precision(struct run_result *res, double v)
+{
+	double d = v - prec.mean, half;
+
+	prec.n++;
+	prec.mean += d / prec.n;
+	prec.m2 += d * (v - prec.mean);
+	if (!res->precision_target || prec.n < 2)
+		return;
+	half = stats_t975(prec.n - 1) * sqrt(prec.m2 / (prec.n - 1) / prec.n);
+	if (prec.mean)
+		res->precision_pct = half / fabs(prec.mean) * 100;
+	else
+		res->precision_pct = half ? INFINITY : 0;
+	/* three samples at least: two can agree by chance */
+	res->precision_reached = prec.n >= 3 && res->precision_pct <= res->precision_target;
+}
+
 static void add_sample(struct run_result *res, const double *vals, uint64_t elapsed)
 {
 	if (res->nr_samples == res->cap) {
@@ -150,6 +178,7 @@ static void add_sample(struct run_result *res, const double *vals, uint64_t elap
 	}
 	memcpy(res->vals[res->nr_samples], vals, sizeof(res->vals[0]));
 	res->elapsed_ns[res->nr_samples++] = elapsed;
+	update_precision(res, vals[0]);
 }
 
 static void derive_metrics(const struct bench *b, double *vals)
@@ -173,6 +202,9 @@ static int sample_periods(struct bench_env *env, struct run_result *res)
 	uint64_t start = now_ns(), last = start, t, target, i;
 	double vals[BENCH_MAX_METRICS];
 
+	if (o->precision_pct)	/* the bound; precision usually ends it sooner */
+		total = warm + (o->max_duration_s * 1000 / o->period_ms ?: 1);
+
 	for (i = 0; i < total; i++) {
 		target = start + (i + 1) * period;
 		if (!sleep_until(env, target))
@@ -187,6 +219,8 @@ static int sample_periods(struct bench_env *env, struct run_result *res)
 			res->nr_warmup++;
 		report_iter(env, (int)i, (int64_t)(t - target), vals);
 		last = t;
+		if (res->precision_reached)
+			break;
 	}
 	return 0;
 }
@@ -223,12 +257,12 @@ static int sample_oneshot(struct bench_env *env, struct run_result *res)
 		if (err)
 			return err;
 	}
-	end = now_ns() + o->duration_s * 1000000000ull;
+	end = now_ns() + (o->precision_pct ? o->max_duration_s : o->duration_s) * 1000000000ull;
 	do {
 		err = one_run(env, res, i++, false);
 		if (err)
 			return err;
-	} while (now_ns() < end);
+	} while (now_ns() < end && !res->precision_reached);
 	return 0;
 }
 
@@ -279,6 +313,8 @@ static int fail(struct run_result *res, int status, const char *fmt, ...)
 
 static int setup_status(int err)
 {
+	if (err == -EINTR && interrupted())	/* a long setup loop saw Ctrl-C */
+		return 128 + interrupted_signal();
 	if (err == -EOPNOTSUPP)
 		return EXIT_SKIP;
 	if (err == -EINVAL)
@@ -310,8 +346,10 @@ static int measure_run(struct bench_env *env, struct worker *w, int nw, struct r
 	if (interrupted())
 		return fail(res, 128 + interrupted_signal(), "interrupted by signal %d",
 			    interrupted_signal());
-	if (err)
+	if (err) {
+		res->reported = err == -EOPNOTSUPP || err == -EINVAL;	/* the bench said why */
 		return fail(res, setup_status(err), "%s: run failed: %s", b->name, strerror(-err));
+	}
 	return 0;
 }
 
@@ -338,15 +376,21 @@ int run_bench(const struct bench *b, struct run_result *res)
 	struct worker *w;
 
 	memset(res, 0, sizeof(*res));
+	memset(&prec, 0, sizeof(prec));
 	res->bench = b;
 	res->trigger = "none";
+	res->precision_target = o->precision_pct;
 	capture_opts(b, res);
 	env.nr_producers = (int)o->producers;
 	env.nr_consumers = (int)o->consumers;
 	if (b->validate) {
 		err = b->validate(&env);
-		if (err)
+		if (err) {
+			res->reported = true;	/* validate() printed the one line */
 			return fail(res, setup_status(err), "%s: invalid options", b->name);
+		}
+		/* validate may have specialised the bench (metrics sized by its options) */
+		b = res->bench = env.bench;
 	}
 	nw = env.nr_producers + env.nr_consumers;
 	if (b->flags & BENCH_F_ONESHOT)
@@ -358,9 +402,13 @@ int run_bench(const struct bench *b, struct run_result *res)
 	err = b->setup(&env);
 	if (env.trig.kind && env.trig.kind != TRIG_NONE)
 		res->trigger = trigger_names[env.trig.kind];
-	if (err)
+	res->method = env.method;
+	if (err) {
+		/* by contract a benchmark says itself why it skips or rejects options */
+		res->reported = err == -EOPNOTSUPP || err == -EINVAL;
 		fail(res, setup_status(err), "%s: setup failed: %s%s", b->name, strerror(-err),
 		     verbose ? "" : " (run with -v for the libbpf/verifier log)");
+	}
 	else if (interrupted())
 		fail(res, 128 + interrupted_signal(), "interrupted by signal %d",
 		     interrupted_signal());

@@ -17,7 +17,9 @@ struct run_result {
 	const struct bench *bench;
 	int status;			/* exit code: 0, 1, EXIT_SKIP, 128+signal */
 	char error[300];		/* why status != 0 */
+	bool reported;			/* the benchmark already printed why: don't repeat it */
 	const char *trigger;		/* name of the trigger used, or "none" */
+	const char *method;		/* env->method after setup, or NULL */
 	int nr_samples;
 	int cap;
 	double (*vals)[BENCH_MAX_METRICS];
@@ -27,6 +29,14 @@ struct run_result {
 	uint64_t wall_ns;		/* measured phase, first to last sample */
 	int nr_opts;
 	struct run_opt_value opts[RUN_MAX_OPTS];
+	/* --precision: target and where the first metric's 95% CI half-width ended, % of its mean */
+	double precision_target;	/* 0: fixed duration */
+	bool precision_reached;
+	double precision_pct;
+	/* Set by suites and sweeps after run_bench, for the exports (NULL: none). */
+	const char *suite;
+	const char *label;
+	const char *sweep_param;
 };
 
 /* Runs the benchmark with the current options; prints human output; fills res. */

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exports of result rows.  JSON is the core's document (report_json) with
+ * every run that got as far as a benchmark; CSV has one line per run and
+ * metric, for spreadsheets; Markdown is the printed table, for reports.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "export.h"
+#include "report.h"
+#include "util.h"
+
+static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off += (size_t)n;
+}
+
+/* The mean the kernel bench prints for a metric: inverses are scale / mean of their base. */
+static double shown_mean(const struct run_result *r, int i)
+{
+	const struct metric_def *m = &r->bench->metrics[i];
+	double base;
+
+	if (m->kind != METRIC_INVERSE)
+		return r->st[i].mean;
+	base = r->st[m->base].mean;
+	return base ? m->scale / base : 0.0;
+}
+
+/* The kernel bench's %.3f, but small values keep four significant digits. */
+static const char *num(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, v && fabs(v) < 1 ? "%.4g" : "%.3f", v);
+	return buf;
+}
+
+void row_summary(const struct result_row *row, int max_metrics, char *buf, size_t len)
+{
+	const struct run_result *r = &row->res;
+	const struct metric_def *m;
+	char n1[32];
+	size_t off = 0;
+	int i;
+
+	buf[0] = 0;
+	if (row->status == EXIT_SKIP) {
+		appendf(buf, len, &off, "SKIP: %s", row->note);
+		return;
+	}
+	if (row->status || !r->bench) {
+		appendf(buf, len, &off, "FAILED (exit %d): %s", row->status, row->note);
+		return;
+	}
+	if (r->bench->format_row) {
+		r->bench->format_row(r->bench, r->st, buf, len);
+		return;
+	}
+	for (i = 0; i < r->bench->nr_metrics; i++) {
+		if (max_metrics && i == max_metrics) {
+			appendf(buf, len, &off, " (+%d more metrics in --json/--csv)",
+				r->bench->nr_metrics - i);
+			break;
+		}
+		m = &r->bench->metrics[i];
+		appendf(buf, len, &off, "%s%s %s", i ? ", " : "", m->name,
+			num(shown_mean(r, i), n1, sizeof(n1)));
+		if (m->kind != METRIC_INVERSE)
+			appendf(buf, len, &off, " ± %s", num(r->st[i].stddev, n1, sizeof(n1)));
+		appendf(buf, len, &off, " %s", m->unit);
+	}
+	if (r->precision_target)
+		appendf(buf, len, &off, " [CI ±%.2lf%%%s, %.1lf s]", r->precision_pct,
+			r->precision_reached ? "" : " NOT reached", r->wall_ns / 1e9);
+}
+
+/* ---- CSV (RFC 4180 quoting) ---- */
+
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	const char *p;
+
+	if (!s)
+		s = "";
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (p = s; *p; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static void csv_metric(FILE *f, const struct run_result *r, int i)
+{
+	const struct stats *s = &r->st[i];
+
+	csv_field(f, r->bench->metrics[i].name, false);
+	csv_field(f, r->bench->metrics[i].unit, false);
+	fprintf(f, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,", s->n, s->mean, s->stddev,
+		s->median, s->min, s->max, s->ci95_low, s->ci95_high, r->wall_ns / 1e9);
+}
+
+static void csv_row(FILE *f, const struct result_row *row, const char *section)
+{
+	const struct run_result *r = &row->res;
+	const char *bench = r->bench ? r->bench->name : "";
+	char status[16];
+	int i, nr = r->bench && !row->status ? r->bench->nr_metrics : 0;
+
+	snprintf(status, sizeof(status), "%d", row->status);
+	for (i = 0; i < (nr ? nr : 1); i++) {
+		csv_field(f, row->suite, false);
+		csv_field(f, section, false);
+		csv_field(f, row->label ? row->label : bench, false);
+		csv_field(f, bench, false);
+		csv_field(f, status, false);
+		if (nr)
+			csv_metric(f, r, i);
+		else
+			fputs(",,,,,,,,,,,", f);
+		csv_field(f, row->status ? row->note : "", true);
+	}
+}
+
+static void write_csv(FILE *f, const char *title, struct result_row *rows, int n)
+{
+	const char *section = NULL;
+	int i;
+
+	fputs("suite,section,label,bench,status,metric,unit,n,mean,stddev,median,min,max,"
+	      "ci95_low,ci95_high,measured_s,error\n", f);
+	for (i = 0; i < n; i++) {
+		if (rows[i].header)
+			section = rows[i].header;
+		csv_row(f, &rows[i], section);
+	}
+}
+
+/* ---- Markdown ---- */
+
+static void md_cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc(' ', f);
+}
+
+static void write_md(FILE *f, const char *title, struct result_row *rows, int n)
+{
+	const char *section = NULL;
+	char summary[8192];
+	struct utsname u;
+	int i;
+
+	uname(&u);
+	fprintf(f, "# bpfbench: %s\n\nKernel %s (%s), %d CPUs. Mean ± sample standard deviation.\n\n",
+		title, u.release, u.machine, nr_online_cpus());
+	fputs("| Section | Step | Benchmark | Result |\n| --- | --- | --- | --- |\n", f);
+	for (i = 0; i < n; i++) {
+		if (rows[i].header)
+			section = rows[i].header;
+		row_summary(&rows[i], 0, summary, sizeof(summary));
+		md_cell(f, section);
+		md_cell(f, rows[i].label ? rows[i].label :
+			rows[i].res.bench ? rows[i].res.bench->name : "");
+		md_cell(f, rows[i].res.bench ? rows[i].res.bench->name : "");
+		md_cell(f, summary);
+		fputs("|\n", f);
+	}
+}
+
+typedef void (*writer_fn)(FILE *f, const char *title, struct result_row *rows, int n);
+
+/* Written to a temporary name and renamed, so a reader never sees half a file. */
+static int write_file(const char *path, writer_fn fn, const char *title,
+		      struct result_row *rows, int n)
+{
+	char tmp[4096];
+	FILE *f;
+	int err = 0;
+
+	if (!strcmp(path, "-")) {
+		fn(stdout, title, rows, n);
+		return fflush(stdout) ? -errno : 0;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fn(f, title, rows, n);
+	if (fflush(f) || ferror(f))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+static int export_json(const char *path, struct result_row *rows, int n)
+{
+	struct run_result **runs = xcalloc(n ? n : 1, sizeof(*runs));
+	int i, nr = 0, err;
+
+	for (i = 0; i < n; i++) {
+		if (!rows[i].res.bench)	/* never parsed: nothing the schema could say */
+			continue;
+		rows[i].res.label = rows[i].label;
+		rows[i].res.suite = rows[i].suite;
+		runs[nr++] = &rows[i].res;
+	}
+	err = report_json(path, runs, nr);
+	free(runs);
+	return err;
+}
+
+static int check(int err, const char *path)
+{
+	if (!err)
+		return 0;
+	errmsg("cannot write %s: %s", path, strerror(-err));
+	return 1;
+}
+
+int export_rows(const struct export_paths *p, const char *title,
+		struct result_row *rows, int n)
+{
+	int ret = 0;
+
+	if (p->json)
+		ret |= check(export_json(p->json, rows, n), p->json);
+	if (p->csv)
+		ret |= check(write_file(p->csv, write_csv, title, rows, n), p->csv);
+	if (p->md)
+		ret |= check(write_file(p->md, write_md, title, rows, n), p->md);
+	return ret;
+}
+
+int export_run(const struct export_paths *p, struct run_result *res)
+{
+	struct result_row *row;
+	int ret;
+
+	if (!p->json && !p->csv && !p->md)
+		return 0;
+	row = xcalloc(1, sizeof(*row));
+	row->res = *res;	/* borrowed: the caller frees the samples */
+	ret = export_rows(p, res->bench->name, row, 1);
+	free(row);
+	return ret;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Rows of results, as suites and sweeps print and export them: one row
+ * per run (or per step that could not run), written as JSON, CSV or a
+ * Markdown table.
+ */
+#ifndef BPFBENCH_EXPORT_H
+#define BPFBENCH_EXPORT_H
+
+#include <stddef.h>
+#include "runner.h"
+
+struct result_row {
+	const char *header;	/* section title starting here, or NULL */
+	const char *label;	/* row label; NULL: the benchmark's name */
+	const char *suite;	/* suite the step belongs to, or NULL */
+	int status;		/* exit status of the step: 0, 1, 2, EXIT_SKIP, 128+sig */
+	char note[320];		/* why a step failed or was skipped */
+	struct run_result res;	/* res.bench NULL: the step never ran (bad arguments) */
+};
+
+struct export_paths {
+	const char *json, *csv, *md;	/* NULL: not wanted; "-": stdout */
+};
+
+/*
+ * The row's result in one line: "throughput 1.234 ± 0.010 M ops/s, ..." or
+ * why there is none; at most max_metrics metrics (0: all), then how many more.
+ */
+void row_summary(const struct result_row *row, int max_metrics, char *buf, size_t len);
+/* Writes every requested format; prints one line per file it cannot write; 0 or 1. */
+int export_rows(const struct export_paths *p, const char *title,
+		struct result_row *rows, int n);
+/* One run of `bpfbench BENCH`, to whichever exports were asked for; 0 or 1. */
+int export_run(const struct export_paths *p, struct run_result *res);
+
+#endif

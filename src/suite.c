@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Suites and sweeps: a list of command lines run one after the other in
+ * this process, printed as one table with a row per run, the way the
+ * kernel's run_bench_*.sh scripts summarize theirs.
+ *
+ * Each step is parsed by the normal command line parser (so every option
+ * starts from its default again) and run by run_bench() in batch mode: no
+ * per-period lines, the row is the summary.  A step that fails or is
+ * skipped is a row saying so; the suite goes on.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench.h"
+#include "cli.h"
+#include "export.h"
+#include "runner.h"
+#include "suite.h"
+#include "util.h"
+
+#define STEP_SETUP_S	0.5	/* rough cost of loading a step's programs, for the estimate */
+#define SWEEP_MAX	1000
+#define ROW_TABLE_METRICS	6	/* more make a row no one reads: the exports have all */
+
+struct step {
+	const char *header;
+	const char *label;
+	const char *suite;
+	const char *sweep_param;
+	int argc;
+	int own_argc;		/* the step's own words, before the suite's options */
+	char **argv;
+	bool bad;		/* did not parse: reported once, before the runs */
+	const char *bench;	/* its benchmark, once parsed */
+	double planned_s;	/* warm-up + measured time, for the time-left estimate */
+};
+
+struct plan {
+	char title[256];
+	int n;
+	struct step *steps;
+	int nr_owned;
+	char **owned;		/* strings the plan allocated */
+	int nr_extra;
+	char **extra;		/* options appended to every step */
+	struct export_paths out;
+	bool tty;		/* progress line on stderr */
+};
+
+static char *plan_own(struct plan *p, char *s)
+{
+	if (!s)
+		die("out of memory");
+	p->owned = realloc(p->owned, (p->nr_owned + 1) * sizeof(*p->owned));
+	if (!p->owned)
+		die("out of memory");
+	p->owned[p->nr_owned++] = s;
+	return s;
+}
+
+static char *plan_printf(struct plan *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static char *plan_printf(struct plan *p, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return plan_own(p, s);
+}
+
+static struct step *plan_add(struct plan *p, const char *header, const char *label)
+{
+	struct step *s;
+
+	p->steps = realloc(p->steps, (p->n + 1) * sizeof(*p->steps));
+	if (!p->steps)
+		die("out of memory");
+	s = &p->steps[p->n++];
+	memset(s, 0, sizeof(*s));
+	s->header = header;
+	s->label = label;
+	s->argv = xcalloc(1, sizeof(char *));
+	s->argv[s->argc++] = "bpfbench";
+	return s;
+}
+
+static void step_push(struct step *s, char *arg)
+{
+	s->argv = realloc(s->argv, (s->argc + 2) * sizeof(char *));
+	if (!s->argv)
+		die("out of memory");
+	s->argv[s->argc++] = arg;
+	s->argv[s->argc] = NULL;
+}
+
+/* A suite step's command line: words split on blanks (steps never need quoting). */
+static void step_push_words(struct plan *p, struct step *s, const char *args)
+{
+	char *copy = plan_own(p, strdup(args)), *save = NULL, *w;
+
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		step_push(s, w);
+}
+
+static void step_push_extra(const struct plan *p, struct step *s)
+{
+	int i;
+
+	s->own_argc = s->argc;
+	for (i = 0; i < p->nr_extra; i++)
+		step_push(s, p->extra[i]);
+}
+
+static void plan_free(struct plan *p)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->steps[i].argv);
+	for (i = 0; i < p->nr_owned; i++)
+		free(p->owned[i]);
+	free(p->steps);
+	free(p->owned);
+}
+
+/* ---- running ---- */
+
+/* Parses a step once before anything runs: bad steps are known early, durations estimate time. */
+static void plan_check(struct plan *p)
+{
+	const struct bench *b;
+	struct step *s;
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		s = &p->steps[i];
+		s->bad = cli_parse(s->argc, s->argv, &b) || !b || cli_validate(b);
+		if (!s->bad && !b)
+			s->bad = true;
+		if (s->bad)
+			continue;
+		s->bench = b->name;
+		s->planned_s = run_opts.warmup_s + STEP_SETUP_S +
+			       (run_opts.precision_pct ? run_opts.max_duration_s : run_opts.duration_s);
+	}
+}
+
+static void step_args(const struct step *s, int argc, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 1; i < argc && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i > 1 ? " " : "", s->argv[i]);
+}
+
+static void run_step(const struct step *s, struct result_row *row)
+{
+	const struct bench *b = NULL;
+	char args[256];
+
+	row->header = s->header;
+	row->label = s->label;
+	row->suite = s->suite;
+	if (s->bad || cli_parse(s->argc, s->argv, &b) || !b || cli_validate(b)) {
+		step_args(s, s->argc, args, sizeof(args));
+		row->status = EXIT_USAGE;
+		snprintf(row->note, sizeof(row->note), "bad arguments: %s", args);
+		return;
+	}
+	run_opts.batch = true;	/* the row is the summary */
+	run_opts.quiet = true;
+	row->status = run_bench(b, &row->res);
+	row->res.sweep_param = s->sweep_param;
+	snprintf(row->note, sizeof(row->note), "%s", row->res.error);
+}
+
+/* Time left: the plan's remaining seconds, scaled by how the done steps compared to theirs. */
+static double time_left(const struct plan *p, int i, double spent)
+{
+	double planned_done = 0, planned_left = 0;
+	int k;
+
+	for (k = 0; k < p->n; k++) {
+		if (k < i)
+			planned_done += p->steps[k].planned_s;
+		else
+			planned_left += p->steps[k].planned_s;
+	}
+	if (i && planned_done > 0)
+		return planned_left * spent / planned_done;
+	return planned_left;
+}
+
+static void progress(const struct plan *p, int i, uint64_t t0)
+{
+	const struct step *s = &p->steps[i];
+	double left = time_left(p, i, (now_ns() - t0) / 1e9);
+	char when[32];
+
+	if (!p->tty)
+		return;
+	if (left < 90)
+		snprintf(when, sizeof(when), "%.0f s", left);
+	else
+		snprintf(when, sizeof(when), "%.0f min", left / 60);
+	fprintf(stderr, "\r\033[K[%d/%d] %s (%s), about %s left ", i + 1, p->n, s->label,
+		s->bench ?: "?", when);
+	fflush(stderr);
+}
+
+static void progress_clear(const struct plan *p)
+{
+	if (p->tty) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+static int label_width(const struct plan *p)
+{
+	int i, w = 16, len;
+
+	for (i = 0; i < p->n; i++) {
+		len = (int)strlen(p->steps[i].label);
+		if (len > w)
+			w = len;
+	}
+	return w > 40 ? 40 : w;
+}
+
+static void print_row(FILE *out, const struct result_row *row, int width)
+{
+	char summary[8192];
+	size_t i, len;
+
+	if (row->header) {
+		len = strlen(row->header);
+		fprintf(out, "\n%s\n", row->header);
+		for (i = 0; i < len; i++)
+			fputc('=', out);
+		fputc('\n', out);
+	}
+	row_summary(row, ROW_TABLE_METRICS, summary, sizeof(summary));
+	fprintf(out, "%-*s %s\n", width, row->label, summary);
+	fflush(out);
+}
+
+/* The table goes where no export writes: stdout unless one of them took it. */
+static FILE *table_out(const struct plan *p)
+{
+	const char *paths[] = { p->out.json, p->out.csv, p->out.md };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++)
+		if (paths[i] && !strcmp(paths[i], "-"))
+			return stderr;
+	return stdout;
+}
+
+static int run_plan(struct plan *p)
+{
+	struct result_row *rows = xcalloc(p->n ? p->n : 1, sizeof(*rows));
+	FILE *out = table_out(p);
+	int i, n, width = label_width(p), status = 0;
+	uint64_t t0 = now_ns();
+
+	p->tty = isatty(STDERR_FILENO);
+	for (n = 0; n < p->n && !interrupted(); n++) {
+		progress(p, n, t0);
+		run_step(&p->steps[n], &rows[n]);
+		progress_clear(p);
+		if (interrupted())
+			break;
+		print_row(out, &rows[n], width);
+		if (rows[n].status && rows[n].status != EXIT_SKIP)
+			status = 1;
+	}
+	if (interrupted()) {
+		errmsg("interrupted by signal %d after %d of %d steps", interrupted_signal(), n, p->n);
+		status = 128 + interrupted_signal();
+	}
+	if (export_rows(&p->out, p->title, rows, n) && !status)
+		status = 1;
+	for (i = 0; i < p->n; i++)
+		run_result_free(&rows[i].res);
+	free(rows);
+	return status;
+}
+
+/* ---- suites ---- */
+
+static void add_suite_steps(struct plan *p, const struct suite *su, bool prefix)
+{
+	const struct suite_step *st;
+	const char *header;
+	struct step *s;
+
+	for (st = su->steps; st->args; st++) {
+		header = st->header;
+		if (prefix && (header || st == su->steps))
+			header = plan_printf(p, "%s: %s", su->name, header ? header : su->summary);
+		s = plan_add(p, header, st->label ? st->label : st->args);
+		s->suite = su->name;
+		step_push_words(p, s, st->args);
+		step_push_extra(p, s);
+	}
+}
+
+/* A short bpf_loop nr_loops sweep, as run_bench_bpf_loop.sh's, for the quick look. */
+static void quick_loop_sweep(struct plan *p)
+{
+	static const char *const loops[] = { "1", "1000", "1000000" };
+	struct step *s;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(loops); i++) {
+		s = plan_add(p, i ? NULL : "bpf_loop, nr_loops sweep",
+			     plan_printf(p, "bpf-loop nr_loops %s", loops[i]));
+		s->suite = "quick";
+		step_push(s, "bpf-loop");
+		step_push(s, "-w0");
+		step_push(s, "-d1");
+		step_push(s, "--nr_loops");
+		step_push(s, (char *)loops[i]);
+		step_push_extra(p, s);
+	}
+}
+
+/*
+ * quick: every benchmark once with its defaults, briefly; grouped by
+ * family.  Benchmarks with consumers get one (-c1): the global default of
+ * none is not a run they can do.
+ */
+static void add_quick_steps(struct plan *p)
+{
+	const struct bench *const *b;
+	const char *family = NULL;
+	struct step *s;
+
+	for (b = bench_table; *b; b++) {
+		s = plan_add(p, !family || strcmp(family, (*b)->family) ?
+			     plan_printf(p, "family %s", (*b)->family) : NULL, (*b)->name);
+		family = (*b)->family;
+		s->suite = "quick";
+		step_push(s, (char *)(*b)->name);
+		step_push(s, "-w0");
+		step_push(s, "-d1");
+		if ((*b)->flags & BENCH_F_CONSUMERS)
+			step_push(s, "-c1");
+		step_push_extra(p, s);
+	}
+	quick_loop_sweep(p);
+}
+
+static void add_seed_steps(struct plan *p)
+{
+	const struct suite *const *su;
+
+	for (su = suite_table; *su; su++)
+		add_suite_steps(p, *su, true);
+}
+
+static bool build_suite(struct plan *p, const char *name)
+{
+	const struct suite *su;
+
+	snprintf(p->title, sizeof(p->title), "suite %s", name);
+	if (!strcmp(name, "quick")) {
+		add_quick_steps(p);
+	} else if (!strcmp(name, "seeds")) {
+		add_seed_steps(p);
+	} else {
+		su = suite_find(name);
+		if (!su)
+			return false;
+		add_suite_steps(p, su, false);
+	}
+	return true;
+}
+
+static void suite_list(void)
+{
+	const struct suite *const *su;
+
+	for (su = suite_table; *su; su++)
+		printf("%-16s %s\n", (*su)->name, (*su)->summary);
+	printf("%-16s %s\n", "seeds", "every suite above in turn: the seeds' tables");
+	printf("%-16s %s\n", "quick", "every benchmark once with its defaults, -w0 -d1 (-c1 if it has consumers)");
+}
+
+static void suite_usage(void)
+{
+	printf("Usage: bpfbench suite NAME [options]   run a suite, one table row per step\n"
+	       "       bpfbench suite --list           the suites\n"
+	       "       bpfbench suite NAME --help      the steps of a suite\n\n"
+	       "Options after NAME apply to every step (e.g. -w0 -d1, --precision 2);\n"
+	       "--json, --csv and --md FILE export every row.\n"
+	       "Exit status: 0, 1 if a step failed (a skipped step is not a failure), 2 bad usage.\n");
+}
+
+static void suite_steps(const struct plan *p)
+{
+	char args[256];
+	int i;
+
+	printf("%s:\n", p->title);
+	for (i = 0; i < p->n; i++) {
+		step_args(&p->steps[i], p->steps[i].own_argc, args, sizeof(args));
+		printf("  %-24s bpfbench %s\n", p->steps[i].label, args);
+	}
+}
+
+/* The options after the suite name: checked once, exports kept for the suite itself. */
+static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
+{
+	const struct bench *b;
+	char **args = xcalloc(argc + 2, sizeof(char *));
+	int ret;
+
+	args[0] = "bpfbench";
+	memcpy(args + 1, argv, argc * sizeof(char *));
+	ret = cli_parse(argc + 1, args, &b);
+	free(args);
+	if (ret)
+		return ret;
+	if (b) {
+		errmsg("error: suite: unexpected argument '%s' (only options follow the suite name)",
+		       b->name);
+		return EXIT_USAGE;
+	}
+	if (run_opts.sweep || run_opts.list) {
+		errmsg("error: suite: --%s does not apply to a suite",
+		       run_opts.sweep ? "sweep" : "list");
+		return EXIT_USAGE;
+	}
+	*help = run_opts.help;
+	p->out = (struct export_paths){ run_opts.json_path, run_opts.csv_path, run_opts.md_path };
+	p->extra = argv;
+	p->nr_extra = argc;
+	return 0;
+}
+
+int suite_cmd(int argc, char **argv)
+{
+	struct plan p = { 0 };
+	bool help = false;
+	int ret;
+
+	if (argc < 2) {
+		errmsg("error: suite: name a suite (see 'bpfbench suite --list')");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--list") || !strcmp(argv[1], "-l")) {
+		suite_list();
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		suite_usage();
+		return 0;
+	}
+	if (argv[1][0] == '-') {
+		errmsg("error: suite: the suite name comes first: bpfbench suite NAME [options]");
+		return EXIT_USAGE;
+	}
+	ret = parse_suite_opts(&p, argc - 2, argv + 2, &help);
+	if (!ret && !build_suite(&p, argv[1])) {
+		errmsg("error: unknown suite '%s' (see 'bpfbench suite --list')", argv[1]);
+		ret = EXIT_USAGE;
+	}
+	if (!ret && help)
+		suite_steps(&p);
+	else if (!ret) {
+		plan_check(&p);
+		ret = run_plan(&p);
+	}
+	plan_free(&p);
+	return ret;
+}
+
+/* ---- sweeps ---- */
+
+/* The option --sweep names: one that takes a value and says what is measured. */
+static const struct opt_def *sweep_opt(const struct bench *b, const char *name)
+{
+	const struct opt_def *o = opts_find(global_opts, name);
+	const void *out_only[] = { &run_opts.json_path, &run_opts.csv_path, &run_opts.md_path,
+				   &run_opts.sweep };
+	size_t i;
+
+	if (!o)
+		o = opts_find(b->opts, name);
+	if (!o) {
+		errmsg("error: --sweep: '%s' is not an option of %s or a global option",
+		       name, b->name);
+		return NULL;
+	}
+	for (i = 0; i < ARRAY_SIZE(out_only); i++) {
+		if (o->store == out_only[i]) {
+			errmsg("error: --sweep: --%s cannot be swept", o->name);
+			return NULL;
+		}
+	}
+	if (!opt_takes_value(o)) {
+		errmsg("error: --sweep: --%s is a flag; sweep an option that takes a value",
+		       o->name);
+		return NULL;
+	}
+	return o;
+}
+
+static int build_sweep(struct plan *p, int argc, char **argv, const struct bench *b)
+{
+	char *spec = plan_own(p, strdup(run_opts.sweep)), *eq = strchr(spec, '=');
+	char *save = NULL, *v, *end;
+	const struct opt_def *o;
+	struct step *s;
+	int i;
+
+	if (!eq || eq == spec || !eq[1]) {
+		errmsg("error: --sweep: '%s' is not PARAM=V1,V2,...", run_opts.sweep);
+		return EXIT_USAGE;
+	}
+	*eq = 0;
+	o = sweep_opt(b, spec);
+	if (!o)
+		return EXIT_USAGE;
+	end = eq + strlen(eq + 1);
+	if (eq[1] == ',' || *end == ',' || strstr(eq + 1, ",,")) {
+		errmsg("error: --sweep: empty value in '%s'", run_opts.sweep);
+		return EXIT_USAGE;
+	}
+	snprintf(p->title, sizeof(p->title), "%s, sweep of %s", b->name, o->name);
+	for (v = strtok_r(eq + 1, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+		if (p->n == SWEEP_MAX) {
+			errmsg("error: --sweep: more than %d values", SWEEP_MAX);
+			return EXIT_USAGE;
+		}
+		s = plan_add(p, p->n ? NULL : plan_printf(p, "%s: %s sweep", b->name, o->name),
+			     plan_printf(p, "%s=%s", o->name, v));
+		s->sweep_param = o->name;
+		for (i = 1; i < argc; i++)
+			step_push(s, argv[i]);
+		step_push(s, plan_printf(p, "--%s=%s", o->name, v));	/* the last one wins */
+	}
+	return 0;
+}
+
+int sweep_run(int argc, char **argv, const struct bench *b)
+{
+	struct plan p = { 0 };
+	int i, ret;
+
+	p.out = (struct export_paths){ run_opts.json_path, run_opts.csv_path, run_opts.md_path };
+	ret = build_sweep(&p, argc, argv, b);
+	if (!ret) {
+		plan_check(&p);
+		for (i = 0; i < p.n; i++)
+			if (p.steps[i].bad)	/* the value was named on stderr */
+				ret = EXIT_USAGE;
+	}
+	if (!ret)
+		ret = run_plan(&p);
+	plan_free(&p);
+	return ret;
+}

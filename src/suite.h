@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BPFBENCH_SUITE_H
+#define BPFBENCH_SUITE_H
+
+struct bench;
+
+/* bpfbench suite NAME [options] | suite --list */
+int suite_cmd(int argc, char **argv);
+/* bpfbench [options] BENCH --sweep PARAM=V1,V2,...: argv as given to main, already parsed once. */
+int sweep_run(int argc, char **argv, const struct bench *b);
+
+#endif

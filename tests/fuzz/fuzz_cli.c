@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the command line parser.  The input is split into
+ * arguments at newlines; whatever it holds, cli_parse() must return 0 or
+ * EXIT_USAGE, never crash, read out of bounds or leak.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "cli.h"
+
+#define MAX_ARGS	64
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	/* the parser's one-line errors would drown the fuzzer's output */
+	if (!freopen("/dev/null", "w", stderr))
+		return 0;
+	if (!freopen("/dev/null", "w", stdout))
+		return 0;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size + 1), *argv[MAX_ARGS + 1], *p, *nl;
+	const struct bench *b;
+	int argc = 0, ret;
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	buf[size] = 0;
+	argv[argc++] = "bpfbench";
+	for (p = buf; argc < MAX_ARGS; p = nl + 1) {
+		nl = strchr(p, '\n');
+		argv[argc++] = p;
+		if (!nl)
+			break;
+		*nl = 0;
+	}
+	argv[argc] = NULL;
+	ret = cli_parse(argc, argv, &b);
+	if (ret != 0 && ret != EXIT_USAGE)
+		abort();
+	if (!ret && b)
+		cli_validate(b);
+	free(buf);
+	return 0;
+}
