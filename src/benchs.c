@@ -6,10 +6,13 @@
 extern const struct bench bench_noop;
 extern const struct bench bench_bpf_loop;
 extern const struct suite suite_bpf_loop;
+extern const struct bench bench_htab_mem;
+extern const struct suite suite_htab_mem;
 
 const struct bench *const bench_table[] = {
 	&bench_noop,
 	&bench_bpf_loop,
+	&bench_htab_mem,
 	NULL,
 };
 
@@ -25,6 +28,7 @@ const struct bench *bench_find(const char *name)
 
 const struct suite *const suite_table[] = {
 	&suite_bpf_loop,
+	&suite_htab_mem,
 	NULL,
 };
 

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * htab-mem: hash map updates and deletes in units of 64 elements, each
+ * producer on its own part of the map, so that the memory the map needs
+ * (preallocated, or from the BPF memory allocator's per-CPU caches) can
+ * be compared between allocation modes.
+ *
+ * Producer i owns keys i, i + n, i + 2n, ... (n parts); the index comes
+ * with the call (second getpgid() argument, or the first word of the
+ * test-run packet) rather than from the CPU number, so parts never
+ * overlap even when producers are not pinned.
+ */
+#include "bench_common.bpf.h"
+#include <bpf/bpf_core_read.h>
+#include "htab_mem.h"
+
+const volatile __u32 use_case = HTAB_MEM_OVERWRITE;
+const volatile __u32 nr_producers = 1;
+
+/* The value every update writes; its size is the map's, set at load. */
+unsigned char zero_value[HTAB_MEM_VALUE_MAX];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 8);
+	__uint(max_entries, 8192);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} htab_mem_map SEC(".maps");
+
+struct part_walk {
+	__u32 key;
+	__u32 step;
+	__u64 flags;
+	__u32 failed;
+};
+
+static int put_one(__u32 i, struct part_walk *w)
+{
+	if (bpf_map_update_elem(&htab_mem_map, &w->key, zero_value, w->flags))
+		w->failed++;
+	w->key += w->step;
+	return 0;
+}
+
+static int delete_one(__u32 i, struct part_walk *w)
+{
+	if (bpf_map_delete_elem(&htab_mem_map, &w->key))
+		w->failed++;
+	w->key += w->step;
+	return 0;
+}
+
+/* Updates (or deletes) the 64 keys of one part; returns how many failed. */
+static __always_inline __u32 walk_part(__u32 part, __u32 nr_parts, __u64 flags, bool del)
+{
+	struct part_walk w = { .key = part, .step = nr_parts, .flags = flags };
+
+	bpf_loop(HTAB_MEM_BATCH, del ? (void *)delete_one : (void *)put_one, &w, 0);
+	return w.failed;
+}
+
+static __always_inline void htab_mem_run(__u32 idx)
+{
+	__u32 failed, ops = 1;
+
+	if (idx >= nr_producers)
+		return;		/* not one of our producers' calls */
+	switch (use_case) {
+	case HTAB_MEM_OVERWRITE:
+		failed = walk_part(idx, nr_producers, BPF_ANY, false);
+		break;
+	case HTAB_MEM_BATCH_ADD_DEL:
+		failed = walk_part(idx, nr_producers, BPF_ANY, false);
+		failed += walk_part(idx, nr_producers, 0, true);
+		ops = 2;
+		break;
+	case HTAB_MEM_ADD_DEL_DIFF_CPU:
+		/* a pair shares part idx / 2: the even one adds, the odd one deletes */
+		if (idx & 1)
+			failed = walk_part(idx / 2, nr_producers / 2, 0, true);
+		else
+			failed = walk_part(idx / 2, nr_producers / 2, BPF_NOEXIST, false);
+		break;
+	default:
+		return;
+	}
+	bench_add_hits(ops);
+	if (failed)
+		bench_add_drops(failed);
+}
+
+SEC("tc")
+int htab_mem_test_run(struct __sk_buff *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	__u32 *idx = data;
+
+	if ((void *)(idx + 1) > data_end)
+		return 0;
+	htab_mem_run(*idx);
+	return 0;
+}
+
+SEC("raw_tp/sys_enter")
+int htab_mem_raw_tp(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pt_regs *regs;
+
+	if (!bench_is_our_syscall(ctx))
+		return 0;
+	regs = (struct pt_regs *)ctx->args[0];
+	htab_mem_run((__u32)PT_REGS_PARM2_CORE_SYSCALL(regs));
+	return 0;
+}

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * htab-mem: hash map operation rate and memory, preallocated or served
+ * by the BPF memory allocator, in three use cases (seed 000).
+ *
+ * Every program run works on 64 elements of the calling producer's own
+ * part of the map, on the producer's CPU: the allocator's per-CPU caches
+ * are what is measured.  Memory is what the run's own memory cgroup is
+ * charged (src/memcg.h), sampled every period.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "cli.h"
+#include "memcg.h"
+#include "probe.h"
+#include "report.h"
+#include "skel_util.h"
+#include "htab_mem.h"
+#include "htab_mem.skel.h"
+
+#define MIB		(1024.0 * 1024.0)
+#define DEF_ENTRIES	8192	/* the kernel bench's floor */
+#define MAX_ENTRIES	(1u << 24)
+#define TURN_WAIT_NS	10000000l	/* a sleeping partner re-checks stop this often */
+#define TURN_SPIN_NS	200000ull	/* and spins this long before it sleeps */
+
+static const char *const use_case_names[] = {
+	[HTAB_MEM_OVERWRITE] = "overwrite",
+	[HTAB_MEM_BATCH_ADD_DEL] = "batch_add_batch_del",
+	[HTAB_MEM_ADD_DEL_DIFF_CPU] = "add_del_on_diff_cpu",
+	NULL,
+};
+
+static const char *const mem_method_names[] = {
+	[MEMCG_WANT_AUTO] = "auto",
+	[MEMCG_WANT_CGROUP] = "cgroup",
+	[MEMCG_WANT_FDINFO] = "fdinfo",
+	NULL,
+};
+
+static int use_case;
+static bool preallocated;
+static uint64_t value_size;
+static uint64_t max_entries;
+static int mem_method;
+
+static const struct opt_def htab_mem_opts[] = {
+	{ "use-case", 0, OPT_CHOICE, &use_case, "overwrite", 0, 0, use_case_names, "CASE",
+	  "what each producer does with its 64 keys per program run" },
+	{ "preallocated", 0, OPT_FLAG, &preallocated, NULL, 0, 0, NULL, NULL,
+	  "preallocated hash map (default: BPF_F_NO_PREALLOC, the BPF memory allocator)" },
+	{ "value-size", 0, OPT_UINT, &value_size, "8", 1, HTAB_MEM_VALUE_MAX, NULL, "BYTES",
+	  "value size of the hash map" },
+	{ "max-entries", 0, OPT_UINT, &max_entries, "0", 0, MAX_ENTRIES, NULL, "N",
+	  "map size; 0: max(8192, 64 x CPUs, 64 x producers) as the kernel bench" },
+	{ "memory-method", 0, OPT_CHOICE, &mem_method, "auto", 0, 0, mem_method_names, "HOW",
+	  "memory measurement: own memory cgroup, else the map's fdinfo memlock" },
+	{ NULL },
+};
+
+static const struct metric_def htab_mem_metrics[] = {
+	{ "per-prod-op", "k/s", METRIC_SAMPLED },
+	{ "memory", "MiB", METRIC_SAMPLED },
+	{ "peak-memory", "MiB", METRIC_SAMPLED },
+	{ "failed-ops", "ops", METRIC_SAMPLED },	/* per period: all succeed when parts are kept */
+};
+
+/*
+ * add_del_on_diff_cpu: a pair takes turns, the adder first.  The partner
+ * spins a little before it sleeps: waking a sleeping CPU costs about a
+ * millisecond on some VMs, which would be measured instead of the map.
+ */
+struct handoff {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	atomic_bool del_turn;
+};
+
+struct htab_mem_state {
+	struct htab_mem_bpf *skel;
+	struct memcg mem;
+	struct handoff *pairs;
+	int nr_pairs;		/* initialised handoffs */
+	struct delta ops, failed;
+	bool primed;		/* the peak restarted when producers were about to start */
+};
+
+/* Keys a part needs: producer i (or pair i) uses i + k * parts, k < 64. */
+static uint64_t keys_needed(int producers)
+{
+	int parts = use_case == HTAB_MEM_ADD_DEL_DIFF_CPU ? producers / 2 : producers;
+
+	return (uint64_t)HTAB_MEM_BATCH * (parts ? parts : 1);
+}
+
+static uint64_t map_entries(int producers)
+{
+	uint64_t n = DEF_ENTRIES;
+
+	if (max_entries)
+		return max_entries;
+	if ((uint64_t)HTAB_MEM_BATCH * nr_online_cpus() > n)
+		n = (uint64_t)HTAB_MEM_BATCH * nr_online_cpus();
+	if (keys_needed(producers) > n)
+		n = keys_needed(producers);
+	return n;
+}
+
+static int htab_mem_validate(struct bench_env *env)
+{
+	if (use_case == HTAB_MEM_ADD_DEL_DIFF_CPU && env->nr_producers % 2) {
+		errmsg("htab-mem: add_del_on_diff_cpu pairs producers (one adds, its partner deletes): "
+		       "-p must be even, got %d", env->nr_producers);
+		return -EINVAL;
+	}
+	if (max_entries && max_entries < keys_needed(env->nr_producers)) {
+		errmsg("htab-mem: --max-entries %llu cannot hold 64 keys per part: %d producers need %llu",
+		       (unsigned long long)max_entries, env->nr_producers,
+		       (unsigned long long)keys_needed(env->nr_producers));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int init_pairs(struct htab_mem_state *s, int n)
+{
+	pthread_condattr_t attr;
+	int err = 0;
+
+	s->pairs = calloc(n, sizeof(*s->pairs));
+	if (!s->pairs)
+		return -ENOMEM;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	for (; s->nr_pairs < n; s->nr_pairs++) {
+		err = -pthread_mutex_init(&s->pairs[s->nr_pairs].lock, NULL);
+		if (err)
+			break;
+		err = -pthread_cond_init(&s->pairs[s->nr_pairs].cond, &attr);
+		if (err) {
+			pthread_mutex_destroy(&s->pairs[s->nr_pairs].lock);
+			break;
+		}
+	}
+	pthread_condattr_destroy(&attr);
+	return err;
+}
+
+/* The kernel bench's way in: a program per syscall.  Else test-run. */
+static int pick_trigger(struct bench_env *env, struct htab_mem_bpf *skel)
+{
+	struct trigger_progs progs = {
+		.test_run = skel->progs.htab_mem_test_run,
+		.raw_tp = skel->progs.htab_mem_raw_tp,
+	};
+	char why[128];
+
+	/*
+	 * Auto prefers raw-tp: like the kernel's tracepoint, each syscall is
+	 * one run of 64 operations in its own RCU read section, whereas a
+	 * repeated test-run holds one across many runs and so delays the
+	 * grace periods after which the allocator reuses freed elements.
+	 */
+	if (env->opts->trigger == TRIG_AUTO &&
+	    probe_feature(PROBE_TRIG_RAW_TP, why, sizeof(why)) == 1) {
+		bpf_program__set_autoload(progs.test_run, false);
+		progs.test_run = NULL;
+	}
+	return trigger_prepare(env, &progs);
+}
+
+static int configure_map(struct bench_env *env, struct htab_mem_bpf *skel)
+{
+	struct bpf_map *map = skel->maps.htab_mem_map;
+	__u32 flags = bpf_map__map_flags(map);
+	int err;
+
+	err = bpf_map__set_value_size(map, value_size);
+	if (!err)
+		err = bpf_map__set_max_entries(map, map_entries(env->nr_producers));
+	if (!err && preallocated)
+		err = bpf_map__set_map_flags(map, flags & ~BPF_F_NO_PREALLOC);
+	return err;
+}
+
+static int enter_memcg(struct bench_env *env, struct htab_mem_state *s)
+{
+	int err = memcg_enter(&s->mem, mem_method);
+
+	/* a cgroup was demanded and the system has none for us */
+	return err ? -EOPNOTSUPP : 0;
+}
+
+static int htab_mem_setup(struct bench_env *env)
+{
+	struct htab_mem_state *s = calloc(1, sizeof(*s));
+	char desc[PATH_MAX + 200];
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	env->priv = s;
+	/* first: the map's memory is charged to the cgroup its creator is in */
+	err = enter_memcg(env, s);
+	if (err)
+		return err;
+	s->skel = htab_mem_bpf__open();
+	if (!s->skel)
+		return -errno;
+	BENCH_SKEL_INIT(s->skel);
+	s->skel->rodata->use_case = use_case;
+	s->skel->rodata->nr_producers = env->nr_producers;
+	err = configure_map(env, s->skel);
+	if (!err)
+		err = pick_trigger(env, s->skel);
+	if (!err)
+		err = htab_mem_bpf__load(s->skel);
+	if (err)
+		return err;
+	memcg_watch_map(&s->mem, bpf_map__fd(s->skel->maps.htab_mem_map));
+	/* a pair's turns are single runs; calibrating would add twice */
+	if (use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
+		env->trig.repeat = 1;
+	err = trigger_attach(&env->trig);
+	if (!err && use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
+		err = init_pairs(s, env->nr_producers / 2);
+	if (err)
+		return err;
+	env->method = memcg_method_label(&s->mem);
+	memcg_describe(&s->mem, desc, sizeof(desc));
+	if (!env->opts->quiet)
+		fprintf(stderr, "htab-mem: memory measured by %s\n", desc);
+	return 0;
+}
+
+/* One program run on this producer's part, on this CPU. */
+static int fire(struct bench_env *env, int idx)
+{
+	unsigned char pkt[sizeof(env->trig.pkt)] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .data_in = pkt,
+		    .data_size_in = sizeof(pkt),
+		    .repeat = env->trig.repeat);
+	__u32 word = idx;
+
+	if (env->trig.kind == TRIG_RAW_TP) {
+		syscall(__NR_getpgid, 0, (long)idx);
+		return 0;
+	}
+	memcpy(pkt, &word, sizeof(word));
+	if (bpf_prog_test_run_opts(env->trig.prog_fd, &opts))
+		return -errno;
+	return 0;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+static bool spin_for_turn(struct bench_env *env, struct handoff *h, bool del)
+{
+	uint64_t until = now_ns() + TURN_SPIN_NS;
+	int i;
+
+	do {
+		for (i = 0; i < 256; i++) {
+			if (atomic_load(&h->del_turn) == del)
+				return true;
+			cpu_relax();
+		}
+	} while (now_ns() < until && !bench_stopping(env));
+	return false;
+}
+
+static bool wait_turn(struct bench_env *env, struct handoff *h, bool del)
+{
+	struct timespec ts;
+	bool mine;
+
+	if (spin_for_turn(env, h, del))
+		return !bench_stopping(env);
+	pthread_mutex_lock(&h->lock);
+	while (h->del_turn != del && !bench_stopping(env)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += TURN_WAIT_NS;
+		if (ts.tv_nsec >= 1000000000l) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000l;
+		}
+		pthread_cond_timedwait(&h->cond, &h->lock, &ts);
+	}
+	mine = h->del_turn == del;
+	pthread_mutex_unlock(&h->lock);
+	return mine && !bench_stopping(env);
+}
+
+static void pass_turn(struct handoff *h, bool to_del)
+{
+	pthread_mutex_lock(&h->lock);
+	h->del_turn = to_del;
+	pthread_cond_signal(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+}
+
+static void htab_mem_producer(struct bench_env *env, int idx)
+{
+	struct htab_mem_state *s = env->priv;
+	struct handoff *h = NULL;
+	bool del = idx & 1;
+	int err;
+
+	if (use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
+		h = &s->pairs[idx / 2];
+	while (!bench_stopping(env)) {
+		if (h && !wait_turn(env, h, del))
+			break;
+		err = fire(env, idx);
+		if (err) {
+			bench_fail(env, err, "trigger %s failed: %s",
+				   trigger_names[env->trig.kind], strerror(-err));
+			return;
+		}
+		if (h)
+			pass_turn(h, !del);
+	}
+}
+
+static void htab_mem_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
+{
+	struct htab_mem_state *s = env->priv;
+	const struct bench_slot *slots = s->skel->bss->bench_slots;
+	uint64_t ops = delta_next(&s->ops, slots_sum(slots, SLOT_HITS));
+	uint64_t failed = delta_next(&s->failed, slots_sum(slots, SLOT_DROPS));
+	double secs = elapsed_ns / 1e9;
+	uint64_t usage = 0, peak = 0;
+	int err;
+
+	/* the first call comes before the producers start: setup's peak is not theirs */
+	if (!s->primed) {
+		err = memcg_reset_peak(&s->mem);
+		if (err)
+			vmsg("htab-mem: cannot restart the memory peak (%s); using the largest sample",
+			     strerror(-err));
+		s->primed = true;
+	}
+	err = memcg_sample(&s->mem, &usage, &peak);
+	if (err)
+		bench_fail(env, err, "cannot read memory (%s): %s", memcg_method_label(&s->mem),
+			   strerror(-err));
+	vals[0] = ops / (double)env->nr_producers / secs / 1000.0;
+	vals[1] = usage / MIB;
+	vals[2] = peak / MIB;
+	vals[3] = failed;
+}
+
+/* The kernel bench's line, which run_bench_htab_mem.sh takes apart; then the method. */
+static void htab_mem_report_final(struct bench_env *env, const struct stats *st)
+{
+	FILE *out = report_out();
+
+	fprintf(out, "Summary: per-prod-op %.2lf ± %.2lfk/s, memory usage %.2lf ± %.2lfMiB, "
+		"peak memory usage %.2lfMiB\n", st[0].mean, st[0].stddev, st[1].mean,
+		st[1].stddev, st[2].max);
+	fprintf(out, "Memory: %s, failed map operations %.0lf\n", env->method ? env->method : "none",
+		st[3].mean * st[3].n);
+}
+
+/* A suite row as run_bench_htab_mem.sh prints it. */
+static void htab_mem_format_row(const struct bench *b, const struct stats *st, char *buf,
+				size_t len)
+{
+	snprintf(buf, len, "per-prod-op: %.2lf ± %.2lfk/s, avg mem: %.2lf ± %.2lfMiB, peak mem: %.2lfMiB",
+		 st[0].mean, st[0].stddev, st[1].mean, st[1].stddev, st[2].max);
+}
+
+static void htab_mem_teardown(struct bench_env *env)
+{
+	struct htab_mem_state *s = env->priv;
+	int i;
+
+	if (!s)
+		return;
+	htab_mem_bpf__destroy(s->skel);
+	for (i = 0; i < s->nr_pairs; i++) {
+		pthread_cond_destroy(&s->pairs[i].cond);
+		pthread_mutex_destroy(&s->pairs[i].lock);
+	}
+	free(s->pairs);
+	memcg_leave(&s->mem);
+	free(s);
+	env->priv = NULL;
+}
+
+const struct bench bench_htab_mem = {
+	.name = "htab-mem",
+	.summary = "hash map: per-producer ops and memory, preallocated vs BPF memory allocator",
+	.family = "htab-mem",
+	.opts = htab_mem_opts,
+	.metrics = htab_mem_metrics,
+	.nr_metrics = ARRAY_SIZE(htab_mem_metrics),
+	.validate = htab_mem_validate,
+	.setup = htab_mem_setup,
+	.producer = htab_mem_producer,
+	.measure = htab_mem_measure,
+	.report_final = htab_mem_report_final,
+	.format_row = htab_mem_format_row,
+	.teardown = htab_mem_teardown,
+};
+
+/* run_bench_htab_mem.sh: three use cases, preallocated then the BPF memory allocator. */
+#define HTAB_MEM_STEP(hdr, name, extra) \
+	{ hdr, name, "-a -p2 htab-mem --use-case " name extra }
+
+static const struct suite_step htab_mem_steps[] = {
+	HTAB_MEM_STEP("preallocated", "overwrite", " --preallocated"),
+	HTAB_MEM_STEP(NULL, "batch_add_batch_del", " --preallocated"),
+	HTAB_MEM_STEP(NULL, "add_del_on_diff_cpu", " --preallocated"),
+	HTAB_MEM_STEP("normal bpf ma", "overwrite", ""),
+	HTAB_MEM_STEP(NULL, "batch_add_batch_del", ""),
+	HTAB_MEM_STEP(NULL, "add_del_on_diff_cpu", ""),
+	{ NULL },
+};
+
+const struct suite suite_htab_mem = {
+	.name = "htab-mem",
+	.summary = "hash map ops and memory: 3 use cases x preallocated / BPF memory allocator, -p2 (seed 000)",
+	.steps = htab_mem_steps,
+};
