@@ -8,11 +8,20 @@ extern const struct bench bench_bpf_loop;
 extern const struct suite suite_bpf_loop;
 extern const struct bench bench_htab_mem;
 extern const struct suite suite_htab_mem;
+extern const struct bench bench_rb_libbpf;
+extern const struct bench bench_rb_custom;
+extern const struct bench bench_pb_libbpf;
+extern const struct bench bench_pb_custom;
+extern const struct suite suite_ringbufs;
 
 const struct bench *const bench_table[] = {
 	&bench_noop,
 	&bench_bpf_loop,
 	&bench_htab_mem,
+	&bench_rb_libbpf,
+	&bench_rb_custom,
+	&bench_pb_libbpf,
+	&bench_pb_custom,
 	NULL,
 };
 
@@ -29,6 +38,7 @@ const struct bench *bench_find(const char *name)
 const struct suite *const suite_table[] = {
 	&suite_bpf_loop,
 	&suite_htab_mem,
+	&suite_ringbufs,
 	NULL,
 };
 
