@@ -6,6 +6,8 @@
 extern const struct bench bench_noop;
 extern const struct bench bench_bpf_loop;
 extern const struct suite suite_bpf_loop;
+extern const struct bench bench_map_batch;
+extern const struct suite suite_map_batch;
 extern const struct bench bench_htab_mem;
 extern const struct suite suite_htab_mem;
 extern const struct bench bench_rb_libbpf;
@@ -17,6 +19,7 @@ extern const struct suite suite_ringbufs;
 const struct bench *const bench_table[] = {
 	&bench_noop,
 	&bench_bpf_loop,
+	&bench_map_batch,
 	&bench_htab_mem,
 	&bench_rb_libbpf,
 	&bench_rb_custom,
@@ -37,6 +40,7 @@ const struct bench *bench_find(const char *name)
 
 const struct suite *const suite_table[] = {
 	&suite_bpf_loop,
+	&suite_map_batch,
 	&suite_htab_mem,
 	&suite_ringbufs,
 	NULL,
