@@ -6,6 +6,13 @@
 extern const struct bench bench_noop;
 extern const struct bench bench_bpf_loop;
 extern const struct suite suite_bpf_loop;
+extern const struct bench bench_bloom_lookup;
+extern const struct bench bench_bloom_update;
+extern const struct bench bench_bloom_false_positive;
+extern const struct bench bench_hashmap_without_bloom;
+extern const struct bench bench_hashmap_with_bloom;
+extern const struct suite suite_bloom;
+extern const struct suite suite_bloom_hashmap;
 extern const struct bench bench_map_batch;
 extern const struct suite suite_map_batch;
 extern const struct bench bench_htab_mem;
@@ -19,6 +26,11 @@ extern const struct suite suite_ringbufs;
 const struct bench *const bench_table[] = {
 	&bench_noop,
 	&bench_bpf_loop,
+	&bench_bloom_lookup,
+	&bench_bloom_update,
+	&bench_bloom_false_positive,
+	&bench_hashmap_without_bloom,
+	&bench_hashmap_with_bloom,
 	&bench_map_batch,
 	&bench_htab_mem,
 	&bench_rb_libbpf,
@@ -40,6 +52,8 @@ const struct bench *bench_find(const char *name)
 
 const struct suite *const suite_table[] = {
 	&suite_bpf_loop,
+	&suite_bloom,
+	&suite_bloom_hashmap,
 	&suite_map_batch,
 	&suite_htab_mem,
 	&suite_ringbufs,

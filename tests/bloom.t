@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# The bloom family against the real kernel: no false negatives, the false
+# positive rate within statistical tolerance of theory, hash map lookups
+# giving the same answers with and without the filter, bad input, and the
+# kernel left as found.  Exact counts come from --count (run before the
+# measured phase, on one CPU, from the start of the window).
+source "$(dirname "$0")/lib.sh"
+need_bpf
+
+# This family's programs and maps, by name: system-wide counts would also
+# see whatever else runs on the machine meanwhile.
+bloom_objects() {
+	local p m
+	p=$(bpftool prog show -j 2>/dev/null |
+		jq '[.[] | select((.name // "") | test("^bloom_(test_run|raw_tp|fentry|job)$"))] | length')
+	m=$(bpftool map show -j 2>/dev/null |
+		jq '[.[] | select((.name // "") | test("^bloom_bp[.]|^bloom$"))] | length')
+	echo "${p:-?} ${m:-?}"
+}
+bloom_objects_settle() {	# polls: maps are freed a little after the last fd closes
+	local i now
+	for i in $(seq 1 50); do
+		now=$(bloom_objects)
+		[ "$now" = "$1" ] && break
+		sleep 0.1
+	done
+	echo "$now"
+}
+BEFORE=$(bloom_objects)
+
+# field NAME: the value of NAME=... on the Counts: line of $OUT
+field() { sed -n "s/^Counts: .*\b$1=\([0-9]*\).*/\1/p" <<<"$OUT"; }
+
+# counts_are DESC ops=N found=N ...: every listed field of the Counts: line as given
+counts_are() {
+	local desc=$1 kv bad=""
+	shift
+	for kv in "$@"; do
+		[ "$(field "${kv%%=*}")" = "${kv#*=}" ] || bad="$bad $kv"
+	done
+	[ "$RC" -eq 0 ] && [ -z "$bad" ]
+	ok $? "$desc" || diag "rc=$RC, want$bad" "$(grep -E 'Counts|bpfbench' <<<"$OUT$ERR")"
+}
+
+# --- no false negatives: every inserted value is found, exactly once per lookup ---
+# aligned (jhash2) and unaligned (jhash) value sizes, 1 to 15 hash functions
+for args in "1 8 50000" "5 64 20000" "3 5 30000" "15 4 10000"; do
+	set -- $args
+	run -w0 -d1 bloom-lookup --nr_hash_funcs "$1" --value_size "$2" --nr_entries "$3" \
+		--count "$((2 * $3))"
+	counts_are "bloom-lookup k=$1 B=$2 n=$3: all $((2 * $3)) lookups of inserted values found" \
+		ops=$((2 * $3)) found=$((2 * $3)) missed=0 errors=0
+done
+# the measured phase fails the run on any false negative, so rc 0 covers it too
+run -w0 -d1 bloom-lookup --nr_entries 200000 --nr_hash_funcs 2
+[ "$RC" -eq 0 ] && grep -q '^Summary: Lookups - ' <<<"$OUT"
+ok $? "bloom-lookup: a measured run with no false negative, seed-shaped summary"
+
+run -w0 -d1 bloom-update --nr_entries 30000 --count 70000
+counts_are "bloom-update: 70000 pushes, all succeed" ops=70000 found=70000 errors=0
+grep -q '^Summary: Updates - ' <<<"$OUT"
+ok $? "bloom-update: seed-shaped summary"
+
+# --- false positive rate within tolerance of theory ---
+# Theory: the kernel's bitmap m = roundup_pow2(n*k/5*7) (>= 64), p = (1 - e^(-kn/m))^k.
+# Tolerance: N distinct absent values are N Bernoulli(p) trials given the
+# filter (sigma_b = sqrt(p(1-p)/N)); the filter itself varies: kn throws into
+# m bits leave Z empty bits with Var Z = m e^-l (1 - (1+l) e^-l), l = kn/m,
+# and p = f^k moves by k f^(k-1) sd(f), f = 1 - Z/m.  We allow 5 sigma of
+# both combined, plus 1% of p for the model (hash functions that are not
+# perfectly independent, two hashes of one value on one bit).
+fpr_check() {	# fpr_check FOUND N n k
+	python3 - "$@" <<'PY'
+import math, sys
+found, N, n, k = map(int, sys.argv[1:])
+bits = n * k // 5 * 7
+m = 64 if bits <= 64 else 1 << (bits - 1).bit_length()
+l = k * n / m
+f = 1 - math.exp(-l)
+p = f ** k
+sd_b = math.sqrt(p * (1 - p) / N)
+sd_f = k * f ** (k - 1) * math.sqrt(m * math.exp(-l) * (1 - (1 + l) * math.exp(-l))) / m
+tol = 5 * math.hypot(sd_b, sd_f) + 0.01 * p
+got = found / N
+print(f"# k={k} n={n} m={m}: measured {got:.5f}, theory {p:.5f}, tolerance {tol:.5f}")
+sys.exit(0 if abs(got - p) <= tol else 1)
+PY
+}
+
+N=1000000
+for k in 1 3 5; do
+	n=100000
+	run -w0 -d1 bloom-false-positive --nr_entries $n --nr_hash_funcs $k \
+		--nr_probes $N --count $N
+	found=$(field found)
+	if [ "$RC" -eq 0 ] && [ "$(field ops)" = $N ] && [ "$(field errors)" = 0 ]; then
+		msg=$(fpr_check "$found" $N $n $k)
+		ok $? "bloom-false-positive k=$k: $found false positives in $N within tolerance"
+		diag "${msg#\# }"
+	else
+		fail "bloom-false-positive k=$k: counts" "rc=$RC $ERR"
+	fi
+done
+
+# the printed theory is the kernel's bitmap and (1 - e^(-kn/m))^k; the kernel
+# bench's convention f/(1+f) reproduces the seed's 24.15 % for k=1, 50k entries
+run -w0 -d1 bloom-false-positive --nr_entries 50000 --nr_hash_funcs 1 --nr_probes 200000 \
+	--json "$TMPD/fp.json"
+grep -q 'theory 31.714 % for a 131072-bit bitmap' <<<"$OUT"
+ok $? "bloom-false-positive: theory for k=1, n=50000 is 31.714 % with 131072 bits"
+json_check "$TMPD/fp.json" '
+r = d["runs"][0]; m = r["metrics"]["false_positive_rate"]
+th = abs(r["metrics"]["theory"]["mean"] - 31.714) < 0.001
+th and m["n"] >= 1 and abs(m["mean"] - 31.714) < 1.0 and len(r["samples"]) == m["n"]'
+ok $? "bloom-false-positive: JSON has the rate per pass near theory, and theory"
+
+# --- hash map: the filter changes the speed, never the answers ---
+# window: 100000 values, 50000 of them present; 3 laps give exactly 150000 hits
+for b in hashmap-without-bloom hashmap-with-bloom; do
+	run -w0 -d1 $b --nr_entries 100000 --nr_probes 100000 --hit_percent 50 --count 300000
+	counts_are "$b: 300000 lookups over a 50%-present window find 150000" \
+		ops=300000 found=150000 missed=150000 errors=0 window=100000 present=50000
+	eval "filtered_${b//-/_}=$(field filtered)"
+done
+[ "$filtered_hashmap_without_bloom" = 0 ] && [ "$filtered_hashmap_with_bloom" -gt 100000 ]
+ok $? "hashmap-with-bloom: the filter answers most of the 150000 misses itself" \
+	|| diag "filtered: without $filtered_hashmap_without_bloom, with $filtered_hashmap_with_bloom"
+# default: random absent values, as the kernel bench looks up
+for b in hashmap-without-bloom hashmap-with-bloom; do
+	run -w0 -d1 $b --nr_entries 20000 --value_size 16 --count 50000
+	counts_are "$b: absent values are never hits" ops=50000 found=0 missed=50000 errors=0
+	grep -q '^Summary: Lookups - .* hits 0.000 M/s' <<<"$OUT"
+	ok $? "$b: seed-shaped summary with lookups and hits"
+done
+
+# --- bad input: exit 2, naming the problem ---
+bad() {	# bad WORD ARGS...: exit 2 and stderr's first line names WORD
+	local word=$1
+	shift
+	run "$@"
+	[ "$RC" -eq 2 ] && head -n1 <<<"$ERR" | grep -qF -- "$word"
+	ok $? "rejects: $*" || diag "rc=$RC stderr=$ERR"
+}
+bad nr_hash_funcs bloom-lookup --nr_hash_funcs 0
+bad nr_hash_funcs bloom-lookup --nr_hash_funcs 16
+bad value_size bloom-update --value_size 1
+bad nr_entries bloom-lookup --nr_entries 0
+bad nr_entries bloom-lookup --value_size 2 --nr_entries 70000
+bad nr_entries bloom-false-positive --value_size 2 --nr_entries 65536
+bad count bloom-false-positive --nr_probes 1000 --count 1001
+bad hit_percent hashmap-with-bloom --hit_percent 101
+bad hit_percent bloom-lookup --hit_percent 5
+bad consumers bloom-lookup -c 1
+
+# --- a signal during a long fill: prompt, clean exit ---
+"$BPFBENCH" -w0 -d5 bloom-lookup --nr_entries 5000000 --value_size 64 \
+	>"$TMPD/sig.out" 2>"$TMPD/sig.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+t0=$(date +%s%N)
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$rc" -eq 130 ] && [ "$ms" -lt 3000 ]
+ok $? "SIGINT during setup: exits ($rc) within ${ms} ms"
+
+AFTER=$(bloom_objects_settle "$BEFORE")
+[ "$AFTER" = "$BEFORE" ]
+ok $? "bloom programs and maps in the kernel back to '$BEFORE' (progs maps)"
+[ "$AFTER" = "$BEFORE" ] || diag "now '$AFTER'"
+
+done_testing
