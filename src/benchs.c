@@ -13,6 +13,14 @@ extern const struct bench bench_hashmap_without_bloom;
 extern const struct bench bench_hashmap_with_bloom;
 extern const struct suite suite_bloom;
 extern const struct suite suite_bloom_hashmap;
+extern const struct bench bench_lpm_trie_noop;
+extern const struct bench bench_lpm_trie_baseline;
+extern const struct bench bench_lpm_trie_lookup;
+extern const struct bench bench_lpm_trie_insert;
+extern const struct bench bench_lpm_trie_update;
+extern const struct bench bench_lpm_trie_delete;
+extern const struct bench bench_lpm_trie_free;
+extern const struct suite suite_lpm_trie;
 extern const struct bench bench_map_batch;
 extern const struct suite suite_map_batch;
 extern const struct bench bench_htab_mem;
@@ -31,6 +39,13 @@ const struct bench *const bench_table[] = {
 	&bench_bloom_false_positive,
 	&bench_hashmap_without_bloom,
 	&bench_hashmap_with_bloom,
+	&bench_lpm_trie_noop,
+	&bench_lpm_trie_baseline,
+	&bench_lpm_trie_lookup,
+	&bench_lpm_trie_insert,
+	&bench_lpm_trie_update,
+	&bench_lpm_trie_delete,
+	&bench_lpm_trie_free,
 	&bench_map_batch,
 	&bench_htab_mem,
 	&bench_rb_libbpf,
@@ -54,6 +69,7 @@ const struct suite *const suite_table[] = {
 	&suite_bpf_loop,
 	&suite_bloom,
 	&suite_bloom_hashmap,
+	&suite_lpm_trie,
 	&suite_map_batch,
 	&suite_htab_mem,
 	&suite_ringbufs,

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# lpm-trie-*: the trie holds what the ops put there (checked from user space
+# after the benchmark's own program ran the op over every key), the free is
+# timed and grows with the trie, bad input exits 2, nothing is left behind.
+source "$(dirname "$0")/lib.sh"
+need_bpf
+
+before=$(kernel_objects)
+
+# Our programs and maps by name (other benchmarks may run meanwhile):
+# lpm_* programs, the skeleton's maps, the lf<pid><round> tries of free.
+ours() {
+	{ bpftool prog show -j | jq -r '.[].name // empty'
+	  bpftool map show -j | jq -r '.[].name // empty'; } 2>/dev/null |
+		grep -cE '^(lpm_run|lpm_free_start|lpm_free_end|trie|free_start|lpm_trie\..*|lf[0-9a-f]{13})$'
+}
+
+# bad ARGS... -- WORD: exits 2, the first line of stderr names WORD (the core
+# may add a line of context after a benchmark's own check)
+bad() {
+	local word="${*: -1}" args=("${@:1:$#-2}")
+	run "${args[@]}"
+	if [ "$RC" -eq 2 ] && head -n1 <<<"$ERR" | grep -qF -- "$word"; then
+		pass "rejects: ${args[*]}"
+	else
+		fail "rejects: ${args[*]}" "rc=$RC stderr=$ERR"
+	fi
+}
+
+bad lpm-trie-lookup --prefix_len 0 -- prefix_len
+bad lpm-trie-lookup --prefix_len 33 -- prefix_len
+bad lpm-trie-lookup --nr_entries 0 -- nr_entries
+bad lpm-trie-lookup --prefix_len 8 --nr_entries 257 -- prefix_len
+bad lpm-trie-insert --random -- random
+bad lpm-trie-delete --random -- random
+bad lpm-trie-free --random -- random
+bad lpm-trie-insert -p 2 -- lpm-trie-insert
+bad lpm-trie-lookup --random --verify -- verify
+bad lpm-trie-noop --verify -- verify
+bad lpm-trie-free --free-method nosuch -- nosuch
+
+# verify_run EXPECTED-LINE-REGEX ARGS...: the run succeeds and its verify line matches
+verify_run() {
+	local want=$1
+	shift
+	run -w0 -d1 "$@" --verify --json "$TMPD/v.json"
+	local line
+	line=$(grep '^verify:' <<<"$OUT")
+	if [ "$RC" -eq 0 ] && grep -qE -- "$want" <<<"$line" &&
+	   json_check "$TMPD/v.json" 'm = d["runs"][0]["metrics"]
+m["throughput"]["mean"] > 0 and m["latency"]["mean"] > 0'; then
+		pass "$* --verify: $line"
+	else
+		fail "$* --verify" "rc=$RC line=$line want=$want stderr=$ERR"
+	fi
+}
+
+# insert: 20000 keys take two program runs of 10000, so the sequence carries over
+verify_run ': 20000 ops by the program, 20000 of 20000 keys found, 0 of 1000 keys outside found, 20000 entries$' \
+	lpm-trie-insert --nr_entries 20000
+verify_run ': 4096 ops by the program, 4096 of 4096 keys found, 0 of 0 keys outside found, 4096 entries$' \
+	lpm-trie-insert --nr_entries 4096 --prefix_len 12
+verify_run ': 10000 ops by the program, 3000 of 3000 keys found, 0 of 1000 keys outside found, 3000 entries$' \
+	lpm-trie-lookup --nr_entries 3000
+verify_run ' 3000 of 3000 keys found with the updated value, 0 of 1000 keys outside found, 3000 entries$' \
+	lpm-trie-update --nr_entries 3000
+verify_run ': 20000 ops by the program, 0 of 20000 keys found, 0 of 1000 keys outside found, 0 entries$' \
+	lpm-trie-delete --nr_entries 20000
+verify_run ': 300 ops by the program, 0 of 300 keys found, 0 of 212 keys outside found, 0 entries$' \
+	lpm-trie-delete --nr_entries 300 --prefix_len 9
+
+for b in noop baseline; do
+	run -w0 -d1 lpm-trie-$b --random --json "$TMPD/f.json"
+	[ "$RC" -eq 0 ] && json_check "$TMPD/f.json" 'm = d["runs"][0]["metrics"]
+m["throughput"]["mean"] > 0 and m["latency"]["mean"] > 0'
+	ok $? "lpm-trie-$b runs and reports a floor"
+done
+
+run -w0 -d1 -p 2 lpm-trie-lookup --random --nr_entries 5000 --json "$TMPD/l.json"
+[ "$RC" -eq 0 ] && grep -q '^Summary: throughput .* M ops/s (.*M ops/prod), latency .* ns/op$' <<<"$OUT"
+ok $? "lookup with two producers and random keys: seed-shaped summary"
+
+# free: median latency of each size; the big trie must take clearly longer
+free_median() {	# free_median FILE -> median latency in ms, or nothing
+	python3 - "$1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+print(r["metrics"]["latency"]["median"])
+PY
+}
+free_json_ok() {	# free_json_ok FILE METHOD-WORD
+	json_check "$1" "r = d['runs'][0]
+r['method'].startswith('$2') and all(s['latency'] > 0 and s['throughput'] > 0 for s in r['samples'])"
+}
+
+# memcg cannot see a small trie (charge caching): its sizes are larger
+declare -A small_n=([wq-tracepoint]=1000 [memcg]=100000) big_n=([wq-tracepoint]=200000 [memcg]=800000)
+for m in wq-tracepoint memcg; do
+	run -w0 -d1 lpm-trie-free --free-method $m --nr_entries ${small_n[$m]} --json "$TMPD/s.json"
+	rc_small=$RC err_small=$ERR
+	grep -q "^Method: $m" <<<"$OUT"
+	said=$?
+	run -w0 -d1 lpm-trie-free --free-method $m --nr_entries ${big_n[$m]} --json "$TMPD/b.json"
+	if [ "$rc_small" -eq 4 ] || [ "$RC" -eq 4 ]; then
+		skip "free by $m: not available here ($err_small$ERR)"
+		continue
+	fi
+	if [ "$rc_small" -eq 0 ] && [ "$RC" -eq 0 ] && [ "$said" -eq 0 ] &&
+	   free_json_ok "$TMPD/s.json" $m && free_json_ok "$TMPD/b.json" $m; then
+		small=$(free_median "$TMPD/s.json")
+		big=$(free_median "$TMPD/b.json")
+		# 8x (memcg) to 200x the nodes: well over 3x the time, whatever the noise
+		python3 -c "import sys; sys.exit(0 if $big > 3 * $small > 0 else 1)"
+		ok $? "free by $m: positive, grows with the trie (${small_n[$m]}: $small ms, ${big_n[$m]}: $big ms)"
+	else
+		fail "free by $m" "rc=$rc_small/$RC said=$said stderr=$err_small $ERR"
+	fi
+done
+
+# the memcg way makes a cgroup: gone after the run, and after SIGINT mid-run
+cgdirs() { find /sys/fs/cgroup/memory -maxdepth 4 -name 'bpfbench-lpm-free.*' 2>/dev/null | wc -l; }
+"$BPFBENCH" -w0 -d30 lpm-trie-free --free-method memcg --nr_entries 800000 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$(cgdirs)" -eq 0 ] && [ "$rc" -eq 130 ]
+ok $? "SIGINT during a memcg free run: clean stop (rc $rc), no cgroup left"
+
+for i in $(seq 1 50); do [ "$(ours)" -eq 0 ] && break; sleep 0.1; done
+[ "$(ours)" -eq 0 ]
+ok $? "none of our programs or maps left in the kernel"
+# the whole system's counts too, unless another benchmark changed them meanwhile
+after=$(kernel_objects)
+if [ "$after" = "$before" ]; then
+	pass "kernel objects unchanged ($after)"
+else
+	skip "system-wide counts moved ($before -> $after) by others; ours are gone (above)"
+fi
+
+done_testing
