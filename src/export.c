@@ -198,33 +198,26 @@ static void write_md(FILE *f, const char *title, struct result_row *rows, int n)
 
 typedef void (*writer_fn)(FILE *f, const char *title, struct result_row *rows, int n);
 
-/* Written to a temporary name and renamed, so a reader never sees half a file. */
+struct table_args {
+	writer_fn fn;
+	const char *title;
+	struct result_row *rows;
+	int n;
+};
+
+static void write_table(FILE *f, void *arg)
+{
+	const struct table_args *a = arg;
+
+	a->fn(f, a->title, a->rows, a->n);
+}
+
 static int write_file(const char *path, writer_fn fn, const char *title,
 		      struct result_row *rows, int n)
 {
-	char tmp[4096];
-	FILE *f;
-	int err = 0;
+	struct table_args a = { fn, title, rows, n };
 
-	if (!strcmp(path, "-")) {
-		fn(stdout, title, rows, n);
-		return fflush(stdout) ? -errno : 0;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	fn(f, title, rows, n);
-	if (fflush(f) || ferror(f))
-		err = errno ? -errno : -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+	return write_file_atomic(path, write_table, &a);
 }
 
 static int export_json(const char *path, struct result_row *rows, int n)

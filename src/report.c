@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
@@ -303,38 +301,21 @@ static void json_doc(FILE *f, struct run_result *const *runs, int n)
 	jsonw_obj_close(&w);
 }
 
-/* Written to a temporary name and renamed, so a reader never sees half a file. */
+struct json_doc_args {
+	struct run_result *const *runs;
+	int n;
+};
+
+static void write_json_doc(FILE *f, void *arg)
+{
+	const struct json_doc_args *a = arg;
+
+	json_doc(f, a->runs, a->n);
+}
+
 int report_json(const char *path, struct run_result *const *runs, int n)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, err = 0;
+	struct json_doc_args a = { runs, n };
 
-	if (!strcmp(path, "-")) {
-		json_doc(stdout, runs, n);
-		return fflush(stdout) ? -errno : 0;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	fchmod(fd, 0644);	/* whatever the umask */
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		unlink(tmp);
-		return err;
-	}
-	json_doc(f, runs, n);
-	if (fflush(f) || ferror(f) || fsync(fd))
-		err = errno ? -errno : -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+	return write_file_atomic(path, write_json_doc, &a);
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -27,5 +28,12 @@ bool interrupted(void);
 void install_signal_handlers(void);
 
 void *xcalloc(size_t n, size_t size);
+
+/*
+ * Writes a file through a temporary name beside it and a rename, mode
+ * 0644 whatever the umask, so a reader never sees half a file; "-" is
+ * stdout.  write(f, arg) produces the content.  Returns 0 or -errno.
+ */
+int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void *arg);
 
 #endif
