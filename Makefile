@@ -41,7 +41,7 @@ UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run check test deps clean fuzz fuzzers
+.PHONY: all run check test deps clean fuzz fuzzers valgrind
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -107,6 +107,12 @@ check: deps
 	BPFBENCH_BUILD=build-san prove -e bash tests/*.t
 
 test: check
+
+# Slow (minutes per run under valgrind), so not part of check.
+valgrind:
+	@bash scripts/deps.sh valgrind
+	$(MAKE) all
+	BPFBENCH_BUILD=$(BUILD) prove -v -e bash tests/valgrind/memcheck.t
 
 clean:
 	rm -rf build build-san build-fuzz
