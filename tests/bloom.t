@@ -18,13 +18,7 @@ bloom_objects() {
 	echo "${p:-?} ${m:-?}"
 }
 bloom_objects_settle() {	# polls: maps are freed a little after the last fd closes
-	local i now
-	for i in $(seq 1 50); do
-		now=$(bloom_objects)
-		[ "$now" = "$1" ] && break
-		sleep 0.1
-	done
-	echo "$now"
+	objects_settle "$1" bloom_objects
 }
 BEFORE=$(bloom_objects)
 

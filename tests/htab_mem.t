@@ -45,14 +45,7 @@ own_objects() {
 	echo "${p:-?} ${m:-?} ${l:-?}"
 }
 own_objects_settle() {	# own_objects_settle EXPECTED
-	local i now
-	for i in $(seq 1 50); do
-		now=$(own_objects)
-		[ "$now" = "$1" ] && { echo "$now"; return 0; }
-		sleep 0.1
-	done
-	echo "$now"
-	return 1
+	objects_settle "$1" own_objects
 }
 
 before=$(own_objects)

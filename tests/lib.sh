@@ -52,16 +52,21 @@ kernel_objects() {
 	echo "${p:-?} ${m:-?} ${l:-?}"
 }
 
-# Maps are freed by the kernel after the last fd closes, a little later: poll.
-kernel_objects_settle() {	# kernel_objects_settle EXPECTED
+# Maps are freed by the kernel after the last fd closes, a little later:
+# poll COUNTER (a function printing counts) until it prints EXPECTED.
+objects_settle() {	# objects_settle EXPECTED COUNTER
 	local i now
 	for i in $(seq 1 50); do
-		now=$(kernel_objects)
+		now=$("$2")
 		[ "$now" = "$1" ] && { echo "$now"; return 0; }
 		sleep 0.1
 	done
 	echo "$now"
 	return 1
+}
+
+kernel_objects_settle() {	# kernel_objects_settle EXPECTED
+	objects_settle "$1" kernel_objects
 }
 
 # python3 code over the JSON document in FILE bound to `d`: statements, then a
