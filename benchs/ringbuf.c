@@ -331,43 +331,6 @@ static int rb_custom_open(struct rb_state *s)
 	return epoll_add(s, fd, 0);
 }
 
-/*
- * Reads committed records up to the first one still being written.  The
- * acquire on the header pairs with the kernel's commit, the release of
- * consumer_pos hands the space back to the producers.
- */
-static int rb_custom_consume(struct rb_state *s)
-{
-	unsigned long cons = s->cons, prod;
-	bool progress = true;
-	const char *hdr;
-	uint32_t len;
-	int err = 0;
-
-	while (progress && !err) {
-		progress = false;
-		prod = __atomic_load_n(s->producer_pos, __ATOMIC_ACQUIRE);
-		while ((long)(prod - cons) > 0) {
-			hdr = s->data + (cons & s->mask);
-			len = __atomic_load_n((const uint32_t *)hdr, __ATOMIC_ACQUIRE);
-			if (len & BPF_RINGBUF_BUSY_BIT)
-				goto out;
-			if (!(len & BPF_RINGBUF_DISCARD_BIT))
-				err = check_sample(s, 0, hdr + BPF_RINGBUF_HDR_SZ, len);
-			cons += rb_record_len(len);
-			__atomic_store_n(s->consumer_pos, cons, __ATOMIC_RELEASE);
-			if (err)
-				goto out;
-			progress = true;
-		}
-		if (!s->draining && bench_stopping(s->env))
-			break;
-	}
-out:
-	s->cons = cons;
-	return err;
-}
-
 /* Overwrite mode: the oldest record still in the ring is at or after overwrite_pos. */
 static unsigned long rb_oldest(struct rb_state *s, unsigned long cons)
 {
@@ -388,39 +351,66 @@ static unsigned long rb_oldest(struct rb_state *s, unsigned long cons)
  * space, inside the reservation; that order is what this check relies on
  * (on weakly ordered CPUs a torn copy would still fail its checksum and
  * be reported, never counted).
+ * Returns 0 with the record in *copy, 1 if it was reclaimed while read,
+ * or -EBADMSG.
  */
-static int rb_custom_consume_overwrite(struct rb_state *s)
+static int rb_copy_stable(struct rb_state *s, unsigned long cons, const char *hdr,
+			  uint32_t len, struct rb_sample *copy)
+{
+	memcpy(copy, hdr + BPF_RINGBUF_HDR_SZ, sizeof(*copy));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (rb_oldest(s, cons) != cons)
+		return 1;
+	if ((len & ~BPF_RINGBUF_DISCARD_BIT) != sizeof(*copy)) {
+		bench_fail(s->env, -EBADMSG, "record of %u bytes in an overwrite ring",
+			   len & ~BPF_RINGBUF_DISCARD_BIT);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/*
+ * Reads committed records up to the first one still being written.  The
+ * acquire on the header pairs with the kernel's commit, the release of
+ * consumer_pos hands the space back to the producers.  In overwrite mode
+ * reading starts at the oldest record not yet reclaimed, and each record
+ * is read through a copy (rb_copy_stable()).
+ */
+static int rb_custom_consume(struct rb_state *s)
 {
 	unsigned long cons = s->cons, prod;
 	struct rb_sample copy;
 	bool progress = true;
+	const void *payload;
 	const char *hdr;
 	uint32_t len;
-	int err = 0;
+	int err = 0, ret;
 
 	while (progress && !err) {
 		progress = false;
 		prod = __atomic_load_n(s->producer_pos, __ATOMIC_ACQUIRE);
-		cons = rb_oldest(s, cons);
+		if (opt_overwrite)
+			cons = rb_oldest(s, cons);
 		while ((long)(prod - cons) > 0) {
 			hdr = s->data + (cons & s->mask);
 			len = __atomic_load_n((const uint32_t *)hdr, __ATOMIC_ACQUIRE);
 			if (len & BPF_RINGBUF_BUSY_BIT)
 				goto out;
-			memcpy(&copy, hdr + BPF_RINGBUF_HDR_SZ, sizeof(copy));
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			if (rb_oldest(s, cons) != cons) {	/* reclaimed while we read */
-				progress = true;
-				break;
-			}
-			if ((len & ~BPF_RINGBUF_DISCARD_BIT) != sizeof(copy)) {
-				bench_fail(s->env, -EBADMSG, "record of %u bytes in an overwrite ring",
-					   len & ~BPF_RINGBUF_DISCARD_BIT);
-				err = -EBADMSG;
-				goto out;
+			payload = hdr + BPF_RINGBUF_HDR_SZ;
+			if (opt_overwrite) {
+				ret = rb_copy_stable(s, cons, hdr, len, &copy);
+				if (ret < 0) {
+					err = ret;
+					goto out;
+				}
+				if (ret) {	/* reclaimed while we read: start again */
+					progress = true;
+					break;
+				}
+				payload = &copy;
 			}
 			if (!(len & BPF_RINGBUF_DISCARD_BIT))
-				err = check_sample(s, 0, &copy, sizeof(copy));
+				err = check_sample(s, 0, payload, len);
 			cons += rb_record_len(len);
 			__atomic_store_n(s->consumer_pos, cons, __ATOMIC_RELEASE);
 			if (err)
@@ -433,11 +423,6 @@ static int rb_custom_consume_overwrite(struct rb_state *s)
 out:
 	s->cons = cons;
 	return err;
-}
-
-static int rb_custom_ring(struct rb_state *s)
-{
-	return opt_overwrite ? rb_custom_consume_overwrite(s) : rb_custom_consume(s);
 }
 
 /* ---- perf buffer ---- */
@@ -597,7 +582,7 @@ static int pb_custom_ring(struct rb_state *s, int cpu)
 
 static int custom_ring(struct rb_state *s, int idx)
 {
-	return s->kind == RB_CUSTOM ? rb_custom_ring(s) : pb_custom_ring(s, idx);
+	return s->kind == RB_CUSTOM ? rb_custom_consume(s) : pb_custom_ring(s, idx);
 }
 
 static int custom_poll(struct rb_state *s, int timeout_ms)
@@ -644,7 +629,7 @@ static int consumer_drain(struct rb_state *s)
 		ret = perf_buffer__consume(s->pb);
 		break;
 	case RB_CUSTOM:
-		ret = rb_custom_ring(s);
+		ret = rb_custom_consume(s);
 		break;
 	case PB_CUSTOM:
 		for (i = 0; i < s->nr_rings && !ret; i++)
