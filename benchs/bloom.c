@@ -256,16 +256,12 @@ static double theory_fpr(uint64_t n, uint64_t k, uint64_t m)
 
 static int run_job(struct bloom_state *s, uint32_t *job)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .data_in = job,
-		    .data_size_in = JOB__WORDS * sizeof(uint32_t),
-		    .data_out = job,
-		    .data_size_out = JOB__WORDS * sizeof(uint32_t),
-		    .repeat = 1);
+	uint32_t ret;
+	int err = test_run_pkt(s->job_fd, job, JOB__WORDS * sizeof(uint32_t), 1, &ret);
 
-	if (bpf_prog_test_run_opts(s->job_fd, &opts))
-		return -errno;
-	return opts.retval == XDP_PASS ? 0 : -EINVAL;
+	if (err)
+		return err;
+	return ret == XDP_PASS ? 0 : -EINVAL;
 }
 
 /* `n` operations over the window [base, base + len) from `pos`, in syscall-sized chunks. */

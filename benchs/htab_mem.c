@@ -246,10 +246,6 @@ static int htab_mem_setup(struct bench_env *env)
 static int fire(struct bench_env *env, int idx)
 {
 	unsigned char pkt[sizeof(env->trig.pkt)] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .data_in = pkt,
-		    .data_size_in = sizeof(pkt),
-		    .repeat = env->trig.repeat);
 	__u32 word = idx;
 
 	if (env->trig.kind == TRIG_RAW_TP) {
@@ -257,9 +253,7 @@ static int fire(struct bench_env *env, int idx)
 		return 0;
 	}
 	memcpy(pkt, &word, sizeof(word));
-	if (bpf_prog_test_run_opts(env->trig.prog_fd, &opts))
-		return -errno;
-	return 0;
+	return test_run_pkt(env->trig.prog_fd, pkt, sizeof(pkt), env->trig.repeat, NULL);
 }
 
 static inline void cpu_relax(void)

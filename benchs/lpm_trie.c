@@ -222,13 +222,11 @@ one_by_one:
 static int run_prog(struct bench_env *env, int *retval)
 {
 	unsigned char pkt[64] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
-		    .repeat = 1);
+	uint32_t ret;
+	int err = test_run_pkt(env->trig.prog_fd, pkt, sizeof(pkt), 1, &ret);
 
-	if (bpf_prog_test_run_opts(env->trig.prog_fd, &opts))
-		return -errno;
-	*retval = (int)opts.retval;
-	return 0;
+	*retval = (int)ret;
+	return err;
 }
 
 /* The program filled (insert) or emptied (delete) the trie: make it as it started. */

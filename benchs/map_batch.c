@@ -624,9 +624,7 @@ static int take_census(const struct pass *p, struct census *c)
 {
 	struct mb_state *s = p->s;
 	unsigned char pkt[64] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
-		    .repeat = 1);
-	int err = bpf_prog_test_run_opts(s->census_fd, &opts);
+	int err = test_run_pkt(s->census_fd, pkt, sizeof(pkt), 1, NULL);
 
 	if (err)
 		return syscall_fail(p, err, "census BPF_PROG_TEST_RUN");

@@ -649,17 +649,13 @@ static bool limit_reached(struct rb_state *s)
 static int fire(struct rb_state *s, uint16_t stream)
 {
 	unsigned char pkt[64] = { 0 };
-	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .data_in = pkt,
-		    .data_size_in = sizeof(pkt),
-		    .repeat = s->repeat);
 
 	if (s->env->trig.kind == TRIG_RAW_TP) {
 		syscall(__NR_getpgid, (pid_t)stream);	/* the program reads the argument */
 		return 0;
 	}
 	memcpy(pkt, &stream, sizeof(stream));
-	return bpf_prog_test_run_opts(s->env->trig.prog_fd, &opts) ? -errno : 0;
+	return test_run_pkt(s->env->trig.prog_fd, pkt, sizeof(pkt), s->repeat, NULL);
 }
 
 static void fire_failed(struct bench_env *env, int err)

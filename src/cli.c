@@ -29,6 +29,8 @@ const struct opt_def global_opts[] = {
 	  "pin consumer i to the i-th CPU of the list" },
 	{ "trigger", 0, OPT_CHOICE, &run_opts.trigger, "auto", 0, 0, trigger_names, "HOW",
 	  "how programs are run" },
+	{ "test-run-repeat", 0, OPT_UINT, &run_opts.test_run_repeat, NULL, 1, TEST_RUN_MAX_REPEAT, NULL, "N",
+	  "test-run trigger: program runs per syscall (default: calibrated to >= 2 ms)" },
 	{ "json", 0, OPT_STRING, &run_opts.json_path, NULL, 0, 0, NULL, "FILE",
 	  "write results as JSON to FILE ('-': stdout)" },
 	{ "csv", 0, OPT_STRING, &run_opts.csv_path, NULL, 0, 0, NULL, "FILE",

@@ -23,6 +23,7 @@ struct run_opts {
 	bool list;
 	bool help;
 	int trigger;		/* enum trigger_kind */
+	uint64_t test_run_repeat;	/* 0: calibrate */
 	const char *json_path;	/* NULL: none; "-": stdout */
 	const char *csv_path;	/* --csv: one line per run and metric */
 	const char *md_path;	/* --md: a Markdown table */

@@ -22,6 +22,7 @@
 
 #include "jsonw.h"
 #include "probe.h"
+#include "trigger.h"
 
 /* Newer than the 6.1 uapi headers we build against. */
 #ifndef BPF_F_RB_OVERWRITE
@@ -292,25 +293,21 @@ static int probe_prog_tracing(char *d, size_t len)
 static int probe_trig_test_run(char *d, size_t len)
 {
 	unsigned char pkt[64];
-	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .data_in = pkt,
-		    .data_size_in = sizeof(pkt),
-		    .repeat = 2);
+	uint32_t ret;
 	int fd, err;
 
 	memset(pkt, 0, sizeof(pkt));
 	fd = load_ret(BPF_PROG_TYPE_XDP, XDP_PASS, NULL);
 	if (fd < 0)
 		return load_failed(d, len, fd, "XDP program");
-	err = bpf_prog_test_run_opts(fd, &opts);
+	err = test_run_pkt(fd, pkt, sizeof(pkt), 2, &ret);
 	close(fd);
 	if (err) {
 		set_detail(d, len, "%s: XDP test_run failed", errno_name(err));
 		return 0;
 	}
-	if (opts.retval != XDP_PASS) {
-		set_detail(d, len, "test_run returned %u, expected XDP_PASS",
-			   opts.retval);
+	if (ret != XDP_PASS) {
+		set_detail(d, len, "test_run returned %u, expected XDP_PASS", ret);
 		return 0;
 	}
 	set_detail(d, len, "XDP test_run works");

@@ -33,10 +33,16 @@ void report_setup(struct bench_env *env)
 
 void report_started(struct bench_env *env)
 {
+	const struct trigger *t = &env->trig;
+
 	if (run_opts.quiet)
 		return;
-	fprintf(stderr, "Benchmark '%s' started (trigger %s).\n", env->bench->name,
-		env->trig.kind ? trigger_names[env->trig.kind] ?: "none" : "none");
+	if (t->kind == TRIG_TEST_RUN)
+		fprintf(stderr, "Benchmark '%s' started (trigger test-run, %u runs per syscall).\n",
+			env->bench->name, t->repeat);
+	else
+		fprintf(stderr, "Benchmark '%s' started (trigger %s).\n", env->bench->name,
+			t->kind ? trigger_names[t->kind] ?: "none" : "none");
 }
 
 void report_iter(struct bench_env *env, int iter, int64_t drift_ns, const double *vals)
@@ -272,6 +278,8 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 	if (r->status)
 		jsonw_kstr(w, "error", r->error);
 	jsonw_kstr(w, "trigger", r->trigger);
+	if (r->test_run_repeat)
+		jsonw_ki64(w, "test_run_repeat", r->test_run_repeat);
 	if (r->method)
 		jsonw_kstr(w, "method", r->method);
 	json_options(w, r);

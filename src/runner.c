@@ -402,6 +402,8 @@ int run_bench(const struct bench *b, struct run_result *res)
 	err = b->setup(&env);
 	if (env.trig.kind && env.trig.kind != TRIG_NONE)
 		res->trigger = trigger_names[env.trig.kind];
+	if (env.trig.kind == TRIG_TEST_RUN)
+		res->test_run_repeat = env.trig.repeat;
 	res->method = env.method;
 	if (err) {
 		/* by contract a benchmark says itself why it skips or rejects options */

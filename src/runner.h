@@ -20,6 +20,7 @@ struct run_result {
 	bool reported;			/* the benchmark already printed why: don't repeat it */
 	const char *trigger;		/* name of the trigger used, or "none" */
 	const char *method;		/* env->method after setup, or NULL */
+	uint32_t test_run_repeat;	/* test-run trigger: program runs per syscall, else 0 */
 	int nr_samples;
 	int cap;
 	double (*vals)[BENCH_MAX_METRICS];

@@ -124,6 +124,7 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
 			bpf_program__set_autoload(prog_of(progs, k), k == (int)want);
 	t->kind = want;
 	t->prog = prog_of(progs, want);
+	t->repeat = env->opts->test_run_repeat;
 	t->prog_fd = -1;
 	if (want == TRIG_FENTRY)
 		return set_fentry_target(t->prog);
@@ -139,7 +140,6 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
 #define TEST_RUN_TARGET_NS	2000000ull
 #define TEST_RUN_MAX_NS		100000000ull
 #define FIXED_COST_SHARE	20
-#define TEST_RUN_MAX_REPEAT	(1u << 24)
 
 static int calibrate_repeat(struct trigger *t)
 {
@@ -179,18 +179,35 @@ int trigger_attach(struct trigger *t)
 	return 0;
 }
 
-int trigger_fire(struct trigger *t)
+/*
+ * data_out is given even where nobody reads it: the kernel copies the
+ * packet back once per syscall, and valgrind expects a buffer there.
+ */
+int test_run_pkt(int prog_fd, void *pkt, uint32_t len, uint32_t repeat, uint32_t *retval)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .data_in = t->pkt,
-		    .data_size_in = sizeof(t->pkt),
-		    .repeat = t->repeat);
+		    .data_in = pkt,
+		    .data_size_in = len,
+		    .data_out = pkt,
+		    .data_size_out = len,
+		    .repeat = repeat);
+
+	if (bpf_prog_test_run_opts(prog_fd, &opts))
+		return -errno;
+	if (retval)
+		*retval = opts.retval;
+	return 0;
+}
+
+int trigger_fire(struct trigger *t)
+{
+	unsigned char pkt[sizeof(t->pkt)];
 
 	switch (t->kind) {
 	case TRIG_TEST_RUN:
-		if (bpf_prog_test_run_opts(t->prog_fd, &opts))
-			return -errno;
-		return 0;
+		/* a copy: producers share t, and the kernel writes the packet back */
+		memcpy(pkt, t->pkt, sizeof(pkt));
+		return test_run_pkt(t->prog_fd, pkt, sizeof(pkt), t->repeat, NULL);
 	case TRIG_RAW_TP:
 	case TRIG_FENTRY:
 		syscall(__NR_getpgid, 0);

@@ -38,6 +38,8 @@ struct trigger_progs {
 	struct bpf_program *fentry;	/* SEC("fentry") target set at run time */
 };
 
+#define TEST_RUN_MAX_REPEAT	(1u << 24)
+
 struct trigger {
 	enum trigger_kind kind;
 	struct bpf_program *prog;
@@ -57,6 +59,12 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs);
 int trigger_attach(struct trigger *t);
 /* Makes the program run once (raw-tp, fentry) or `repeat` times (test-run). */
 int trigger_fire(struct trigger *t);
+/*
+ * BPF_PROG_TEST_RUN of prog_fd on the len-byte pkt, repeat times; the
+ * packet as the last run left it is copied back into pkt.  0 or -errno;
+ * *retval (may be NULL) gets the program's return value.
+ */
+int test_run_pkt(int prog_fd, void *pkt, uint32_t len, uint32_t repeat, uint32_t *retval);
 void trigger_detach(struct trigger *t);
 /* The pid the BPF programs filter on: set it in the skeleton's rodata. */
 int trigger_tgid(void);

@@ -64,6 +64,12 @@ r = d["runs"][0]
 r["trigger"] == "raw-tp" and r["metrics"]["throughput"]["mean"] > 0'
 ok $? "the raw-tp trigger runs the same benchmark" || diag "$ERR"
 
+run bpf-loop -w0 -d1 --test-run-repeat 7 --json "$TMPD/rep.json"
+[ "$RC" -eq 0 ] && grep -q 'trigger test-run, 7 runs per syscall' <<<"$ERR" &&
+	json_check "$TMPD/rep.json" 'd["runs"][0]["test_run_repeat"] == 7' &&
+	json_check "$TMPD/rt.json" '"test_run_repeat" not in d["runs"][0]'
+ok $? "--test-run-repeat fixes the runs per syscall; JSON says it, raw-tp runs have none" || diag "$ERR"
+
 if "$BPFBENCH" probe --json | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["features"]["trigger_fentry"]["available"] else 1)'; then
 	run bpf-loop -w0 -d1 -q --trigger fentry
 	ok "$RC" "fentry allowed here: --trigger fentry runs"
