@@ -10,14 +10,15 @@ _n=0
 _failed=0
 
 plan() { echo "1..$1"; }
-ok() {	# ok COND-EXIT-STATUS DESCRIPTION
+ok() {	# ok COND-EXIT-STATUS DESCRIPTION; fails as the check did, for `ok ... || diag`
 	_n=$((_n + 1))
 	if [ "$1" -eq 0 ]; then
 		echo "ok $_n - $2"
-	else
-		echo "not ok $_n - $2"
-		_failed=$((_failed + 1))
+		return 0
 	fi
+	echo "not ok $_n - $2"
+	_failed=$((_failed + 1))
+	return 1
 }
 pass() { ok 0 "$1"; }
 fail() { ok 1 "$1"; [ -n "${2:-}" ] && diag "$2"; }
