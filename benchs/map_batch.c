@@ -554,6 +554,8 @@ static int lookup_batched(const struct pass *p, uint32_t *total)
 		if (err && err != -ENOENT)
 			return syscall_fail(p, err, del ? "BPF_MAP_LOOKUP_AND_DELETE_BATCH" :
 					    "BPF_MAP_LOOKUP_BATCH");
+		KERNEL_WROTE(key_at(&s->out, s, *total), (size_t)cnt * s->ksz);
+		KERNEL_WROTE(val_at(&s->out, s, *total), (size_t)cnt * s->vsz);
 		*total += cnt;	/* ENOENT: the end, after a last (maybe partial, maybe empty) batch */
 		if (*total > s->n)
 			return pass_fail(p, -EIO, "more than the %u elements: a key came twice", s->n);

@@ -30,6 +30,18 @@ void install_signal_handlers(void);
 void *xcalloc(size_t n, size_t size);
 
 /*
+ * Tells valgrind that the kernel filled len bytes at p through a bpf()
+ * command valgrind does not model (the batch lookups), so memcheck does
+ * not take them for uninitialised.  A few no-op instructions otherwise.
+ */
+#if defined(__has_include) && __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define KERNEL_WROTE(p, len)	((void)VALGRIND_MAKE_MEM_DEFINED(p, len))
+#else
+#define KERNEL_WROTE(p, len)	((void)(p), (void)(len))
+#endif
+
+/*
  * Writes a file through a temporary name beside it and a rename, mode
  * 0644 whatever the umask, so a reader never sees half a file; "-" is
  * stdout.  write(f, arg) produces the content.  Returns 0 or -errno.
