@@ -37,6 +37,7 @@ CORE_OBJS	:= $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 BENCH_OBJS	:= $(patsubst benchs/%.c,$(BUILD)/obj/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS	:= $(wildcard tests/unit/*_test.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+REPLAY_BINS	:= $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/tests/replay_%,$(wildcard tests/fuzz/fuzz_*.c))
 
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -45,7 +46,7 @@ FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BUILD)/bpfbench $(UNIT_BINS)
+all: $(BUILD)/bpfbench $(UNIT_BINS) $(REPLAY_BINS)
 
 $(BUILD)/vmlinux.h:
 	@mkdir -p $(@D)
@@ -72,6 +73,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+# A fuzz target with a plain main(), for the tests to replay its corpus.
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(CORE_OBJS) $(BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(CLANG) $(CFLAGS) -fsanitize=fuzzer,address,undefined $^ $(LDLIBS) -o $@
@@ -79,18 +85,11 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_OBJS) $(BENCH_OBJS)
 fuzzers: $(addprefix $(BUILD)/fuzz/,$(FUZZERS))
 
 # Each fuzzer runs FUZZ_SECONDS from the seed corpus in tests/fuzz/corpus/NAME
-# (copied: the repo's corpus only grows by hand, with regression inputs).
+# (copied: the repo's corpus only grows with inputs that once crashed).
 fuzz:
 	@bash scripts/deps.sh libclang-rt-14-dev
 	$(MAKE) BUILD=build-fuzz FUZZ=1 fuzzers
-	@set -e; for f in $(FUZZERS); do \
-		c=build-fuzz/corpus/$${f#fuzz_}; mkdir -p $$c build-fuzz/crashes; \
-		cp tests/fuzz/corpus/$${f#fuzz_}/* $$c/; \
-		echo "== $$f for $(FUZZ_SECONDS) s"; \
-		build-fuzz/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-			-artifact_prefix=build-fuzz/crashes/ $$c 2>&1 | \
-			grep -E '^(stat::number_of_executed_units|stat::new_units_added|==|.*ERROR)' ; \
-	done
+	bash scripts/fuzz.sh $(FUZZ_SECONDS) build-fuzz $(FUZZERS)
 
 deps:
 	@bash scripts/deps.sh
