@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 #include <linux/bpf.h>
 #include <linux/capability.h>
+#include <linux/pkt_cls.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -297,20 +298,21 @@ static int probe_trig_test_run(char *d, size_t len)
 	int fd, err;
 
 	memset(pkt, 0, sizeof(pkt));
-	fd = load_ret(BPF_PROG_TYPE_XDP, XDP_PASS, NULL);
+	/* what the trigger uses: a tc program (see trigger.c) */
+	fd = load_ret(BPF_PROG_TYPE_SCHED_CLS, TC_ACT_OK, NULL);
 	if (fd < 0)
-		return load_failed(d, len, fd, "XDP program");
+		return load_failed(d, len, fd, "tc program");
 	err = test_run_pkt(fd, pkt, sizeof(pkt), 2, &ret);
 	close(fd);
 	if (err) {
-		set_detail(d, len, "%s: XDP test_run failed", errno_name(err));
+		set_detail(d, len, "%s: tc test_run failed", errno_name(err));
 		return 0;
 	}
-	if (ret != XDP_PASS) {
-		set_detail(d, len, "test_run returned %u, expected XDP_PASS", ret);
+	if (ret != TC_ACT_OK) {
+		set_detail(d, len, "test_run returned %u, expected TC_ACT_OK", ret);
 		return 0;
 	}
-	set_detail(d, len, "XDP test_run works");
+	set_detail(d, len, "tc test_run works");
 	return 1;
 }
 
@@ -341,6 +343,21 @@ static int probe_trig_test_run_on_cpu(char *d, size_t len)
 	return 1;
 }
 
+/* Closes the program and the link; says where it attached or why not. */
+static int attach_outcome(char *d, size_t len, int fd, int link, const char *what,
+			  const char *target)
+{
+	close(fd);
+	if (link < 0) {
+		set_detail(d, len, "%s: %s refused at attach (%s)", errno_name(link), what,
+			   target);
+		return 0;
+	}
+	close(link);
+	set_detail(d, len, "attached to %s", target);
+	return 1;
+}
+
 static int probe_trig_raw_tp(char *d, size_t len)
 {
 	int fd, link;
@@ -349,15 +366,7 @@ static int probe_trig_raw_tp(char *d, size_t len)
 	if (fd < 0)
 		return load_failed(d, len, fd, "raw_tp program");
 	link = bpf_raw_tracepoint_open("sys_enter", fd);
-	close(fd);
-	if (link < 0) {
-		set_detail(d, len, "%s: attach to sys_enter refused",
-			   errno_name(link));
-		return 0;
-	}
-	close(link);
-	set_detail(d, len, "attached to sys_enter");
-	return 1;
+	return attach_outcome(d, len, fd, link, "raw_tp", "sys_enter");
 }
 
 static int probe_trig_tp_btf(char *d, size_t len)
@@ -372,15 +381,7 @@ static int probe_trig_tp_btf(char *d, size_t len)
 	if (fd < 0)
 		return load_failed(d, len, fd, "tp_btf program");
 	link = attach_tracing(fd, BPF_TRACE_RAW_TP);
-	close(fd);
-	if (link < 0) {
-		set_detail(d, len, "%s: tp_btf refused at attach",
-			   errno_name(link));
-		return 0;
-	}
-	close(link);
-	set_detail(d, len, "attached to sys_enter");
-	return 1;
+	return attach_outcome(d, len, fd, link, "tp_btf", "sys_enter");
 }
 
 static int probe_trig_fentry(char *d, size_t len)
@@ -409,15 +410,7 @@ static int probe_trig_fentry(char *d, size_t len)
 		return 0;
 	}
 	link = attach_tracing(fd, BPF_TRACE_FENTRY);
-	close(fd);
-	if (link < 0) {
-		set_detail(d, len, "%s: fentry refused at attach (%s)",
-			   errno_name(link), name);
-		return 0;
-	}
-	close(link);
-	set_detail(d, len, "attached to %s", name);
-	return 1;
+	return attach_outcome(d, len, fd, link, "fentry", name);
 }
 
 static int probe_helper_bpf_loop(char *d, size_t len)

@@ -14,7 +14,7 @@ enum probe_id {
 	PROBE_BPF_SYSCALL,	/* bpf() works with our privileges (load a 2-insn socket filter) */
 	PROBE_PRIV,		/* detail: "root", "CAP_BPF+CAP_PERFMON", or what is missing (capget) */
 	PROBE_PROG_XDP, PROBE_PROG_RAW_TP, PROBE_PROG_TRACING, PROBE_PROG_SYSCALL,
-	PROBE_TRIG_TEST_RUN,	/* 2-insn XDP prog, BPF_PROG_TEST_RUN repeat=2 on a 64-byte packet */
+	PROBE_TRIG_TEST_RUN,	/* 2-insn tc prog, BPF_PROG_TEST_RUN repeat=2 on a 64-byte packet */
 	PROBE_TRIG_TEST_RUN_ON_CPU, /* raw_tp test_run with BPF_F_TEST_RUN_ON_CPU, cpu 0 */
 	PROBE_TRIG_RAW_TP,	/* raw_tp prog attached to "sys_enter", then detached */
 	PROBE_TRIG_TP_BTF,	/* tracing/BPF_TRACE_RAW_TP on btf_trace_sys_enter, attached */
