@@ -33,6 +33,18 @@ else
 	skip "no writable cgroup v1 memory controller"
 fi
 
+# --- the kernel refuses a map larger than the machine (fails fast, no OOM kill) ---
+mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+if [ "$mem_kb" -lt $((48 << 20)) ]; then
+	run htab-mem --preallocated --max-entries 16777216 --value-size 4096 -w0 -d1 -q
+	[ "$RC" -eq 1 ] && grep -q 'Cannot allocate memory' <<<"$ERR" && [ "$(grep -c . <<<"$ERR")" -eq 1 ]
+	ok $? "a 64 GiB preallocated map: ENOMEM in one line, exit 1 (rc $RC)" || diag "$ERR"
+	settled "after a map larger than memory"
+else
+	skip "more than 48 GiB of RAM: the 64 GiB map might be granted"
+	skip "more than 48 GiB of RAM: the 64 GiB map might be granted"
+fi
+
 # --- the kernel refuses the program: fentry loaded without asking the probe ---
 if "$BPFBENCH" probe --json | jq -e '.features.trigger_fentry.available == false' >/dev/null; then
 	BPFBENCH_TRUST_TRIGGER=1 run bpf-loop --trigger fentry -w0 -d1
