@@ -99,7 +99,8 @@ run: deps
 	$(BUILD)/bpfbench suite quick
 
 # The suite runs twice: as built, then under AddressSanitizer + UBSan.
-check: deps
+check:
+	@bash scripts/deps.sh valgrind
 	$(MAKE) all
 	BPFBENCH_BUILD=$(BUILD) prove -v -e bash tests/*.t
 	$(MAKE) BUILD=build-san SANITIZE=1 all
@@ -107,8 +108,8 @@ check: deps
 
 test: check
 
-# memcheck on a short run of each family (about 2 minutes), so not part of
-# check.  Its own build: the valgrind headers must be there at compile time
+# memcheck on a short run of each family (about 2 minutes; check runs three
+# of them).  Its own build: the valgrind headers must be there at compile time
 # for KERNEL_WROTE (src/util.h) to mean anything.
 valgrind:
 	@bash scripts/deps.sh valgrind

@@ -1,27 +1,7 @@
 #!/usr/bin/env bash
-# valgrind memcheck on a short run of each benchmark family: no invalid
-# access, no use of uninitialised memory, no definite or indirect leak.
+# valgrind memcheck on a short run of each benchmark family (make valgrind).
 source "$(dirname "$0")/../lib.sh"
-need_bpf
-command -v valgrind >/dev/null || skip_all "valgrind not installed"
-case "$BUILD_DIR" in *san*) skip_all "sanitizer build: valgrind cannot run it" ;; esac
-
-SUPP="$(cd "$(dirname "$0")" && pwd)/valgrind.supp"
-# --fair-sched: valgrind runs one thread at a time and a bpf() call holds
-# its lock, so without a fair hand-over the main thread starves behind a
-# producer.  --test-run-repeat keeps each test-run call short for the same
-# reason (calibrated calls last milliseconds).
-memcheck() {	# memcheck LABEL ARGS...
-	local label=$1
-	shift
-	timeout -s KILL 300 valgrind -q --fair-sched=yes --suppressions="$SUPP" \
-		--error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
-		--errors-for-leak-kinds=definite,indirect \
-		"$BPFBENCH" -w0 -d1 -q --test-run-repeat 100 "$@" >"$TMPD/out" 2>"$TMPD/err"
-	local rc=$?
-	[ "$rc" -eq 0 ]
-	ok $? "$label: memcheck clean (rc $rc)" || diag "$(grep -v 'unhandled eBPF' "$TMPD/err" | head -40)"
-}
+source "$(dirname "$0")/memcheck.sh"
 
 memcheck core-test-run noop
 memcheck core-raw-tp --trigger raw-tp noop --batch 100
