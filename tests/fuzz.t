@@ -12,12 +12,19 @@ for dir in "$root"/tests/fuzz/corpus/*/; do
 		fail "$name: replay binary $bin is built"
 		continue
 	fi
-	n=0 bad=""
-	for input in "$dir"*; do
-		n=$((n + 1))
-		"$bin" "$input" >/dev/null 2>"$TMPD/err" || bad="$bad $(basename "$input")"
-		grep -q -E 'Sanitizer|runtime error' "$TMPD/err" && bad="$bad $(basename "$input")"
-	done
+	inputs=("$dir"*)
+	n=${#inputs[@]} bad=""
+	# one process for all; on failure one per input, to name the culprits
+	if ! "$bin" "${inputs[@]}" >/dev/null 2>"$TMPD/err" ||
+		grep -q -E 'Sanitizer|runtime error' "$TMPD/err"; then
+		for input in "${inputs[@]}"; do
+			if ! "$bin" "$input" >/dev/null 2>"$TMPD/err" ||
+				grep -q -E 'Sanitizer|runtime error' "$TMPD/err"; then
+				bad="$bad $(basename "$input")"
+			fi
+		done
+		[ -n "$bad" ] || bad=" (only when replayed together)"
+	fi
 	[ "$n" -gt 0 ] && [ -z "$bad" ]
 	ok $? "$name: $n corpus inputs replay cleanly" || diag "failed:$bad"
 done
