@@ -222,7 +222,7 @@ one_by_one:
 static int run_prog(struct bench_env *env, int *retval)
 {
 	unsigned char pkt[64] = { 0 };
-	uint32_t ret;
+	uint32_t ret = 0;
 	int err = test_run_pkt(env->trig.prog_fd, pkt, sizeof(pkt), 1, &ret);
 
 	*retval = (int)ret;
