@@ -311,6 +311,13 @@ static int fail(struct run_result *res, int status, const char *fmt, ...)
 	return status;
 }
 
+/* The benchmark printed why (its contract for skips and bad options): results keep its words. */
+static void keep_reported_reason(struct run_result *res)
+{
+	if (res->reported && *errmsg_last())
+		snprintf(res->error, sizeof(res->error), "%s", errmsg_last());
+}
+
 static int setup_status(int err)
 {
 	if (err == -EINTR && interrupted())	/* a long setup loop saw Ctrl-C */
@@ -348,7 +355,9 @@ static int measure_run(struct bench_env *env, struct worker *w, int nw, struct r
 			    interrupted_signal());
 	if (err) {
 		res->reported = err == -EOPNOTSUPP || err == -EINVAL;	/* the bench said why */
-		return fail(res, setup_status(err), "%s: run failed: %s", b->name, strerror(-err));
+		fail(res, setup_status(err), "%s: run failed: %s", b->name, strerror(-err));
+		keep_reported_reason(res);
+		return res->status;
 	}
 	return 0;
 }
@@ -379,6 +388,7 @@ int run_bench(const struct bench *b, struct run_result *res)
 	memset(&prec, 0, sizeof(prec));
 	res->bench = b;
 	res->trigger = "none";
+	errmsg_forget();
 	res->precision_target = o->precision_pct;
 	capture_opts(b, res);
 	env.nr_producers = (int)o->producers;
@@ -387,7 +397,9 @@ int run_bench(const struct bench *b, struct run_result *res)
 		err = b->validate(&env);
 		if (err) {
 			res->reported = true;	/* validate() printed the one line */
-			return fail(res, setup_status(err), "%s: invalid options", b->name);
+			fail(res, setup_status(err), "%s: invalid options", b->name);
+			keep_reported_reason(res);
+			return res->status;
 		}
 		/* validate may have specialised the bench (metrics sized by its options) */
 		b = res->bench = env.bench;
@@ -410,6 +422,7 @@ int run_bench(const struct bench *b, struct run_result *res)
 		res->reported = err == -EOPNOTSUPP || err == -EINVAL;
 		fail(res, setup_status(err), "%s: setup failed: %s%s", b->name, strerror(-err),
 		     verbose ? "" : " (run with -v for the libbpf/verifier log)");
+		keep_reported_reason(res);
 	}
 	else if (interrupted())
 		fail(res, 128 + interrupted_signal(), "interrupted by signal %d",

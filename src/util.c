@@ -32,13 +32,27 @@ void die(const char *fmt, ...)
 	exit(1);
 }
 
+/* Per thread: benchmark setup runs on the main thread, consumers elsewhere. */
+static __thread char last_error[300];
+
 void errmsg(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprint(fmt, ap);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "bpfbench: %s\n", last_error);
+}
+
+const char *errmsg_last(void)
+{
+	return last_error;
+}
+
+void errmsg_forget(void)
+{
+	last_error[0] = 0;
 }
 
 void vmsg(const char *fmt, ...)

@@ -15,6 +15,9 @@ void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* One line on stderr prefixed "bpfbench: ". */
 void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The calling thread's last errmsg() line (without the prefix), "" after errmsg_forget(). */
+const char *errmsg_last(void);
+void errmsg_forget(void);
 
 uint64_t now_ns(void);
 /* Number of CPUs the kernel reports possible/online. */
