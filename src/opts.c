@@ -226,6 +226,27 @@ void opts_format(const struct opt_def *o, char *buf, int len)
 	}
 }
 
+bool opts_is_default(const struct opt_def *o, const char *text)
+{
+	union {
+		uint64_t u;
+		bool b;
+		int i;
+		const char *s;
+		struct uint_list l;
+		struct cpuset c;
+	} scratch;
+	struct opt_def tmp = *o;
+	char def[OPT_TEXT_MAX], err[8];
+
+	memset(&scratch, 0, sizeof(scratch));
+	tmp.store = &scratch;
+	if (o->def && opts_set(&tmp, o->def, err, sizeof(err)))
+		return false;
+	opts_format(&tmp, def, sizeof(def));
+	return !strcmp(def, text);
+}
+
 static void help_line(const struct opt_def *o)
 {
 	char left[64], extra[160] = "";

@@ -15,6 +15,7 @@
 
 #define UINT_LIST_MAX	64
 #define CPUSET_MAX	1024
+#define OPT_TEXT_MAX	160	/* an option value as text (opts_format) */
 
 enum opt_type {
 	OPT_UINT,	/* uint64_t, range [min, max] */
@@ -56,6 +57,8 @@ const struct opt_def *opts_find_short(const struct opt_def *table, char c);
 int opts_set(const struct opt_def *o, const char *text, char *err, int errlen);
 /* Writes the option's current value as text. */
 void opts_format(const struct opt_def *o, char *buf, int len);
+/* Whether text (as opts_format writes it) is the option's default; the store is not touched. */
+bool opts_is_default(const struct opt_def *o, const char *text);
 bool opt_takes_value(const struct opt_def *o);
 void opts_print_help(const struct opt_def *table, const char *title);
 

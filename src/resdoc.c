@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "bench.h"
+#include "cli.h"
 #include "opts.h"
 #include "resdoc.h"
 #include "util.h"
@@ -138,6 +140,36 @@ static bool unmatched(const char *name)
 	return false;
 }
 
+/*
+ * An option this bpfbench knows, at its default, is left out of the key:
+ * a document from a version without that option then matches one that
+ * records it unchanged.  An option it does not know always counts.
+ */
+static bool at_default(const char *bench, const char *name, json_object *val)
+{
+	const struct bench *b = bench_find(bench);
+	const struct opt_def *o = opts_find(global_opts, name);
+	char text[OPT_TEXT_MAX];
+
+	if (!o && b)
+		o = opts_find(b->opts, name);
+	if (!o)
+		return false;
+	switch (json_object_get_type(val)) {
+	case json_type_null:
+		text[0] = 0;
+		break;
+	case json_type_boolean:
+	case json_type_int:
+	case json_type_string:
+		snprintf(text, sizeof(text), "%s", json_object_get_string(val));
+		break;
+	default:
+		return false;
+	}
+	return opts_is_default(o, text);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -153,7 +185,7 @@ static char *run_key(const struct res_run *r)
 	FILE *f;
 
 	json_object_object_foreach(r->options, name, val) {
-		if (unmatched(name))
+		if (unmatched(name) || at_default(r->bench, name, val))
 			continue;
 		if (asprintf(&parts[k], "%s=%s", name,
 			     json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN)) < 0)

@@ -10,7 +10,7 @@
 /* An option's value as it was for the run (stores are reset between runs). */
 struct run_opt_value {
 	const struct opt_def *def;
-	char text[160];
+	char text[OPT_TEXT_MAX];
 };
 
 struct run_result {

@@ -124,6 +124,17 @@ bad_input "a missing file" "$TMPD/nosuch.json"
 bad_input "a directory" "$TMPD"
 rm -f "$TMPD/huge.json" "$TMPD/binary.json" "$TMPD/deep.json"
 
+# An option at its default matches its absence (a document from a version
+# without it); set to anything else, it makes another measurement.
+jq '.runs[].options += {"test-run-repeat": 0, "trigger": "auto"}' "$TMPD/same.json" >"$TMPD/newer.json"
+jq '.runs[].options += {"test-run-repeat": 7}' "$TMPD/same.json" >"$TMPD/other.json"
+run compare "$TMPD/base.json" "$TMPD/newer.json"
+[ "$RC" -eq 0 ] && [ "$(grep -c ' no significant change$' <<<"$OUT")" -eq 4 ]
+ok $? "compare: options at their default match a document without them" || diag "$OUT" "$ERR"
+run compare "$TMPD/base.json" "$TMPD/other.json"
+[ "$RC" -eq 1 ] && grep -q 'no run of' <<<"$ERR" && [ "$(grep -c ' only in NEW$' <<<"$OUT")" -eq 2 ]
+ok $? "compare: an option away from its default is another measurement" || diag "$OUT" "$ERR"
+
 run compare "$TMPD/base.json"
 [ "$RC" -eq 2 ]
 ok $? "compare with one file: exit 2"
