@@ -269,6 +269,10 @@ int cli_validate(const struct bench *b)
 	}
 	if (run_opts.quiet && run_opts.verbose)
 		return usage_error("-q and -v contradict each other%s%s", "", "");
+	if (run_opts.test_run_repeat && run_opts.trigger != TRIG_AUTO &&
+	    run_opts.trigger != TRIG_TEST_RUN)
+		return usage_error("--test-run-repeat applies to the test-run trigger, not %s%s",
+				   trigger_names[run_opts.trigger], "");
 	ret = check_cpus(&run_opts.prod_cpus, "prod-affinity");
 	if (!ret)
 		ret = check_cpus(&run_opts.cons_cpus, "cons-affinity");

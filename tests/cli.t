@@ -46,6 +46,7 @@ bad bpf-loop --trigger nosuch -- nosuch
 bad bpf-loop --trigger -- trigger
 bad bpf-loop --test-run-repeat 0 -- test-run-repeat
 bad bpf-loop --test-run-repeat 16777217 -- test-run-repeat
+bad bpf-loop --trigger raw-tp --test-run-repeat 10 -- test-run-repeat
 bad bpf-loop --batch 10 -- --batch
 bad bpf-loop -q -v -- -q
 bad bpf-loop --period-ms 1 -- period-ms

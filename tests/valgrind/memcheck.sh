@@ -13,12 +13,13 @@ SUPP="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/valgrind.supp"
 # producer.  --test-run-repeat keeps each test-run call short for the same
 # reason (calibrated calls last milliseconds).
 memcheck() {	# memcheck LABEL ARGS...
-	local label=$1
+	local label=$1 repeat=(--test-run-repeat 100)
 	shift
+	[[ " $* " == *" --trigger "* ]] && repeat=()	# only the test-run trigger takes it
 	timeout -s KILL 300 valgrind -q --fair-sched=yes --suppressions="$SUPP" \
 		--error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
 		--errors-for-leak-kinds=definite,indirect \
-		"$BPFBENCH" -w0 -d1 -q --test-run-repeat 100 "$@" >"$TMPD/out" 2>"$TMPD/err"
+		"$BPFBENCH" -w0 -d1 -q "${repeat[@]}" "$@" >"$TMPD/out" 2>"$TMPD/err"
 	local rc=$?
 	[ "$rc" -eq 0 ]
 	ok $? "$label: memcheck clean (rc $rc)" || diag "$(grep -v 'unhandled eBPF' "$TMPD/err" | head -40)"
