@@ -417,7 +417,7 @@ int run_bench(const struct bench *b, struct run_result *res)
 	if (env.trig.kind == TRIG_TEST_RUN)
 		res->test_run_repeat = env.trig.repeat;
 	res->method = env.method;
-	if (err) {
+	if (err && !(err == -EINTR && interrupted())) {
 		/* by contract a benchmark says itself why it skips or rejects options */
 		res->reported = err == -EOPNOTSUPP || err == -EINVAL;
 		fail(res, setup_status(err), "%s: setup failed: %s%s", b->name, strerror(-err),
