@@ -7,12 +7,14 @@
  * values are spaced evenly and labelled.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "opts.h"
 #include "plot.h"
@@ -284,6 +286,26 @@ static void script_fn(FILE *f, const void *arg)
 	write_script(f, c->a, c->pl, c->data, c->out);
 }
 
+/*
+ * Created before gnuplot runs, so an unwritable place gets our one line
+ * rather than gnuplot's, and 0644 whatever the umask (gnuplot truncates it).
+ */
+static bool create_output(const char *tmp, const char *out)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0 || fchmod(fd, 0644)) {
+		errmsg("error: plot: cannot write %s: %s", out, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
 /* gnuplot draws into a temporary name beside OUT, renamed once complete. */
 static int draw(const struct plot_args *a, const struct plot *pl)
 {
@@ -293,8 +315,11 @@ static int draw(const struct plot_args *a, const struct plot *pl)
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", a->out, getpid()) >= (int)sizeof(tmp))
 		return usage_err("output name too long", NULL);
+	if (!create_output(tmp, a->out))
+		return 1;
 	if (!mkdtemp(dir)) {
 		errmsg("error: plot: cannot create a temporary directory: %s", strerror(errno));
+		unlink(tmp);
 		return 1;
 	}
 	snprintf(data, sizeof(data), "%s/data", dir);

@@ -241,6 +241,12 @@ ok $? "plot without a swept parameter: exit 2, asks for --x"
 run plot "$TMPD/sweep.json" -o "$TMPD/x.gif"
 [ "$RC" -eq 2 ]
 ok $? "plot to .gif: exit 2"
+run plot "$TMPD/sweep.json" -o "$TMPD/nosuch-dir/x.svg"
+[ "$RC" -eq 1 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q "cannot write $TMPD/nosuch-dir/x.svg" <<<"$ERR"
+ok $? "plot into a missing directory: exit 1, one line naming the file" || diag "$ERR"
+(umask 077 && "$BPFBENCH" plot "$TMPD/sweep.json" -o "$TMPD/private.svg" >/dev/null 2>&1)
+[ "$(stat -c %a "$TMPD/private.svg" 2>/dev/null)" = 644 ] && ! ls "$TMPD"/private.svg.tmp.* >/dev/null 2>&1
+ok $? "plot: the image is mode 0644 under umask 077, no temporary left"
 run plot "$TMPD/truncated.json" -o "$TMPD/x.svg"
 [ "$RC" -eq 2 ] && [ ! -e "$TMPD/x.svg" ]
 ok $? "plot of a truncated file: exit 2"
