@@ -300,6 +300,7 @@ static void capture_opts(const struct bench *b, struct run_result *res)
 static int fail(struct run_result *res, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Where the benchmark printed why (res->reported), the result keeps its words. */
 static int fail(struct run_result *res, int status, const char *fmt, ...)
 {
 	va_list ap;
@@ -307,21 +308,14 @@ static int fail(struct run_result *res, int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(res->error, sizeof(res->error), fmt, ap);
 	va_end(ap);
+	if (res->reported && *errmsg_last())
+		snprintf(res->error, sizeof(res->error), "%s", errmsg_last());
 	res->status = status;
 	return status;
 }
 
-/* The benchmark printed why (its contract for skips and bad options): results keep its words. */
-static void keep_reported_reason(struct run_result *res)
-{
-	if (res->reported && *errmsg_last())
-		snprintf(res->error, sizeof(res->error), "%s", errmsg_last());
-}
-
 static int setup_status(int err)
 {
-	if (err == -EINTR && interrupted())	/* a long setup loop saw Ctrl-C */
-		return 128 + interrupted_signal();
 	if (err == -EOPNOTSUPP)
 		return EXIT_SKIP;
 	if (err == -EINVAL)
@@ -355,9 +349,7 @@ static int measure_run(struct bench_env *env, struct worker *w, int nw, struct r
 			    interrupted_signal());
 	if (err) {
 		res->reported = err == -EOPNOTSUPP || err == -EINVAL;	/* the bench said why */
-		fail(res, setup_status(err), "%s: run failed: %s", b->name, strerror(-err));
-		keep_reported_reason(res);
-		return res->status;
+		return fail(res, setup_status(err), "%s: run failed: %s", b->name, strerror(-err));
 	}
 	return 0;
 }
@@ -397,9 +389,7 @@ int run_bench(const struct bench *b, struct run_result *res)
 		err = b->validate(&env);
 		if (err) {
 			res->reported = true;	/* validate() printed the one line */
-			fail(res, setup_status(err), "%s: invalid options", b->name);
-			keep_reported_reason(res);
-			return res->status;
+			return fail(res, setup_status(err), "%s: invalid options", b->name);
 		}
 		/* validate may have specialised the bench (metrics sized by its options) */
 		b = res->bench = env.bench;
@@ -422,7 +412,6 @@ int run_bench(const struct bench *b, struct run_result *res)
 		res->reported = err == -EOPNOTSUPP || err == -EINVAL;
 		fail(res, setup_status(err), "%s: setup failed: %s%s", b->name, strerror(-err),
 		     verbose ? "" : " (run with -v for the libbpf/verifier log)");
-		keep_reported_reason(res);
 	}
 	else if (interrupted())
 		fail(res, 128 + interrupted_signal(), "interrupted by signal %d",
