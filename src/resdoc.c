@@ -145,9 +145,8 @@ static bool unmatched(const char *name)
  * a document from a version without that option then matches one that
  * records it unchanged.  An option it does not know always counts.
  */
-static bool at_default(const char *bench, const char *name, json_object *val)
+static bool at_default(const struct bench *b, const char *name, json_object *val)
 {
-	const struct bench *b = bench_find(bench);
 	const struct opt_def *o = opts_find(global_opts, name);
 	char text[OPT_TEXT_MAX];
 
@@ -179,13 +178,14 @@ static int cmp_str(const void *a, const void *b)
 static char *run_key(const struct res_run *r)
 {
 	int n = json_object_object_length(r->options), k = 0, i;
+	const struct bench *b = bench_find(r->bench);	/* NULL: not one of ours */
 	char **parts = xcalloc(n ? n : 1, sizeof(char *));
 	char *key = NULL, *next;
 	size_t len;
 	FILE *f;
 
 	json_object_object_foreach(r->options, name, val) {
-		if (unmatched(name) || at_default(r->bench, name, val))
+		if (unmatched(name) || at_default(b, name, val))
 			continue;
 		if (asprintf(&parts[k], "%s=%s", name,
 			     json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN)) < 0)
