@@ -89,8 +89,16 @@ static __always_inline int rb_write_one(__u32 seq, __u32 stream)
 	return 0;
 }
 
+static __always_inline long pb_write_one(void *ctx, __u32 seq, __u32 stream)
+{
+	struct rb_sample s;
 
-static __always_inline void rb_produce(__u32 stream)
+	fill(&s, seq, stream);
+	return bpf_perf_event_output(ctx, &perfbuf, BPF_F_CURRENT_CPU, &s, sizeof(s));
+}
+
+/* A batch of one stream's samples into the ring buffer, or (perf) the perf buffer. */
+static __always_inline void produce(void *ctx, __u32 stream, bool perf)
 {
 	struct stream_state *st;
 	__u32 i, n, seq;
@@ -102,29 +110,9 @@ static __always_inline void rb_produce(__u32 stream)
 	seq = st->next_seq;
 	bench_add_hits(n);
 	for (i = 0; i < n && i < RB_BATCH_MAX; i++)
-		if (rb_write_one(seq + i, stream))
+		if (perf ? pb_write_one(ctx, seq + i, stream) : rb_write_one(seq + i, stream))
 			bench_add_drops(1);
 	st->next_seq = seq + n;	/* a dropped sample leaves a gap in the stream */
-}
-
-static __always_inline void pb_produce(void *ctx, __u32 stream)
-{
-	struct stream_state *st;
-	struct rb_sample s;
-	__u32 i, n, seq;
-
-	if (stream >= RB_MAX_STREAMS)
-		return;
-	st = &streams[stream];
-	n = claim(batch_cnt);
-	seq = st->next_seq;
-	bench_add_hits(n);
-	for (i = 0; i < n && i < RB_BATCH_MAX; i++) {
-		fill(&s, seq + i, stream);
-		if (bpf_perf_event_output(ctx, &perfbuf, BPF_F_CURRENT_CPU, &s, sizeof(s)))
-			bench_add_drops(1);
-	}
-	st->next_seq = seq + n;
 }
 
 static __always_inline __u32 packet_stream(struct __sk_buff *ctx)
@@ -148,7 +136,7 @@ static __always_inline __u32 syscall_stream(struct bpf_raw_tracepoint_args *ctx)
 SEC("tc")
 int rb_test_run(struct __sk_buff *ctx)
 {
-	rb_produce(packet_stream(ctx));
+	produce(ctx, packet_stream(ctx), false);
 	return 0;	/* TC_ACT_OK */
 }
 
@@ -156,14 +144,14 @@ SEC("raw_tp/sys_enter")
 int rb_raw_tp(struct bpf_raw_tracepoint_args *ctx)
 {
 	if (bench_is_our_syscall(ctx))
-		rb_produce(syscall_stream(ctx));
+		produce(ctx, syscall_stream(ctx), false);
 	return 0;
 }
 
 SEC("tc")
 int pb_test_run(struct __sk_buff *ctx)
 {
-	pb_produce(ctx, packet_stream(ctx));
+	produce(ctx, packet_stream(ctx), true);
 	return 0;	/* TC_ACT_OK */
 }
 
@@ -171,6 +159,6 @@ SEC("raw_tp/sys_enter")
 int pb_raw_tp(struct bpf_raw_tracepoint_args *ctx)
 {
 	if (bench_is_our_syscall(ctx))
-		pb_produce(ctx, syscall_stream(ctx));
+		produce(ctx, syscall_stream(ctx), true);
 	return 0;
 }
