@@ -96,6 +96,20 @@ static int do_lookup(__u32 idx, struct loop_state *s)
 	return 0;
 }
 
+/* A step's end: stop the loop on an error, or when the trie needs resetting. */
+static __always_inline int step_end(struct loop_state *s, long err, bool reset)
+{
+	if (err) {
+		s->ret = err;
+		return 1;
+	}
+	if (reset) {
+		s->ret = LPM_RESET;
+		return 1;
+	}
+	return 0;
+}
+
 static int do_insert(__u32 idx, struct loop_state *s)
 {
 	struct lpm_key key;
@@ -104,15 +118,8 @@ static int do_insert(__u32 idx, struct loop_state *s)
 
 	i = make_key(&key);
 	err = bpf_map_update_elem(&trie, &key, &val, BPF_NOEXIST);
-	if (err) {
-		s->ret = err;
-		return 1;
-	}
-	if (i == nr_entries - 1) {	/* full: user space empties it before the next run */
-		s->ret = LPM_RESET;
-		return 1;
-	}
-	return 0;
+	/* full: user space empties it before the next run */
+	return step_end(s, err, i == nr_entries - 1);
 }
 
 static int do_update(__u32 idx, struct loop_state *s)
@@ -123,11 +130,7 @@ static int do_update(__u32 idx, struct loop_state *s)
 
 	val = make_key(&key) + 1;	/* differs from the fill's value, so tests see it */
 	err = bpf_map_update_elem(&trie, &key, &val, BPF_EXIST);
-	if (err) {
-		s->ret = err;
-		return 1;
-	}
-	return 0;
+	return step_end(s, err, false);
 }
 
 static int do_delete(__u32 idx, struct loop_state *s)
@@ -138,15 +141,8 @@ static int do_delete(__u32 idx, struct loop_state *s)
 
 	i = make_key(&key);
 	err = bpf_map_delete_elem(&trie, &key);
-	if (err) {
-		s->ret = err;
-		return 1;
-	}
-	if (i == nr_entries - 1) {	/* empty: user space refills it before the next run */
-		s->ret = LPM_RESET;
-		return 1;
-	}
-	return 0;
+	/* empty: user space refills it before the next run */
+	return step_end(s, err, i == nr_entries - 1);
 }
 
 static __always_inline long run_loop(struct loop_state *s)
