@@ -430,10 +430,22 @@ static uint32_t min_u32(uint32_t a, uint32_t b)
 	return a < b ? a : b;
 }
 
-/* Writes the n source elements in chunks of the batch size. */
-static int update_batched(const struct pass *p, uint32_t *done)
+/* Update or delete: one syscall for a batch of the n source elements. */
+static int write_batch(const struct pass *p, uint32_t off, uint32_t *cnt)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = BPF_ANY);
+	struct mb_state *s = p->s;
+
+	if (p->op == OP_DELETE)
+		return bpf_map_delete_batch(s->map_fd, key_at(&s->src, s, off), cnt, NULL);
+	return bpf_map_update_batch(s->map_fd, key_at(&s->src, s, off), val_at(&s->src, s, off),
+				    cnt, &opts);
+}
+
+/* Updates, or deletes, the n source elements in chunks of the batch size. */
+static int write_batched(const struct pass *p, uint32_t *done)
+{
+	bool del = p->op == OP_DELETE;
 	struct mb_state *s = p->s;
 	uint32_t off, want, cnt;
 	int err;
@@ -441,12 +453,13 @@ static int update_batched(const struct pass *p, uint32_t *done)
 	for (off = 0; off < s->n; off += want) {
 		want = min_u32(p->batch, s->n - off);
 		cnt = want;
-		err = bpf_map_update_batch(s->map_fd, key_at(&s->src, s, off),
-					   val_at(&s->src, s, off), &cnt, &opts);
-		if (err)
-			return syscall_fail(p, err, "BPF_MAP_UPDATE_BATCH");
+		err = write_batch(p, off, &cnt);
+		if (err)	/* delete: ENOENT included, the map lacked one of our keys */
+			return syscall_fail(p, err, del ? "BPF_MAP_DELETE_BATCH" :
+					    "BPF_MAP_UPDATE_BATCH");
 		if (cnt != want)
-			return pass_fail(p, -EIO, "updated %u of %u", cnt, want);
+			return pass_fail(p, -EIO, "%s %u of %u", del ? "deleted" : "updated",
+					 cnt, want);
 		if (interrupted())
 			return -EINTR;
 	}
@@ -466,28 +479,6 @@ static int update_one_by_one(const struct pass *p, uint32_t *done)
 		if (err)
 			return syscall_fail(p, err, "BPF_MAP_UPDATE_ELEM");
 		if (!(i & 4095) && interrupted())
-			return -EINTR;
-	}
-	*done = s->n;
-	return 0;
-}
-
-/* Deletes the n known keys in chunks of the batch size. */
-static int delete_batched(const struct pass *p, uint32_t *done)
-{
-	struct mb_state *s = p->s;
-	uint32_t off, want, cnt;
-	int err;
-
-	for (off = 0; off < s->n; off += want) {
-		want = min_u32(p->batch, s->n - off);
-		cnt = want;
-		err = bpf_map_delete_batch(s->map_fd, key_at(&s->src, s, off), &cnt, NULL);
-		if (err)	/* ENOENT included: the map lacked one of our keys */
-			return syscall_fail(p, err, "BPF_MAP_DELETE_BATCH");
-		if (cnt != want)
-			return pass_fail(p, -EIO, "deleted %u of %u", cnt, want);
-		if (interrupted())
 			return -EINTR;
 	}
 	*done = s->n;
@@ -609,14 +600,9 @@ static int run_op(const struct pass *p, uint32_t *total)
 {
 	if (!p->batch)
 		return p->op == OP_UPDATE ? update_one_by_one(p, total) : walk_one_by_one(p, total);
-	switch (p->op) {
-	case OP_UPDATE:
-		return update_batched(p, total);
-	case OP_DELETE:
-		return delete_batched(p, total);
-	default:
-		return lookup_batched(p, total);
-	}
+	if (p->op == OP_UPDATE || p->op == OP_DELETE)
+		return write_batched(p, total);
+	return lookup_batched(p, total);
 }
 
 /* ---- checks, untimed ---- */
@@ -691,7 +677,7 @@ static int check_pass(const struct pass *p, uint32_t total)
 		err = verify_results(p, total, true);
 		return err ? err : census_expect(p, MAP_EMPTY);
 	case OP_DELETE:
-		if (p->batch)	/* our keys: delete_batched counted each */
+		if (p->batch)	/* our keys: write_batched counted each */
 			err = total == p->s->n ? 0 : pass_fail(p, -EIO, "deleted %u of %u", total,
 							       p->s->n);
 		else
