@@ -8,16 +8,18 @@
 
 #define BPF_LOOP_MAX	(1u << 23)	/* the kernel's BPF_MAX_LOOPS */
 
-static uint64_t nr_loops;
+struct bpf_loop_args {
+	uint64_t nr_loops;
+};
 
 static const struct opt_def bpf_loop_opts[] = {
-	{ "nr_loops", 0, OPT_UINT, &nr_loops, "10", 1, BPF_LOOP_MAX, NULL, "N",
+	{ "nr_loops", 0, OPT_UINT, OPT_OFF(struct bpf_loop_args, nr_loops), "10", 1, BPF_LOOP_MAX, NULL, "N",
 	  "iterations per bpf_loop() call" },
 	{ NULL },
 };
 
 static const struct metric_def loop_metrics[] = {
-	{ "throughput", "M ops/s", METRIC_SAMPLED, .prod_unit = "M ops" },
+	{ "throughput", "M ops/s", METRIC_RATE, .prod_unit = "M ops" },
 	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0 },
 };
 
@@ -28,6 +30,7 @@ struct bpf_loop_state {
 
 static int bpf_loop_setup(struct bench_env *env)
 {
+	const struct bpf_loop_args *a = env->args;
 	struct bpf_loop_state *s = calloc(1, sizeof(*s));
 	int err;
 
@@ -38,7 +41,7 @@ static int bpf_loop_setup(struct bench_env *env)
 	if (!s->skel)
 		return -errno;
 	BENCH_SKEL_INIT(s->skel);
-	s->skel->rodata->nr_loops = nr_loops;
+	s->skel->rodata->nr_loops = a->nr_loops;
 	err = trigger_prepare(env, &(struct trigger_progs){
 		.test_run = s->skel->progs.bpf_loop_test_run,
 		.raw_tp = s->skel->progs.bpf_loop_raw_tp,
@@ -76,6 +79,7 @@ const struct bench bench_bpf_loop = {
 	.summary = "bpf_loop() helper: iterations per second and ns per iteration",
 	.family = "bpf-loop",
 	.opts = bpf_loop_opts,
+	.args_size = sizeof(struct bpf_loop_args),
 	.metrics = loop_metrics,
 	.nr_metrics = ARRAY_SIZE(loop_metrics),
 	.setup = bpf_loop_setup,
@@ -99,8 +103,17 @@ static const struct suite_step bpf_loop_steps[] = {
 	{ NULL },
 };
 
+/* The quick look: three points of the sweep. */
+static const struct suite_step bpf_loop_quick[] = {
+	{ "bpf_loop, nr_loops sweep", "bpf-loop nr_loops 1", "bpf-loop -w0 -d1 --nr_loops 1" },
+	{ NULL, "bpf-loop nr_loops 1000", "bpf-loop -w0 -d1 --nr_loops 1000" },
+	{ NULL, "bpf-loop nr_loops 1000000", "bpf-loop -w0 -d1 --nr_loops 1000000" },
+	{ NULL },
+};
+
 const struct suite suite_bpf_loop = {
 	.name = "bpf-loop",
 	.summary = "bpf_loop() throughput and latency, nr_loops 1 ... 1000000 (seed 003)",
 	.steps = bpf_loop_steps,
+	.quick = bpf_loop_quick,
 };

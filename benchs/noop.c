@@ -12,16 +12,18 @@
 
 #define NOOP_BATCH_MAX	4096
 
-static uint64_t batch;
+struct noop_args {
+	uint64_t batch;
+};
 
 static const struct opt_def noop_opts[] = {
-	{ "batch", 0, OPT_UINT, &batch, "1", 1, NOOP_BATCH_MAX, NULL, "N",
+	{ "batch", 0, OPT_UINT, OPT_OFF(struct noop_args, batch), "1", 1, NOOP_BATCH_MAX, NULL, "N",
 	  "empty ops per program run (1: the floor per program run)" },
 	{ NULL },
 };
 
 static const struct metric_def noop_metrics[] = {
-	{ "throughput", "M ops/s", METRIC_SAMPLED, .prod_unit = "M ops" },
+	{ "throughput", "M ops/s", METRIC_RATE, .prod_unit = "M ops" },
 	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0 },
 };
 
@@ -32,6 +34,7 @@ struct noop_state {
 
 static int noop_setup(struct bench_env *env)
 {
+	const struct noop_args *a = env->args;
 	struct noop_state *s = calloc(1, sizeof(*s));
 	int err;
 
@@ -42,7 +45,7 @@ static int noop_setup(struct bench_env *env)
 	if (!s->skel)
 		return -errno;
 	BENCH_SKEL_INIT(s->skel);
-	s->skel->rodata->batch = batch;
+	s->skel->rodata->batch = a->batch;
 	err = trigger_prepare(env, &(struct trigger_progs){
 		.test_run = s->skel->progs.noop_test_run,
 		.raw_tp = s->skel->progs.noop_raw_tp,
@@ -80,6 +83,7 @@ const struct bench bench_noop = {
 	.summary = "harness floor: an empty program run through the trigger",
 	.family = "core",
 	.opts = noop_opts,
+	.args_size = sizeof(struct noop_args),
 	.metrics = noop_metrics,
 	.nr_metrics = ARRAY_SIZE(noop_metrics),
 	.setup = noop_setup,

@@ -20,34 +20,56 @@
 #include "stats.h"
 #include "trigger.h"
 
-#define BENCH_MAX_METRICS	128	/* map-batch needs up to 106: 4 ops x (8 batch sizes x 3 + 2) + 2 */
 #define BENCH_MAX_THREADS	1024
 
-/* How a metric is obtained for each sample. */
+struct run_result;
+
+/*
+ * What a metric is decides how its samples may be compared (compare.c):
+ * estimates (rate, time, ratio) vary sample to sample and are tested;
+ * a level fixed at setup and a running maximum are not independent
+ * samples at all; a count is exact; an inverse is derived from its base.
+ */
 enum metric_kind {
-	METRIC_SAMPLED,		/* measure() writes it */
+	METRIC_RATE,		/* per-period estimate of a rate: "M ops/s" */
+	METRIC_TIME,		/* per-sample estimate of a time: "ns/op" timed in the kernel, "ms" a pass */
+	METRIC_RATIO,		/* per-sample estimate without a time unit: a speed-up, a false positive rate */
+	METRIC_LEVEL,		/* fixed at setup, read each sample: memory a map holds */
+	METRIC_PEAK,		/* running maximum: peak memory */
+	METRIC_COUNT,		/* exact count: elements checked, retries */
 	METRIC_INVERSE,		/* scale / value of metric 'base', as the kernel's bench derives latency */
 };
 
+enum metric_better {
+	BETTER_BY_KIND,		/* rate, ratio: higher; time, level, peak: lower; count: none; inverse: base's opposite */
+	BETTER_HIGHER,
+	BETTER_LOWER,
+	BETTER_NONE,
+};
+
 struct metric_def {
-	const char *name;	/* JSON key and human label: "throughput" */
+	const char *name;	/* JSON key and human label: "throughput" (copied when added) */
 	const char *unit;	/* "M ops/s" */
 	enum metric_kind kind;
 	int base;		/* METRIC_INVERSE: index of the metric it inverts */
 	double scale;		/* METRIC_INVERSE: value = scale / base */
 	const char *prod_unit;	/* non-NULL: human summary adds "(X<prod_unit>/prod)" */
+	enum metric_better better;
 };
 
 /* The per-run state every operation receives. */
 struct bench_env {
 	const struct bench *bench;
-	const struct run_opts *opts;	/* global options, read-only */
+	const struct run_opts *opts;	/* global options of this run, read-only */
+	const void *args;		/* the benchmark's options: a struct of bench->args_size bytes */
+	struct run_result *res;		/* where bench_add_metric() puts metrics */
 	struct trigger trig;		/* chosen by setup via trigger_prepare() */
 	void *priv;			/* the benchmark's own state */
 	atomic_bool stop;		/* producers and consumers return when set */
 	atomic_int error;		/* first failure of a thread, negative errno */
 	char errbuf[256];
 	int nr_producers, nr_consumers;
+	int repeat;			/* -r: which repetition of the run this is, from 0 */
 	/* Optional: how the figures were obtained, when a benchmark picks among ways (JSON "method"). */
 	const char *method;
 };
@@ -61,17 +83,15 @@ struct bench {
 	const char *name;
 	const char *summary;		/* one line for --list */
 	const char *family;		/* groups --list and suites */
-	const struct opt_def *opts;	/* benchmark options, NULL-name terminated */
+	const struct opt_def *opts;	/* benchmark options, NULL-name terminated, at offsets in args */
+	size_t args_size;		/* the struct opts describe; each run gets its own */
+	const void *variant;		/* what tells this benchmark from its family's others */
+	/* Metrics every run has, added before validate (which may add more: bench_add_metric). */
 	const struct metric_def *metrics;
 	int nr_metrics;
 	unsigned int flags;
 
-	/*
-	 * Checks option combinations; returns 0 or prints one line and returns -EINVAL.
-	 * May point env->bench to a copy of the bench whose metrics depend on
-	 * the options (same name, options and operations; it must outlive the run,
-	 * as results point to it); the run then uses it.
-	 */
+	/* Checks option combinations; returns 0 or prints one line and returns -EINVAL. */
 	int (*validate)(struct bench_env *env);
 	/* Loads programs and creates maps; negative errno on failure (the core prints context). */
 	int (*setup)(struct bench_env *env);
@@ -79,26 +99,30 @@ struct bench {
 	void (*producer)(struct bench_env *env, int idx);
 	void (*consumer)(struct bench_env *env, int idx);
 	/*
-	 * End of a sampling period of elapsed_ns: write the METRIC_SAMPLED
-	 * values of the period into vals[] (counters are then reset by the
-	 * benchmark itself, or it keeps the previous totals in priv).
+	 * End of a sampling period of elapsed_ns: write the values of the
+	 * period's non-derived metrics into vals[] (counters are then reset by
+	 * the benchmark itself, or it keeps the previous totals in priv).
 	 */
 	void (*measure)(struct bench_env *env, uint64_t elapsed_ns, double *vals);
 	/* BENCH_F_ONESHOT: one whole measured run, its values in vals[]; negative errno on failure. */
 	int (*run_once)(struct bench_env *env, double *vals);
 	/*
 	 * Optional: print the human summary in this family's own shape.
-	 * Called after teardown: use options and st, not env->priv.
+	 * Called after teardown: use env->args and res, not env->priv.
 	 */
-	void (*report_final)(struct bench_env *env, const struct stats *st);
-	/*
-	 * Optional: a suite table row in this family's own shape (its seed
-	 * script's), from st; b is the bench that ran (validate's copy, if any).
-	 */
-	void (*format_row)(const struct bench *b, const struct stats *st, char *buf, size_t len);
+	void (*report_final)(struct bench_env *env, const struct run_result *res);
+	/* Optional: a suite table row in this family's own shape (its seed script's). */
+	void (*format_row)(const struct run_result *res, char *buf, size_t len);
 	/* Releases everything setup made; must tolerate a partial setup. */
 	void (*teardown)(struct bench_env *env);
 };
+
+/*
+ * Adds a metric to the run (from validate, or setup); returns its index
+ * in vals[].  Adding a name the run has already returns that index, so a
+ * repeated setup (-r) finds its metrics again.
+ */
+int bench_add_metric(struct bench_env *env, const struct metric_def *def);
 
 /*
  * A suite is a named list of runs printed as one table, e.g. the table
@@ -115,6 +139,7 @@ struct suite {
 	const char *name;
 	const char *summary;
 	const struct suite_step *steps;	/* terminated by an all-NULL step */
+	const struct suite_step *quick;	/* optional: what the quick suite runs of it (-w0 -d1) */
 };
 
 /* The table of all benchmarks (src/benchs.c). */

@@ -30,22 +30,33 @@ struct run_opts {
 	const char *sweep;	/* --sweep PARAM=v1,v2,...: one run per value */
 	const char *precision_text;	/* --precision PCT, as typed */
 	uint64_t max_duration_s;	/* bound of a --precision run */
+	uint64_t runs;		/* -r: whole runs, each with a fresh setup */
 	/* Not options: derived or set by the caller, kept across cli_parse. */
 	double precision_pct;	/* 0: fixed duration; from precision_text by cli_validate */
 	bool batch;		/* suites and sweeps print rows: no per-run summary */
 };
 
-extern struct run_opts run_opts;
-extern const struct opt_def global_opts[];
+extern const struct opt_def global_opts[];	/* at offsets in struct run_opts */
+
+/* One run's command line, parsed: the run owns its options. */
+struct run_spec {
+	const struct bench *bench;	/* NULL when only --list/--help was asked */
+	struct run_opts opts;
+	void *args;			/* the benchmark's options, bench->args_size bytes */
+};
 
 /*
- * Parses `[global options] BENCH [bench options]` in any order.
- * Returns 0 with *bench set (NULL when only --list/--help was asked),
- * or EXIT_USAGE after printing one line naming the problem.
+ * Parses `[global options] BENCH [bench options]` in any order ("--"
+ * ends the options).  Returns 0 with spec filled (free it with
+ * run_spec_free), or EXIT_USAGE after printing one line naming the
+ * problem (spec then holds nothing to free).
  */
-int cli_parse(int argc, char **argv, const struct bench **bench);
+int cli_parse(int argc, char **argv, struct run_spec *spec);
+void run_spec_free(struct run_spec *spec);
+/* A copy whose args are its own (string options still point into argv). */
+void run_spec_copy(struct run_spec *dst, const struct run_spec *src);
 /* Checks cross-option rules for the chosen benchmark; EXIT_USAGE on error. */
-int cli_validate(const struct bench *b);
+int cli_validate(struct run_spec *spec);
 void cli_usage(void);
 void cli_list(void);
 void cli_bench_help(const struct bench *b);

@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "export.h"
-#include "report.h"
 #include "util.h"
 
 static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
@@ -31,18 +30,6 @@ static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		*off += (size_t)n;
-}
-
-/* The mean the kernel bench prints for a metric: inverses are scale / mean of their base. */
-static double shown_mean(const struct run_result *r, int i)
-{
-	const struct metric_def *m = &r->bench->metrics[i];
-	double base;
-
-	if (m->kind != METRIC_INVERSE)
-		return r->st[i].mean;
-	base = r->st[m->base].mean;
-	return base ? m->scale / base : 0.0;
 }
 
 /* The kernel bench's %.3f, but small values keep four significant digits. */
@@ -70,19 +57,19 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 		return;
 	}
 	if (r->bench->format_row) {
-		r->bench->format_row(r->bench, r->st, buf, len);
+		r->bench->format_row(r, buf, len);
 		return;
 	}
-	for (i = 0; i < r->bench->nr_metrics; i++) {
+	for (i = 0; i < r->nr_metrics; i++) {
 		if (max_metrics && i == max_metrics) {
 			appendf(buf, len, &off, " (+%d more metrics in --json/--csv)",
-				r->bench->nr_metrics - i);
+				r->nr_metrics - i);
 			break;
 		}
-		m = &r->bench->metrics[i];
+		m = &r->metrics[i];
 		appendf(buf, len, &off, "%s%s %s", i ? ", " : "", m->name,
-			num(shown_mean(r, i), n1, sizeof(n1)));
-		if (m->kind != METRIC_INVERSE)
+			num(res_shown_mean(r, i), n1, sizeof(n1)));
+		if (m->kind != METRIC_INVERSE && r->st[i].n > 1)
 			appendf(buf, len, &off, " ± %s", num(r->st[i].stddev, n1, sizeof(n1)));
 		appendf(buf, len, &off, " %s", m->unit);
 	}
@@ -117,8 +104,8 @@ static void csv_metric(FILE *f, const struct run_result *r, int i)
 {
 	const struct stats *s = &r->st[i];
 
-	csv_field(f, r->bench->metrics[i].name, false);
-	csv_field(f, r->bench->metrics[i].unit, false);
+	csv_field(f, r->metrics[i].name, false);
+	csv_field(f, r->metrics[i].unit, false);
 	fprintf(f, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,", s->n, s->mean, s->stddev,
 		s->median, s->min, s->max, s->ci95_low, s->ci95_high, r->wall_ns / 1e9);
 }
@@ -128,7 +115,7 @@ static void csv_row(FILE *f, const struct result_row *row, const char *section)
 	const struct run_result *r = &row->res;
 	const char *bench = r->bench ? r->bench->name : "";
 	char status[16];
-	int i, nr = r->bench && !row->status ? r->bench->nr_metrics : 0;
+	int i, nr = r->bench && !row->status ? r->nr_metrics : 0;
 
 	snprintf(status, sizeof(status), "%d", row->status);
 	for (i = 0; i < (nr ? nr : 1); i++) {
@@ -230,9 +217,10 @@ static int export_json(const char *path, struct result_row *rows, int n)
 			continue;
 		rows[i].res.label = rows[i].label;
 		rows[i].res.suite = rows[i].suite;
+		rows[i].res.section = rows[i].section;
 		runs[nr++] = &rows[i].res;
 	}
-	err = report_json(path, runs, nr);
+	err = export_json_runs(path, runs, nr);
 	free(runs);
 	return err;
 }

@@ -14,6 +14,7 @@ struct result_row {
 	const char *header;	/* section title starting here, or NULL */
 	const char *label;	/* row label; NULL: the benchmark's name */
 	const char *suite;	/* suite the step belongs to, or NULL */
+	const char *section;	/* the section title this row stands under, or NULL */
 	int status;		/* exit status of the step: 0, 1, 2, EXIT_SKIP, 128+sig */
 	char note[320];		/* why a step failed or was skipped */
 	struct run_result res;	/* res.bench NULL: the step never ran (bad arguments) */
@@ -31,6 +32,8 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 /* Writes every requested format; prints one line per file it cannot write; 0 or 1. */
 int export_rows(const struct export_paths *p, const char *title,
 		struct result_row *rows, int n);
+/* Writes one JSON document with every run; "-" is stdout. Returns 0 or -errno. */
+int export_json_runs(const char *path, struct run_result *const *runs, int n);
 /* One run of `bpfbench BENCH`, to whichever exports were asked for; 0 or 1. */
 int export_run(const struct export_paths *p, struct run_result *res);
 

@@ -194,3 +194,9 @@ void jsonw_kbool(struct jsonw *w, const char *key, bool v)
 	jsonw_key(w, key);
 	jsonw_bool(w, v);
 }
+
+void jsonw_knull(struct jsonw *w, const char *key)
+{
+	jsonw_key(w, key);
+	jsonw_null(w);
+}

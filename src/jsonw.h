@@ -39,5 +39,6 @@ void jsonw_kdouble(struct jsonw *w, const char *key, double v);
 void jsonw_ku64(struct jsonw *w, const char *key, unsigned long long v);
 void jsonw_ki64(struct jsonw *w, const char *key, long long v);
 void jsonw_kbool(struct jsonw *w, const char *key, bool v);
+void jsonw_knull(struct jsonw *w, const char *key);
 
 #endif

@@ -57,13 +57,13 @@ static int check_privileges(void)
 	return 1;
 }
 
-static int run_one(const struct bench *b)
+static int run_one(const struct run_spec *spec)
 {
-	struct export_paths out = { run_opts.json_path, run_opts.csv_path, run_opts.md_path };
+	struct export_paths out = { spec->opts.json_path, spec->opts.csv_path, spec->opts.md_path };
 	struct run_result res;
 	int status;
 
-	status = run_bench(b, &res);
+	status = run_bench(spec, &res);
 	if (status && !res.reported)
 		errmsg("%s", res.error);
 	else if (!status)
@@ -72,9 +72,36 @@ static int run_one(const struct bench *b)
 	return status;
 }
 
+/* `bpfbench [options] BENCH [options]`: --list, --help, a sweep or one run. */
+static int bench_main(int argc, char **argv, struct run_spec *spec)
+{
+	const struct bench *b = spec->bench;
+	int ret;
+
+	if (spec->opts.list) {
+		cli_list();
+		return 0;
+	}
+	if (spec->opts.help || !b) {
+		if (b)
+			cli_bench_help(b);
+		else
+			cli_usage();
+		return b || spec->opts.help ? 0 : EXIT_USAGE;
+	}
+	ret = cli_validate(spec);
+	if (!ret)
+		ret = check_privileges();
+	if (ret)
+		return ret;
+	if (spec->opts.sweep)
+		return sweep_run(argc, argv, spec);
+	return run_one(spec);
+}
+
 int main(int argc, char **argv)
 {
-	const struct bench *b;
+	struct run_spec spec;
 	size_t i;
 	int ret;
 
@@ -84,26 +111,10 @@ int main(int argc, char **argv)
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(subcommands); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].main(argc - 1, argv + 1);
-	ret = cli_parse(argc, argv, &b);
+	ret = cli_parse(argc, argv, &spec);
 	if (ret)
 		return ret;
-	if (run_opts.list) {
-		cli_list();
-		return 0;
-	}
-	if (run_opts.help || !b) {
-		if (b)
-			cli_bench_help(b);
-		else
-			cli_usage();
-		return b || run_opts.help ? 0 : EXIT_USAGE;
-	}
-	ret = cli_validate(b);
-	if (!ret)
-		ret = check_privileges();
-	if (ret)
-		return ret;
-	if (run_opts.sweep)
-		return sweep_run(argc, argv, b);
-	return run_one(b);
+	ret = bench_main(argc, argv, &spec);
+	run_spec_free(&spec);
+	return ret;
 }

@@ -10,13 +10,16 @@
 
 int parse_u64(const char *s, uint64_t *out)
 {
+	bool hex = s && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *digits = hex ? s + 2 : s;
 	unsigned long long v;
 	char *end;
 
-	if (!s || !*s || !isdigit((unsigned char)*s))
+	/* strtoull alone would take blanks, a sign, and "010" for octal 8 */
+	if (!s || !(hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits)))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(digits, &end, hex ? 16 : 10);
 	if (errno == ERANGE)
 		return -ERANGE;
 	if (*end)
@@ -59,7 +62,17 @@ bool opt_takes_value(const struct opt_def *o)
 	return o->type != OPT_FLAG;
 }
 
-static int set_uint(const struct opt_def *o, const char *text, char *err, int len)
+static void *field(const struct opt_def *o, void *args)
+{
+	return (char *)args + o->off;
+}
+
+static const void *cfield(const struct opt_def *o, const void *args)
+{
+	return (const char *)args + o->off;
+}
+
+static int set_uint(const struct opt_def *o, void *store, const char *text, char *err, int len)
 {
 	uint64_t v;
 	int ret = parse_u64(text, &v);
@@ -73,18 +86,18 @@ static int set_uint(const struct opt_def *o, const char *text, char *err, int le
 			 o->name, v, o->min, o->max);
 		return -EINVAL;
 	}
-	*(uint64_t *)o->store = v;
+	*(uint64_t *)store = v;
 	return 0;
 }
 
-static int set_choice(const struct opt_def *o, const char *text, char *err, int len)
+static int set_choice(const struct opt_def *o, void *store, const char *text, char *err, int len)
 {
 	int i, off = 0;
 	char names[256] = "";
 
 	for (i = 0; o->choices[i]; i++) {
 		if (name_eq(o->choices[i], text)) {
-			*(int *)o->store = i;
+			*(int *)store = i;
 			return 0;
 		}
 		off += snprintf(names + off, sizeof(names) - off, "%s%s",
@@ -96,9 +109,9 @@ static int set_choice(const struct opt_def *o, const char *text, char *err, int 
 	return -EINVAL;
 }
 
-static int set_uint_list(const struct opt_def *o, const char *text, char *err, int len)
+static int set_uint_list(const struct opt_def *o, struct uint_list *l, const char *text,
+			 char *err, int len)
 {
-	struct uint_list *l = o->store;
 	char buf[1024], *tok, *save = NULL;
 	uint64_t v;
 
@@ -127,29 +140,30 @@ static int set_uint_list(const struct opt_def *o, const char *text, char *err, i
 	return 0;
 }
 
-int opts_set(const struct opt_def *o, const char *text, char *err, int len)
+int opts_set(const struct opt_def *o, void *args, const char *text, char *err, int len)
 {
+	void *store = field(o, args);
 	int ret;
 
 	switch (o->type) {
 	case OPT_UINT:
-		return set_uint(o, text, err, len);
+		return set_uint(o, store, text, err, len);
 	case OPT_FLAG:
-		*(bool *)o->store = text && (!strcmp(text, "1") || !strcmp(text, "true"));
+		*(bool *)store = text && (!strcmp(text, "1") || !strcmp(text, "true"));
 		return 0;
 	case OPT_CHOICE:
-		return set_choice(o, text, err, len);
+		return set_choice(o, store, text, err, len);
 	case OPT_STRING:
 		if (!*text) {
 			snprintf(err, len, "--%s: empty value", o->name);
 			return -EINVAL;
 		}
-		*(const char **)o->store = text;
+		*(const char **)store = text;
 		return 0;
 	case OPT_UINT_LIST:
-		return set_uint_list(o, text, err, len);
+		return set_uint_list(o, store, text, err, len);
 	case OPT_CPUSET:
-		ret = parse_cpuset(text, o->store, err, len);
+		ret = parse_cpuset(text, store, err, len);
 		if (ret) {
 			char inner[200];
 
@@ -161,38 +175,41 @@ int opts_set(const struct opt_def *o, const char *text, char *err, int len)
 	return -EINVAL;
 }
 
-void opts_reset(const struct opt_def *t)
+void opts_reset(const struct opt_def *t, void *args)
 {
 	char err[256];
+	void *store;
 
 	for (; t && t->name; t++) {
+		store = field(t, args);
 		switch (t->type) {
 		case OPT_UINT:
-			*(uint64_t *)t->store = 0;
+			*(uint64_t *)store = 0;
 			break;
 		case OPT_FLAG:
-			*(bool *)t->store = false;
+			*(bool *)store = false;
 			break;
 		case OPT_CHOICE:
-			*(int *)t->store = 0;
+			*(int *)store = 0;
 			break;
 		case OPT_STRING:
-			*(const char **)t->store = NULL;
+			*(const char **)store = NULL;
 			break;
 		case OPT_UINT_LIST:
-			((struct uint_list *)t->store)->n = 0;
+			((struct uint_list *)store)->n = 0;
 			break;
 		case OPT_CPUSET:
-			((struct cpuset *)t->store)->n = 0;
+			((struct cpuset *)store)->n = 0;
 			break;
 		}
-		if (t->def && opts_set(t, t->def, err, sizeof(err)))
+		if (t->def && opts_set(t, args, t->def, err, sizeof(err)))
 			die("internal: bad default for --%s: %s", t->name, err);
 	}
 }
 
-void opts_format(const struct opt_def *o, char *buf, int len)
+void opts_format(const struct opt_def *o, const void *args, char *buf, int len)
 {
+	const void *store = cfield(o, args);
 	const struct uint_list *l;
 	const struct cpuset *s;
 	const char *str;
@@ -201,25 +218,25 @@ void opts_format(const struct opt_def *o, char *buf, int len)
 	buf[0] = 0;
 	switch (o->type) {
 	case OPT_UINT:
-		snprintf(buf, len, "%" PRIu64, *(uint64_t *)o->store);
+		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)store);
 		break;
 	case OPT_FLAG:
-		snprintf(buf, len, "%s", *(bool *)o->store ? "true" : "false");
+		snprintf(buf, len, "%s", *(const bool *)store ? "true" : "false");
 		break;
 	case OPT_CHOICE:
-		snprintf(buf, len, "%s", o->choices[*(int *)o->store]);
+		snprintf(buf, len, "%s", o->choices[*(const int *)store]);
 		break;
 	case OPT_STRING:
-		str = *(const char **)o->store;
+		str = *(const char *const *)store;
 		snprintf(buf, len, "%s", str ? str : "");
 		break;
 	case OPT_UINT_LIST:
-		l = o->store;
+		l = store;
 		for (i = 0; i < l->n && off < len; i++)
 			off += snprintf(buf + off, len - off, "%s%" PRIu64, i ? "," : "", l->v[i]);
 		break;
 	case OPT_CPUSET:
-		s = o->store;
+		s = store;
 		for (i = 0; i < s->n && off < len; i++)
 			off += snprintf(buf + off, len - off, "%s%d", i ? "," : "", s->cpu[i]);
 		break;
@@ -240,10 +257,10 @@ bool opts_is_default(const struct opt_def *o, const char *text)
 	char def[OPT_TEXT_MAX], err[8];
 
 	memset(&scratch, 0, sizeof(scratch));
-	tmp.store = &scratch;
-	if (o->def && opts_set(&tmp, o->def, err, sizeof(err)))
+	tmp.off = 0;
+	if (o->def && opts_set(&tmp, &scratch, o->def, err, sizeof(err)))
 		return false;
-	opts_format(&tmp, def, sizeof(def));
+	opts_format(&tmp, &scratch, def, sizeof(def));
 	return !strcmp(def, text);
 }
 

@@ -8,6 +8,7 @@
 #define BPFBENCH_OPTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define EXIT_USAGE	2	/* bad command line */
@@ -36,11 +37,17 @@ struct cpuset {
 	int cpu[CPUSET_MAX];	/* in the order given; thread i runs on cpu[i % n] */
 };
 
+/*
+ * An option's value lives at an offset in the struct its table describes:
+ * struct run_opts for the global table, a benchmark's own args struct
+ * (bench->args_size bytes) for its table.  Every run has its own copy,
+ * so two runs never share an option.
+ */
 struct opt_def {
 	const char *name;	/* long name; '-' and '_' match each other */
 	char short_name;	/* 0: none */
 	enum opt_type type;
-	void *store;
+	size_t off;		/* OPT_OFF(struct, field) */
 	const char *def;	/* default, as it would be typed; NULL: zero/false/empty */
 	uint64_t min, max;	/* OPT_UINT and each OPT_UINT_LIST element */
 	const char *const *choices;	/* OPT_CHOICE, NULL terminated */
@@ -48,21 +55,26 @@ struct opt_def {
 	const char *help;
 };
 
-/* Sets every option of the table to its default. */
-void opts_reset(const struct opt_def *table);
+#define OPT_OFF(type, field)	offsetof(type, field)
+
+/* Sets every option of the table to its default in args. */
+void opts_reset(const struct opt_def *table, void *args);
 /* Finds an option by long name (dash/underscore-insensitive) or short name. */
 const struct opt_def *opts_find(const struct opt_def *table, const char *name);
 const struct opt_def *opts_find_short(const struct opt_def *table, char c);
-/* Parses text into the option's store; on error writes a message naming the problem and returns -EINVAL. */
-int opts_set(const struct opt_def *o, const char *text, char *err, int errlen);
-/* Writes the option's current value as text. */
-void opts_format(const struct opt_def *o, char *buf, int len);
+/* Parses text into the option's field of args; on error writes a message naming the problem and returns -EINVAL. */
+int opts_set(const struct opt_def *o, void *args, const char *text, char *err, int errlen);
+/* Writes the option's value in args as text. */
+void opts_format(const struct opt_def *o, const void *args, char *buf, int len);
 /* Whether text (as opts_format writes it) is the option's default; the store is not touched. */
 bool opts_is_default(const struct opt_def *o, const char *text);
 bool opt_takes_value(const struct opt_def *o);
 void opts_print_help(const struct opt_def *table, const char *title);
 
-/* Strict number parsing shared by every caller: whole string, base 10 (or 0x), no sign. */
+/*
+ * Strict number parsing shared by every caller: whole string, decimal
+ * (leading zeros allowed, never octal) or 0x hex, no sign.
+ */
 int parse_u64(const char *s, uint64_t *out);
 int parse_cpuset(const char *s, struct cpuset *set, char *err, int errlen);
 

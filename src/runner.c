@@ -140,157 +140,294 @@ static bool sleep_until(struct bench_env *env, uint64_t when)
 	return !interrupted() && !atomic_load(&env->error);
 }
 
+/* ---- metrics and samples of the run ---- */
+
+static enum metric_better better_of(const struct run_result *res, const struct metric_def *m)
+{
+	enum metric_better base;
+
+	if (m->better != BETTER_BY_KIND)
+		return m->better;
+	switch (m->kind) {
+	case METRIC_RATE:
+	case METRIC_RATIO:
+		return BETTER_HIGHER;
+	case METRIC_TIME:
+	case METRIC_LEVEL:
+	case METRIC_PEAK:
+		return BETTER_LOWER;
+	case METRIC_INVERSE:
+		base = res->metrics[m->base].better;
+		return base == BETTER_HIGHER ? BETTER_LOWER :
+		       base == BETTER_LOWER ? BETTER_HIGHER : BETTER_NONE;
+	case METRIC_COUNT:
+		break;
+	}
+	return BETTER_NONE;
+}
+
+int res_metric(const struct run_result *r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->nr_metrics; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return i;
+	return -1;
+}
+
+int bench_add_metric(struct bench_env *env, const struct metric_def *def)
+{
+	struct run_result *res = env->res;
+	struct metric_def *m;
+	int i = res_metric(res, def->name);
+
+	if (i >= 0)
+		return i;
+	if (res->nr_samples || res->nr_warmup)
+		die("internal: %s adds metric %s after sampling began", env->bench->name, def->name);
+	if (def->kind == METRIC_INVERSE && (def->base < 0 || def->base >= res->nr_metrics))
+		die("internal: %s: metric %s inverts no metric", env->bench->name, def->name);
+	if (res->nr_metrics == res->metrics_cap) {
+		res->metrics_cap = res->metrics_cap ? res->metrics_cap * 2 : 8;
+		res->metrics = realloc(res->metrics, res->metrics_cap * sizeof(*res->metrics));
+		if (!res->metrics)
+			die("out of memory");
+	}
+	m = &res->metrics[res->nr_metrics];
+	*m = *def;
+	m->name = strdup(def->name);
+	if (!m->name)
+		die("out of memory");
+	m->better = better_of(res, m);
+	return res->nr_metrics++;
+}
+
+double res_shown_mean(const struct run_result *r, int i)
+{
+	const struct metric_def *m = &r->metrics[i];
+	double base;
+
+	if (m->kind != METRIC_INVERSE)
+		return r->st[i].mean;
+	base = r->st[m->base].mean;
+	return base ? m->scale / base : 0.0;
+}
+
+void run_spread(const struct run_result *r, int m, struct run_spread *out)
+{
+	double *means = xcalloc(r->nr_repeats ?: 1, sizeof(double)), within = 0, between;
+	struct stats st;
+	int k;
+
+	for (k = 0; k < r->nr_repeats; k++) {
+		means[k] = res_repeat_st(r, k, m)->mean;
+		within += pow(res_repeat_st(r, k, m)->stddev, 2) / r->nr_repeats;
+	}
+	stats_compute(means, r->nr_repeats, &st);
+	free(means);
+	between = st.stddev * st.stddev;
+	out->between_stddev = st.stddev;
+	out->between_share = between + within > 0 ? between / (between + within) : 0;
+}
+
 /*
- * --precision: running mean and variance (Welford) of the first metric,
- * so each new sample costs O(1).  One run at a time, like run_opts.
+ * --precision: running mean and variance (Welford) of the first metric
+ * within one repetition, so each new sample costs O(1).
  */
-static struct {
+struct precision {
 	int n;
 	double mean, m2;
-} prec;
+};
 
-static void update_precision(struct run_result *res, double v)
+static void update_precision(struct run_result *res, struct precision *p, double v)
 {
-	double d = v - prec.mean, half;
+	double d = v - p->mean, half;
 
-	prec.n++;
-	prec.mean += d / prec.n;
-	prec.m2 += d * (v - prec.mean);
-	if (!res->precision_target || prec.n < 2)
+	p->n++;
+	p->mean += d / p->n;
+	p->m2 += d * (v - p->mean);
+	if (!res->precision_target || p->n < 2)
 		return;
-	half = stats_t975(prec.n - 1) * sqrt(prec.m2 / (prec.n - 1) / prec.n);
-	if (prec.mean)
-		res->precision_pct = half / fabs(prec.mean) * 100;
+	half = stats_t975(p->n - 1) * sqrt(p->m2 / (p->n - 1) / p->n);
+	if (p->mean)
+		res->precision_pct = half / fabs(p->mean) * 100;
 	else
 		res->precision_pct = half ? INFINITY : 0;
 	/* three samples at least: two can agree by chance */
-	res->precision_reached = prec.n >= 3 && res->precision_pct <= res->precision_target;
+	res->precision_reached = p->n >= 3 && res->precision_pct <= res->precision_target;
 }
 
-static void add_sample(struct run_result *res, const double *vals, uint64_t elapsed)
+static void *grow(void *p, int cap, size_t size)
 {
+	p = realloc(p, (size_t)cap * size);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void add_sample(struct bench_env *env, struct precision *p, const double *vals,
+		       uint64_t elapsed)
+{
+	struct run_result *res = env->res;
+
 	if (res->nr_samples == res->cap) {
 		res->cap = res->cap ? res->cap * 2 : 64;
-		res->vals = realloc(res->vals, res->cap * sizeof(*res->vals));
-		res->elapsed_ns = realloc(res->elapsed_ns, res->cap * sizeof(*res->elapsed_ns));
-		if (!res->vals || !res->elapsed_ns)
-			die("out of memory");
+		res->vals = grow(res->vals, res->cap, res->nr_metrics * sizeof(double));
+		res->elapsed_ns = grow(res->elapsed_ns, res->cap, sizeof(uint64_t));
+		res->sample_repeat = grow(res->sample_repeat, res->cap, sizeof(int));
 	}
-	memcpy(res->vals[res->nr_samples], vals, sizeof(res->vals[0]));
-	res->elapsed_ns[res->nr_samples++] = elapsed;
-	update_precision(res, vals[0]);
+	memcpy(res->vals + (size_t)res->nr_samples * res->nr_metrics, vals,
+	       res->nr_metrics * sizeof(double));
+	res->elapsed_ns[res->nr_samples] = elapsed;
+	res->sample_repeat[res->nr_samples++] = env->repeat;
+	update_precision(res, p, vals[0]);
 }
 
-static void derive_metrics(const struct bench *b, double *vals)
+static void derive_metrics(const struct run_result *res, double *vals)
 {
 	const struct metric_def *m;
 	int i;
 
-	for (i = 0; i < b->nr_metrics; i++) {
-		m = &b->metrics[i];
+	for (i = 0; i < res->nr_metrics; i++) {
+		m = &res->metrics[i];
 		if (m->kind == METRIC_INVERSE)
 			vals[i] = vals[m->base] ? m->scale / vals[m->base] : 0.0;
 	}
 }
 
-static int sample_periods(struct bench_env *env, struct run_result *res)
+/* ---- sampling ---- */
+
+static int sample_periods(struct bench_env *env, double *vals)
 {
 	const struct run_opts *o = env->opts;
+	struct run_result *res = env->res;
 	uint64_t period = o->period_ms * 1000000ull;
 	uint64_t warm = o->warmup_s * 1000 / o->period_ms;
 	uint64_t total = warm + o->duration_s * 1000 / o->period_ms;
-	uint64_t start = now_ns(), last = start, t, target, i;
-	double vals[BENCH_MAX_METRICS];
+	uint64_t start = now_ns(), last = start, measured = start, t, target, i;
+	struct precision prec = { 0 };
 
+	res->precision_reached = false;
 	if (o->precision_pct)	/* the bound; precision usually ends it sooner */
 		total = warm + (o->max_duration_s * 1000 / o->period_ms ?: 1);
 
 	for (i = 0; i < total; i++) {
 		target = start + (i + 1) * period;
 		if (!sleep_until(env, target))
-			return -EINTR;
+			break;
 		t = now_ns();
-		memset(vals, 0, sizeof(vals));
+		memset(vals, 0, res->nr_metrics * sizeof(double));
 		env->bench->measure(env, t - last, vals);
-		derive_metrics(env->bench, vals);
-		if (i >= warm)
-			add_sample(res, vals, t - last);
-		else
+		derive_metrics(res, vals);
+		if (i >= warm) {
+			add_sample(env, &prec, vals, t - last);
+		} else {
 			res->nr_warmup++;
+			measured = t;
+		}
 		report_iter(env, (int)i, (int64_t)(t - target), vals);
 		last = t;
 		if (res->precision_reached)
 			break;
 	}
-	return 0;
+	res->warmup_ns += measured - start;
+	res->wall_ns += (last > measured ? last : measured) - measured;
+	return i < total && !res->precision_reached ? -EINTR : 0;
 }
 
-static int one_run(struct bench_env *env, struct run_result *res, int i, bool warm)
+static int one_run(struct bench_env *env, struct precision *p, double *vals, int i, bool warm)
 {
-	double vals[BENCH_MAX_METRICS] = { 0 };
-	uint64_t t = now_ns();
+	struct run_result *res = env->res;
+	uint64_t t = now_ns(), dt;
 	int err;
 
 	if (interrupted() || atomic_load(&env->error))
 		return -EINTR;
+	memset(vals, 0, res->nr_metrics * sizeof(double));
 	err = env->bench->run_once(env, vals);
 	if (err)
 		return err;
-	derive_metrics(env->bench, vals);
-	if (warm)
+	derive_metrics(res, vals);
+	dt = now_ns() - t;
+	if (warm) {
 		res->nr_warmup++;
-	else
-		add_sample(res, vals, now_ns() - t);
+		res->warmup_ns += dt;
+	} else {
+		add_sample(env, p, vals, dt);
+		res->wall_ns += dt;
+	}
 	report_iter(env, i, 0, vals);
 	return 0;
 }
 
 /* Whole runs: discarded until the warm-up time has passed, then at least one measured. */
-static int sample_oneshot(struct bench_env *env, struct run_result *res)
+static int sample_oneshot(struct bench_env *env, double *vals)
 {
 	const struct run_opts *o = env->opts;
 	uint64_t end = now_ns() + o->warmup_s * 1000000000ull;
+	struct precision prec = { 0 };
 	int i = 0, err;
 
+	env->res->precision_reached = false;
 	while (now_ns() < end) {
-		err = one_run(env, res, i++, true);
+		err = one_run(env, &prec, vals, i++, true);
 		if (err)
 			return err;
 	}
 	end = now_ns() + (o->precision_pct ? o->max_duration_s : o->duration_s) * 1000000000ull;
 	do {
-		err = one_run(env, res, i++, false);
+		err = one_run(env, &prec, vals, i++, false);
 		if (err)
 			return err;
-	} while (now_ns() < end && !res->precision_reached);
+	} while (now_ns() < end && !env->res->precision_reached);
 	return 0;
 }
 
-static void compute_stats(const struct bench *b, struct run_result *res)
+/* Statistics of metric m over the samples [from, to). */
+static void column_stats(const struct run_result *res, int m, int from, int to, double *col,
+			 struct stats *out)
 {
-	double *col = xcalloc(res->nr_samples, sizeof(double));
-	int m, i;
+	int i;
 
-	for (m = 0; m < b->nr_metrics; m++) {
-		for (i = 0; i < res->nr_samples; i++)
-			col[i] = res->vals[i][m];
-		stats_compute(col, res->nr_samples, &res->st[m]);
+	for (i = from; i < to; i++)
+		col[i - from] = res_sample(res, i)[m];
+	stats_compute(col, to - from, out);
+}
+
+static void compute_stats(struct run_result *res)
+{
+	double *col = xcalloc(res->nr_samples ?: 1, sizeof(double));
+	int m, k, from, to;
+
+	res->st = xcalloc(res->nr_metrics ?: 1, sizeof(*res->st));
+	res->repeat_st = xcalloc((size_t)(res->nr_repeats ?: 1) * (res->nr_metrics ?: 1),
+				 sizeof(*res->repeat_st));
+	for (m = 0; m < res->nr_metrics; m++)
+		column_stats(res, m, 0, res->nr_samples, col, &res->st[m]);
+	for (k = 0, from = 0; k < res->nr_repeats; k++, from = to) {
+		for (to = from; to < res->nr_samples && res->sample_repeat[to] == k; to++)
+			;
+		for (m = 0; m < res->nr_metrics; m++)
+			column_stats(res, m, from, to, col,
+				     &res->repeat_st[(size_t)k * res->nr_metrics + m]);
 	}
 	free(col);
 }
 
-static void capture_opts(const struct bench *b, struct run_result *res)
+static void capture_opts(struct run_result *res)
 {
-	const struct opt_def *tables[] = { global_opts, b->opts };
+	const struct opt_def *tables[] = { global_opts, res->bench->opts };
+	const void *args[] = { &res->spec.opts, res->spec.args };
 	const struct opt_def *o;
 	size_t t;
 
 	for (t = 0; t < ARRAY_SIZE(tables); t++) {
 		for (o = tables[t]; o && o->name; o++) {
 			if (res->nr_opts == RUN_MAX_OPTS)
-				return;
+				die("internal: more than %d options", RUN_MAX_OPTS);
 			res->opts[res->nr_opts].def = o;
-			opts_format(o, res->opts[res->nr_opts].text,
+			opts_format(o, args[t], res->opts[res->nr_opts].text,
 				    sizeof(res->opts[0].text));
 			res->nr_opts++;
 		}
@@ -323,30 +460,34 @@ static int setup_status(int err)
 	return 1;
 }
 
-static int measure_run(struct bench_env *env, struct worker *w, int nw, struct run_result *res)
+static int interrupted_status(struct run_result *res)
+{
+	return fail(res, 128 + interrupted_signal(), "interrupted by signal %d",
+		    interrupted_signal());
+}
+
+static int measure_run(struct bench_env *env, struct worker *w, int nw)
 {
 	const struct bench *b = env->bench;
-	double vals[BENCH_MAX_METRICS];
-	uint64_t t0;
+	struct run_result *res = env->res;
+	double *vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
 	int err;
 
-	if (b->measure) {	/* sets the benchmark's counters' baseline: setup's work is not sampled */
-		memset(vals, 0, sizeof(vals));
+	if (b->measure)	/* sets the benchmark's counters' baseline: setup's work is not sampled */
 		b->measure(env, 1, vals);
-	}
 	err = start_workers(env, w, nw);
-	if (err)
+	if (err) {
+		free(vals);
 		return fail(res, 1, "cannot start threads: %s", strerror(-err));
+	}
 	report_started(env);
-	t0 = now_ns();
-	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, res) : sample_periods(env, res);
-	res->wall_ns = now_ns() - t0;
+	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals) : sample_periods(env, vals);
 	stop_workers(env, w, nw);
+	free(vals);
 	if (atomic_load(&env->error))
 		return fail(res, 1, "%s: %s", b->name, env->errbuf);
 	if (interrupted())
-		return fail(res, 128 + interrupted_signal(), "interrupted by signal %d",
-			    interrupted_signal());
+		return interrupted_status(res);
 	if (err) {
 		res->reported = err == -EOPNOTSUPP || err == -EINVAL;	/* the bench said why */
 		return fail(res, setup_status(err), "%s: run failed: %s", b->name, strerror(-err));
@@ -369,59 +510,96 @@ static void init_workers(const struct run_opts *o, struct worker *w)
 	}
 }
 
-int run_bench(const struct bench *b, struct run_result *res)
+static void note_trigger(struct bench_env *env)
 {
-	struct bench_env env = { .bench = b, .opts = &run_opts };
-	const struct run_opts *o = &run_opts;
-	int nw, err;
+	struct run_result *res = env->res;
+
+	if (env->trig.kind && env->trig.kind != TRIG_NONE)
+		res->trigger = trigger_names[env->trig.kind];
+	if (env->trig.kind == TRIG_TEST_RUN)
+		res->test_run_repeat = env->trig.repeat;
+	res->method = env->method;
+}
+
+/* One repetition: a fresh setup, the measured phase, teardown. */
+static int run_repeat(struct bench_env *env)
+{
+	const struct bench *b = env->bench;
+	struct run_result *res = env->res;
+	int nw = env->nr_producers + env->nr_consumers, err;
 	struct worker *w;
 
-	memset(res, 0, sizeof(*res));
-	memset(&prec, 0, sizeof(prec));
-	res->bench = b;
-	res->trigger = "none";
-	errmsg_forget();
-	res->precision_target = o->precision_pct;
-	capture_opts(b, res);
-	env.nr_producers = (int)o->producers;
-	env.nr_consumers = (int)o->consumers;
-	if (b->validate) {
-		err = b->validate(&env);
-		if (err) {
-			res->reported = true;	/* validate() printed the one line */
-			return fail(res, setup_status(err), "%s: invalid options", b->name);
-		}
-		/* validate may have specialised the bench (metrics sized by its options) */
-		b = res->bench = env.bench;
-	}
-	nw = env.nr_producers + env.nr_consumers;
 	if (b->flags & BENCH_F_ONESHOT)
 		nw = 0;		/* the main thread measures whole runs itself */
-	w = xcalloc(nw, sizeof(*w));
+	w = xcalloc(nw ?: 1, sizeof(*w));
 	if (nw)
-		init_workers(o, w);
-	report_setup(&env);
-	err = b->setup(&env);
-	if (env.trig.kind && env.trig.kind != TRIG_NONE)
-		res->trigger = trigger_names[env.trig.kind];
-	if (env.trig.kind == TRIG_TEST_RUN)
-		res->test_run_repeat = env.trig.repeat;
-	res->method = env.method;
+		init_workers(env->opts, w);
+	memset(&env->trig, 0, sizeof(env->trig));
+	atomic_store(&env->stop, false);
+	env->priv = NULL;
+	report_setup(env);
+	err = b->setup(env);
+	note_trigger(env);
 	if (err && !(err == -EINTR && interrupted())) {
 		/* by contract a benchmark says itself why it skips or rejects options */
 		res->reported = err == -EOPNOTSUPP || err == -EINVAL;
 		fail(res, setup_status(err), "%s: setup failed: %s%s", b->name, strerror(-err),
 		     verbose ? "" : " (run with -v for the libbpf/verifier log)");
+	} else if (interrupted()) {
+		interrupted_status(res);
+	} else if (!measure_run(env, w, nw)) {
+		res->nr_repeats++;
 	}
-	else if (interrupted())
-		fail(res, 128 + interrupted_signal(), "interrupted by signal %d",
-		     interrupted_signal());
-	else if (!measure_run(&env, w, nw, res))
-		compute_stats(b, res);
-	trigger_detach(&env.trig);
+	trigger_detach(&env->trig);
 	if (b->teardown)
-		b->teardown(&env);
+		b->teardown(env);
 	free(w);
+	if (!res->status && interrupted())
+		interrupted_status(res);
+	return res->status;
+}
+
+static int add_static_metrics(struct bench_env *env)
+{
+	int i;
+
+	for (i = 0; i < env->bench->nr_metrics; i++)
+		bench_add_metric(env, &env->bench->metrics[i]);
+	if (!env->bench->validate)
+		return 0;
+	return env->bench->validate(env);
+}
+
+int run_bench(const struct run_spec *spec, struct run_result *res)
+{
+	const struct bench *b = spec->bench;
+	struct bench_env env = { .bench = b };
+	int err, k;
+
+	memset(res, 0, sizeof(*res));
+	run_spec_copy(&res->spec, spec);
+	res->bench = b;
+	res->trigger = "none";
+	errmsg_forget();
+	res->precision_target = res->spec.opts.precision_pct;
+	capture_opts(res);
+	env.opts = &res->spec.opts;
+	env.args = res->spec.args;
+	env.res = res;
+	env.nr_producers = (int)env.opts->producers;
+	env.nr_consumers = (int)env.opts->consumers;
+	err = add_static_metrics(&env);
+	if (err) {
+		res->reported = true;	/* validate() printed the one line */
+		return fail(res, setup_status(err), "%s: invalid options", b->name);
+	}
+	for (k = 0; k < (int)env.opts->runs && !res->status; k++) {
+		env.repeat = k;
+		run_repeat(&env);
+	}
+	if (!res->status && !res->nr_samples)
+		fail(res, 1, "%s: no sample was measured", b->name);
+	compute_stats(res);
 	if (!res->status)
 		report_summary(&env, res);
 	return res->status;
@@ -429,8 +607,16 @@ int run_bench(const struct bench *b, struct run_result *res)
 
 void run_result_free(struct run_result *res)
 {
+	int i;
+
+	for (i = 0; i < res->nr_metrics; i++)
+		free((char *)res->metrics[i].name);
+	free(res->metrics);
+	free(res->st);
+	free(res->repeat_st);
 	free(res->vals);
 	free(res->elapsed_ns);
-	res->vals = NULL;
-	res->elapsed_ns = NULL;
+	free(res->sample_repeat);
+	run_spec_free(&res->spec);
+	memset(res, 0, sizeof(*res));
 }

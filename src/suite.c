@@ -135,22 +135,34 @@ static void plan_free(struct plan *p)
 /* ---- running ---- */
 
 /* Parses a step once before anything runs: bad steps are known early, durations estimate time. */
+/* A step's command line, parsed and checked; false (after one line on stderr) if it is bad. */
+static bool step_parse(const struct step *s, struct run_spec *spec)
+{
+	if (cli_parse(s->argc, s->argv, spec))
+		return false;
+	if (spec->bench && !cli_validate(spec))
+		return true;
+	run_spec_free(spec);
+	return false;
+}
+
 static void plan_check(struct plan *p)
 {
-	const struct bench *b;
+	const struct run_opts *o;
+	struct run_spec spec;
 	struct step *s;
 	int i;
 
 	for (i = 0; i < p->n; i++) {
 		s = &p->steps[i];
-		s->bad = cli_parse(s->argc, s->argv, &b) || !b || cli_validate(b);
-		if (!s->bad && !b)
-			s->bad = true;
+		s->bad = !step_parse(s, &spec);
 		if (s->bad)
 			continue;
-		s->bench = b->name;
-		s->planned_s = run_opts.warmup_s + STEP_SETUP_S +
-			       (run_opts.precision_pct ? run_opts.max_duration_s : run_opts.duration_s);
+		o = &spec.opts;
+		s->bench = spec.bench->name;
+		s->planned_s = (o->warmup_s + STEP_SETUP_S +
+				(o->precision_pct ? o->max_duration_s : o->duration_s)) * o->runs;
+		run_spec_free(&spec);
 	}
 }
 
@@ -164,23 +176,25 @@ static void step_args(const struct step *s, int argc, char *buf, size_t len)
 		off += snprintf(buf + off, len - off, "%s%s", i > 1 ? " " : "", s->argv[i]);
 }
 
-static void run_step(const struct step *s, struct result_row *row)
+static void run_step(const struct step *s, const char *section, struct result_row *row)
 {
-	const struct bench *b = NULL;
+	struct run_spec spec;
 	char args[256];
 
 	row->header = s->header;
+	row->section = section;
 	row->label = s->label;
 	row->suite = s->suite;
-	if (s->bad || cli_parse(s->argc, s->argv, &b) || !b || cli_validate(b)) {
+	if (s->bad || !step_parse(s, &spec)) {
 		step_args(s, s->argc, args, sizeof(args));
 		row->status = EXIT_USAGE;
 		snprintf(row->note, sizeof(row->note), "bad arguments: %s", args);
 		return;
 	}
-	run_opts.batch = true;	/* the row is the summary */
-	run_opts.quiet = true;
-	row->status = run_bench(b, &row->res);
+	spec.opts.batch = true;	/* the row is the summary */
+	spec.opts.quiet = true;
+	row->status = run_bench(&spec, &row->res);
+	run_spec_free(&spec);
 	row->res.sweep_param = s->sweep_param;
 	snprintf(row->note, sizeof(row->note), "%s", row->res.error);
 }
@@ -273,12 +287,15 @@ static int run_plan(struct plan *p)
 	struct result_row *rows = xcalloc(p->n ? p->n : 1, sizeof(*rows));
 	FILE *out = table_out(p);
 	int i, n, width = label_width(p), status = 0;
+	const char *section = NULL;
 	uint64_t t0 = now_ns();
 
 	p->tty = isatty(STDERR_FILENO);
 	for (n = 0; n < p->n && !interrupted(); n++) {
 		progress(p, n, t0);
-		run_step(&p->steps[n], &rows[n]);
+		if (p->steps[n].header)
+			section = p->steps[n].header;
+		run_step(&p->steps[n], section, &rows[n]);
 		progress_clear(p);
 		if (interrupted())
 			break;
@@ -300,6 +317,19 @@ static int run_plan(struct plan *p)
 
 /* ---- suites ---- */
 
+static void add_steps(struct plan *p, const struct suite_step *steps, const char *suite)
+{
+	const struct suite_step *st;
+	struct step *s;
+
+	for (st = steps; st->args; st++) {
+		s = plan_add(p, st->header, st->label ? st->label : st->args);
+		s->suite = suite;
+		step_push_words(p, s, st->args);
+		step_push_extra(p, s);
+	}
+}
+
 static void add_suite_steps(struct plan *p, const struct suite *su, bool prefix)
 {
 	const struct suite_step *st;
@@ -317,23 +347,15 @@ static void add_suite_steps(struct plan *p, const struct suite *su, bool prefix)
 	}
 }
 
-/* A short bpf_loop nr_loops sweep, as run_bench_bpf_loop.sh's, for the quick look. */
-static void quick_loop_sweep(struct plan *p)
+/* What a family adds to the quick look: a short version of its suite. */
+static void add_quick_extras(struct plan *p)
 {
-	static const char *const loops[] = { "1", "1000", "1000000" };
-	struct step *s;
-	size_t i;
+	const struct suite *const *su;
 
-	for (i = 0; i < ARRAY_SIZE(loops); i++) {
-		s = plan_add(p, i ? NULL : "bpf_loop, nr_loops sweep",
-			     plan_printf(p, "bpf-loop nr_loops %s", loops[i]));
-		s->suite = "quick";
-		step_push(s, "bpf-loop");
-		step_push(s, "-w0");
-		step_push(s, "-d1");
-		step_push(s, "--nr_loops");
-		step_push(s, (char *)loops[i]);
-		step_push_extra(p, s);
+	for (su = suite_table; *su; su++) {
+		if (!(*su)->quick)
+			continue;
+		add_steps(p, (*su)->quick, "quick");
 	}
 }
 
@@ -360,7 +382,7 @@ static void add_quick_steps(struct plan *p)
 			step_push(s, "-c1");
 		step_push_extra(p, s);
 	}
-	quick_loop_sweep(p);
+	add_quick_extras(p);
 }
 
 static void add_seed_steps(struct plan *p)
@@ -424,28 +446,29 @@ static void suite_steps(const struct plan *p)
 /* The options after the suite name: checked once, exports kept for the suite itself. */
 static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 {
-	const struct bench *b;
 	char **args = xcalloc(argc + 2, sizeof(char *));
+	struct run_spec spec;
 	int ret;
 
 	args[0] = "bpfbench";
 	memcpy(args + 1, argv, argc * sizeof(char *));
-	ret = cli_parse(argc + 1, args, &b);
+	ret = cli_parse(argc + 1, args, &spec);
 	free(args);
 	if (ret)
 		return ret;
-	if (b) {
+	if (spec.bench) {
 		errmsg("error: suite: unexpected argument '%s' (only options follow the suite name)",
-		       b->name);
+		       spec.bench->name);
+		run_spec_free(&spec);
 		return EXIT_USAGE;
 	}
-	if (run_opts.sweep || run_opts.list) {
+	if (spec.opts.sweep || spec.opts.list) {
 		errmsg("error: suite: --%s does not apply to a suite",
-		       run_opts.sweep ? "sweep" : "list");
+		       spec.opts.sweep ? "sweep" : "list");
 		return EXIT_USAGE;
 	}
-	*help = run_opts.help;
-	p->out = (struct export_paths){ run_opts.json_path, run_opts.csv_path, run_opts.md_path };
+	*help = spec.opts.help;
+	p->out = (struct export_paths){ spec.opts.json_path, spec.opts.csv_path, spec.opts.md_path };
 	p->extra = argv;
 	p->nr_extra = argc;
 	return 0;
@@ -494,8 +517,11 @@ int suite_cmd(int argc, char **argv)
 static const struct opt_def *sweep_opt(const struct bench *b, const char *name)
 {
 	const struct opt_def *o = opts_find(global_opts, name);
-	const void *out_only[] = { &run_opts.json_path, &run_opts.csv_path, &run_opts.md_path,
-				   &run_opts.sweep };
+	const size_t out_only[] = { OPT_OFF(struct run_opts, json_path),
+				    OPT_OFF(struct run_opts, csv_path),
+				    OPT_OFF(struct run_opts, md_path),
+				    OPT_OFF(struct run_opts, sweep) };
+	bool global = o;
 	size_t i;
 
 	if (!o)
@@ -505,8 +531,8 @@ static const struct opt_def *sweep_opt(const struct bench *b, const char *name)
 		       name, b->name);
 		return NULL;
 	}
-	for (i = 0; i < ARRAY_SIZE(out_only); i++) {
-		if (o->store == out_only[i]) {
+	for (i = 0; global && i < ARRAY_SIZE(out_only); i++) {
+		if (o->off == out_only[i]) {
 			errmsg("error: --sweep: --%s cannot be swept", o->name);
 			return NULL;
 		}
@@ -519,16 +545,18 @@ static const struct opt_def *sweep_opt(const struct bench *b, const char *name)
 	return o;
 }
 
-static int build_sweep(struct plan *p, int argc, char **argv, const struct bench *b)
+static int build_sweep(struct plan *p, int argc, char **argv, const struct run_spec *rs)
 {
-	char *spec = plan_own(p, strdup(run_opts.sweep)), *eq = strchr(spec, '=');
+	const struct bench *b = rs->bench;
+	const char *sweep = rs->opts.sweep;
+	char *spec = plan_own(p, strdup(sweep)), *eq = strchr(spec, '=');
 	char *save = NULL, *v, *end;
 	const struct opt_def *o;
 	struct step *s;
 	int i;
 
 	if (!eq || eq == spec || !eq[1]) {
-		errmsg("error: --sweep: '%s' is not PARAM=V1,V2,...", run_opts.sweep);
+		errmsg("error: --sweep: '%s' is not PARAM=V1,V2,...", sweep);
 		return EXIT_USAGE;
 	}
 	*eq = 0;
@@ -537,7 +565,7 @@ static int build_sweep(struct plan *p, int argc, char **argv, const struct bench
 		return EXIT_USAGE;
 	end = eq + strlen(eq + 1);
 	if (eq[1] == ',' || *end == ',' || strstr(eq + 1, ",,")) {
-		errmsg("error: --sweep: empty value in '%s'", run_opts.sweep);
+		errmsg("error: --sweep: empty value in '%s'", sweep);
 		return EXIT_USAGE;
 	}
 	snprintf(p->title, sizeof(p->title), "%s, sweep of %s", b->name, o->name);
@@ -556,13 +584,14 @@ static int build_sweep(struct plan *p, int argc, char **argv, const struct bench
 	return 0;
 }
 
-int sweep_run(int argc, char **argv, const struct bench *b)
+int sweep_run(int argc, char **argv, const struct run_spec *spec)
 {
 	struct plan p = { 0 };
 	int i, ret;
 
-	p.out = (struct export_paths){ run_opts.json_path, run_opts.csv_path, run_opts.md_path };
-	ret = build_sweep(&p, argc, argv, b);
+	p.out = (struct export_paths){ spec->opts.json_path, spec->opts.csv_path,
+				       spec->opts.md_path };
+	ret = build_sweep(&p, argc, argv, spec);
 	if (!ret) {
 		plan_check(&p);
 		for (i = 0; i < p.n; i++)

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = malloc(size + 1), *argv[MAX_ARGS + 1], *p, *nl;
-	const struct bench *b;
+	struct run_spec spec;
 	int argc = 0, ret;
 
 	if (!buf)
@@ -35,11 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		*nl = 0;
 	}
 	argv[argc] = NULL;
-	ret = cli_parse(argc, argv, &b);
+	ret = cli_parse(argc, argv, &spec);
 	if (ret != 0 && ret != EXIT_USAGE)
 		abort();
-	if (!ret && b)
-		cli_validate(b);
+	if (!ret && spec.bench)
+		cli_validate(&spec);
+	if (!ret)
+		run_spec_free(&spec);
 	free(buf);
 	return 0;
 }
