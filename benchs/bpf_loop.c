@@ -23,6 +23,8 @@ static const struct metric_def loop_metrics[] = {
 	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0 },
 };
 
+static const enum probe_id bpf_loop_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
+
 struct bpf_loop_state {
 	struct bpf_loop_bpf *skel;
 	struct delta hits;
@@ -80,6 +82,7 @@ const struct bench bench_bpf_loop = {
 	.family = "bpf-loop",
 	.opts = bpf_loop_opts,
 	.args_size = sizeof(struct bpf_loop_args),
+	.requires = bpf_loop_requires,
 	.metrics = loop_metrics,
 	.nr_metrics = ARRAY_SIZE(loop_metrics),
 	.setup = bpf_loop_setup,

@@ -19,6 +19,7 @@
 #include "util.h"
 #include "stats.h"
 #include "trigger.h"
+#include "probe.h"
 
 #define BENCH_MAX_THREADS	1024
 
@@ -86,6 +87,8 @@ struct bench {
 	const struct opt_def *opts;	/* benchmark options, NULL-name terminated, at offsets in args */
 	size_t args_size;		/* the struct opts describe; each run gets its own */
 	const void *variant;		/* what tells this benchmark from its family's others */
+	/* Kernel features every run needs, PROBE__COUNT-terminated (NULL: none); checked before setup. */
+	const enum probe_id *requires;
 	/* Metrics every run has, added before validate (which may add more: bench_add_metric). */
 	const struct metric_def *metrics;
 	int nr_metrics;
@@ -141,6 +144,15 @@ struct suite {
 	const struct suite_step *steps;	/* terminated by an all-NULL step */
 	const struct suite_step *quick;	/* optional: what the quick suite runs of it (-w0 -d1) */
 };
+
+/*
+ * A feature one configuration needs (e.g. an option's flag): 0, or
+ * -EOPNOTSUPP after one line saying what is missing and what for; the
+ * run then exits 4 (SKIP).
+ */
+int bench_require(const struct bench_env *env, enum probe_id id, const char *what);
+/* Whether the kernel offers all of b->requires: 1, or 0 with why (what is missing). */
+int bench_runnable(const struct bench *b, char *why, size_t len);
 
 /* The table of all benchmarks (src/benchs.c). */
 extern const struct bench *const bench_table[];

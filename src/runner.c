@@ -559,6 +559,37 @@ static int run_repeat(struct bench_env *env)
 	return res->status;
 }
 
+static int require(const char *bench, enum probe_id id, const char *what, char *why, size_t len)
+{
+	char detail[160] = "";
+
+	if (probe_feature(id, detail, sizeof(detail)) == 1)
+		return 0;
+	snprintf(why, len, "this kernel lacks %s%s%s (%s)", probe_name(id), what ? " for " : "",
+		 what ?: "", *detail ? detail : "missing");
+	return -EOPNOTSUPP;
+}
+
+int bench_require(const struct bench_env *env, enum probe_id id, const char *what)
+{
+	char why[300];
+	int err = require(env->bench->name, id, what, why, sizeof(why));
+
+	if (err)
+		errmsg("%s: skipped: %s", env->bench->name, why);
+	return err;
+}
+
+int bench_runnable(const struct bench *b, char *why, size_t len)
+{
+	const enum probe_id *id;
+
+	for (id = b->requires; id && *id != PROBE__COUNT; id++)
+		if (require(b->name, *id, NULL, why, len))
+			return 0;
+	return 1;
+}
+
 static int add_static_metrics(struct bench_env *env)
 {
 	int i;
@@ -592,6 +623,11 @@ int run_bench(const struct run_spec *spec, struct run_result *res)
 	if (err) {
 		res->reported = true;	/* validate() printed the one line */
 		return fail(res, setup_status(err), "%s: invalid options", b->name);
+	}
+	if (!bench_runnable(b, res->error, sizeof(res->error))) {
+		errmsg("%s: skipped: %s", b->name, res->error);
+		res->reported = true;
+		return fail(res, EXIT_SKIP, "%s", res->error);
 	}
 	for (k = 0; k < (int)env.opts->runs && !res->status; k++) {
 		env.repeat = k;
