@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,12 +58,147 @@ const struct opt_def global_opts[] = {
 	{ NULL },
 };
 
-static int usage_error(const char *fmt, const char *a, const char *b)
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("bpfbench: error: ", stderr);
-	fprintf(stderr, fmt, a, b);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
 	return EXIT_USAGE;
+}
+
+/* ---- finding a name: exact, then an unambiguous prefix, else a suggestion ---- */
+
+/* Edit distance (dash and underscore alike), for "did you mean". */
+static int distance(const char *a, const char *b)
+{
+	int la = strlen(a), lb = strlen(b), i, j, d[64], prev, tmp;
+
+	if (la > 63 || lb > 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = d[0];
+		d[0] = i;
+		for (j = 1; j <= lb; j++) {
+			char ca = a[i - 1] == '_' ? '-' : a[i - 1];
+			char cb = b[j - 1] == '_' ? '-' : b[j - 1];
+
+			tmp = d[j];
+			d[j] = ca == cb ? prev : 1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1]) :
+						      (d[j] < d[j - 1] ? d[j] : d[j - 1]));
+			prev = tmp;
+		}
+	}
+	return d[lb];
+}
+
+/* Close enough to be a typo: at most 2 edits, fewer for short names. */
+static bool similar(const char *typed, const char *name)
+{
+	int d = distance(typed, name), len = strlen(name);
+
+	return d <= (len > 5 ? 2 : 1);
+}
+
+/* " (did you mean 'x'?)" or "" */
+static const char *suggest(char *buf, size_t len, const char *what, const char *typed,
+			   const char *const *names, int n)
+{
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (similar(typed, names[i])) {
+			snprintf(buf, len, " (did you mean %s'%s'?)", what, names[i]);
+			break;
+		}
+	}
+	return buf;
+}
+
+static bool is_prefix(const char *prefix, const char *name)
+{
+	for (; *prefix && *name; prefix++, name++)
+		if ((*prefix == '_' ? '-' : *prefix) != (*name == '_' ? '-' : *name))
+			return false;
+	return !*prefix;
+}
+
+/* Options in scope: the globals and one benchmark's, or (first pass) every benchmark's. */
+struct scope {
+	const struct opt_def *tables[64];
+	int n;
+};
+
+static void scope_init(struct scope *sc, const struct bench *b)
+{
+	const struct bench *const *t;
+
+	sc->n = 0;
+	sc->tables[sc->n++] = global_opts;
+	if (b) {
+		sc->tables[sc->n++] = b->opts;
+		return;
+	}
+	for (t = bench_table; *t && sc->n < (int)ARRAY_SIZE(sc->tables); t++)
+		sc->tables[sc->n++] = (*t)->opts;
+}
+
+/*
+ * A long option by exact name, else by an unambiguous prefix, as the
+ * kernel's bench (argp) accepts.  NULL with *ambiguous set when two
+ * options of different kinds share the prefix.
+ */
+static const struct opt_def *scope_find(const struct scope *sc, const char *name, int *table,
+					bool *ambiguous)
+{
+	const struct opt_def *o, *hit = NULL;
+	int t;
+
+	*ambiguous = false;
+	for (t = 0; t < sc->n; t++) {
+		o = opts_find(sc->tables[t], name);
+		if (o) {
+			*table = t;
+			return o;
+		}
+	}
+	for (t = 0; t < sc->n; t++) {
+		for (o = sc->tables[t]; o && o->name; o++) {
+			if (!is_prefix(name, o->name))
+				continue;
+			if (hit && (strcmp(hit->name, o->name) ||
+				    opt_takes_value(hit) != opt_takes_value(o))) {
+				*ambiguous = true;
+				return NULL;
+			}
+			if (!hit) {
+				hit = o;
+				*table = t;
+			}
+		}
+	}
+	return hit;
+}
+
+/* The closest option name in scope, for "did you mean". */
+static const char *scope_nearest(const struct scope *sc, const char *name)
+{
+	const struct opt_def *o;
+	int t;
+
+	for (t = 0; t < sc->n; t++)
+		for (o = sc->tables[t]; o && o->name; o++)
+			if (similar(name, o->name))
+				return o->name;
+	return NULL;
 }
 
 /* Any benchmark's option of that name: used to skip values before the name is known. */
@@ -88,20 +224,24 @@ struct parse_state {
 	const char *positional;
 };
 
-/* An option and the struct its value goes to: the run's global options or its benchmark's. */
-static const struct opt_def *lookup(struct parse_state *ps, const char *name, char c, void **args)
+/* The struct an option's value goes to: the run's global options or its benchmark's. */
+static void *args_of(struct parse_state *ps, int table)
+{
+	return table ? ps->spec->args : (void *)&ps->spec->opts;
+}
+
+static const struct opt_def *lookup_short(struct parse_state *ps, char c, void **args)
 {
 	const struct bench *b = ps->spec->bench;
-	const struct opt_def *o;
+	const struct opt_def *o = opts_find_short(global_opts, c);
 
-	*args = &ps->spec->opts;
-	o = c ? opts_find_short(global_opts, c) : opts_find(global_opts, name);
+	*args = args_of(ps, 0);
 	if (o)
 		return o;
-	*args = ps->spec->args;
+	*args = args_of(ps, 1);
 	if (b)
-		return c ? opts_find_short(b->opts, c) : opts_find(b->opts, name);
-	return any_bench_opt(name, c);
+		return opts_find_short(b->opts, c);
+	return any_bench_opt(NULL, c);
 }
 
 static int apply_opt(struct parse_state *ps, const struct opt_def *o, void *args, const char *val)
@@ -110,17 +250,25 @@ static int apply_opt(struct parse_state *ps, const struct opt_def *o, void *args
 
 	if (!ps->apply)
 		return 0;
-	if (opts_set(o, args, val, err, sizeof(err)))
-		return usage_error("%s%s", err, "");
+	/* no benchmark (suite options): a benchmark's option is only checked */
+	if (args ? opts_set(o, args, val, err, sizeof(err)) : opts_check(o, val, err, sizeof(err)))
+		return usage_error("%s", err);
 	return 0;
 }
 
-static int not_found(struct parse_state *ps, const char *shown)
+static int not_found(struct parse_state *ps, const struct scope *sc, const char *shown,
+		     bool ambiguous)
 {
+	const char *near = scope_nearest(sc, shown + 2);
+
+	if (ambiguous)
+		return usage_error("option %s is ambiguous: give more of its name", shown);
 	if (ps->spec->bench && any_bench_opt(shown + 2, 0))
-		return usage_error("option %s does not apply to benchmark %s", shown,
-				   ps->spec->bench->name);
-	return usage_error("unknown option %s%s", shown, "");
+		return usage_error("option %s does not apply to benchmark %s (see 'bpfbench %s --help')",
+				   shown, ps->spec->bench->name, ps->spec->bench->name);
+	if (near)
+		return usage_error("unknown option %s (did you mean '--%s'?)", shown, near);
+	return usage_error("unknown option %s", shown);
 }
 
 static int parse_long(struct parse_state *ps, const char *arg)
@@ -129,25 +277,28 @@ static int parse_long(struct parse_state *ps, const char *arg)
 	const char *eq = strchr(arg, '=');
 	const struct opt_def *o;
 	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-	void *args;
+	struct scope sc;
+	bool ambiguous;
+	int table = 0;
 
 	if (n - 2 >= sizeof(name) - 2)
-		return usage_error("unknown option %.40s%s", arg, "...");
+		return usage_error("unknown option %.40s...", arg);
 	memcpy(name, arg, n);
 	name[n] = 0;
-	o = lookup(ps, name + 2, 0, &args);
+	scope_init(&sc, ps->spec->bench);
+	o = scope_find(&sc, name + 2, &table, &ambiguous);
 	if (!o)
-		return not_found(ps, name);
+		return not_found(ps, &sc, name, ambiguous);
 	if (!opt_takes_value(o)) {
 		if (eq)
-			return usage_error("option %s takes no value%s", name, "");
-		return apply_opt(ps, o, args, "1");
+			return usage_error("option %s takes no value", name);
+		return apply_opt(ps, o, args_of(ps, table), "1");
 	}
 	if (eq)
-		return apply_opt(ps, o, args, eq + 1);
+		return apply_opt(ps, o, args_of(ps, table), eq + 1);
 	if (ps->i + 1 >= ps->argc)
-		return usage_error("option %s needs a value%s", name, "");
-	return apply_opt(ps, o, args, ps->argv[++ps->i]);
+		return usage_error("option %s needs a value", name);
+	return apply_opt(ps, o, args_of(ps, table), ps->argv[++ps->i]);
 }
 
 static int parse_short(struct parse_state *ps, const char *arg)
@@ -159,9 +310,9 @@ static int parse_short(struct parse_state *ps, const char *arg)
 
 	for (arg++; *arg; arg++) {
 		shown[1] = *arg;
-		o = lookup(ps, NULL, *arg, &args);
+		o = lookup_short(ps, *arg, &args);
 		if (!o)
-			return usage_error("unknown option %s%s", shown, "");
+			return usage_error("unknown option %s", shown);
 		if (!opt_takes_value(o)) {
 			ret = apply_opt(ps, o, args, "1");
 			if (ret)
@@ -171,7 +322,7 @@ static int parse_short(struct parse_state *ps, const char *arg)
 		if (arg[1])	/* -p8 */
 			return apply_opt(ps, o, args, arg + 1);
 		if (ps->i + 1 >= ps->argc)
-			return usage_error("option %s needs a value%s", shown, "");
+			return usage_error("option %s needs a value", shown);
 		return apply_opt(ps, o, args, ps->argv[++ps->i]);
 	}
 	return 0;
@@ -180,8 +331,8 @@ static int parse_short(struct parse_state *ps, const char *arg)
 static int positional(struct parse_state *ps, const char *arg)
 {
 	if (ps->positional)
-		return usage_error("unexpected argument '%s' (benchmark is '%s')", arg,
-				   ps->positional);
+		return usage_error("unexpected argument '%s' (benchmark is '%s'; options come "
+				   "before or after it)", arg, ps->positional);
 	ps->positional = arg;
 	return 0;
 }
@@ -208,6 +359,107 @@ static int parse_pass(struct parse_state *ps)
 	return 0;
 }
 
+/* Steps over one option word (and its value) without parsing it; -1 if it is unknown. */
+static int quiet_skip(struct parse_state *ps, const char *arg)
+{
+	const struct opt_def *o;
+	struct scope sc;
+	char name[128];
+	bool ambiguous;
+	void *args;
+	int table;
+
+	if (arg[1] == '-') {
+		if (strchr(arg, '='))
+			return 0;
+		snprintf(name, sizeof(name), "%s", arg + 2);
+		scope_init(&sc, NULL);
+		o = scope_find(&sc, name, &table, &ambiguous);
+		if (!o)
+			return -1;
+		ps->i += opt_takes_value(o);
+		return 0;
+	}
+	for (arg++; *arg; arg++) {
+		o = lookup_short(ps, *arg, &args);
+		if (!o)
+			return -1;
+		if (opt_takes_value(o)) {
+			ps->i += !arg[1];
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int unknown_bench(const char *name)
+{
+	const char *names[256];
+	char hint[128];
+	int n = 0;
+	const struct bench *const *b;
+	const struct suite *const *su;
+
+	if (suite_find(name) || !strcmp(name, "quick") || !strcmp(name, "seeds"))
+		return usage_error("'%s' is a suite, not a benchmark: bpfbench suite %s", name, name);
+	for (b = bench_table; *b && n < (int)ARRAY_SIZE(names); b++)
+		names[n++] = (*b)->name;
+	suggest(hint, sizeof(hint), "", name, names, n);
+	if (!*hint) {
+		n = 0;
+		for (su = suite_table; *su && n < (int)ARRAY_SIZE(names); su++)
+			names[n++] = (*su)->name;
+		suggest(hint, sizeof(hint), "suite ", name, names, n);
+	}
+	return usage_error("unknown benchmark '%s'%s (see 'bpfbench --list')", name, hint);
+}
+
+enum opt_scope cli_option_scope(const char *word, const struct bench *b, bool *takes_value)
+{
+	const struct opt_def *o;
+	struct scope sc;
+	char name[128];
+	bool ambiguous;
+	int table = 0;
+
+	*takes_value = false;
+	if (word[0] != '-' || !word[1])
+		return OPT_SCOPE_NONE;
+	if (word[1] != '-') {	/* short options are all global */
+		o = opts_find_short(global_opts, word[1]);
+		*takes_value = o && opt_takes_value(o) && !word[2];
+		return o ? OPT_SCOPE_GLOBAL : OPT_SCOPE_NONE;
+	}
+	snprintf(name, sizeof(name), "%s", word + 2);
+	name[strcspn(name, "=")] = 0;
+	scope_init(&sc, b);
+	o = scope_find(&sc, name, &table, &ambiguous);
+	if (!o)
+		return OPT_SCOPE_NONE;
+	*takes_value = opt_takes_value(o) && !strchr(word, '=');
+	return table ? OPT_SCOPE_BENCH : OPT_SCOPE_GLOBAL;
+}
+
+int cli_first_word(int argc, char **argv)
+{
+	struct run_spec spec = { 0 };
+	struct parse_state ps = { .argc = argc, .argv = argv, .spec = &spec };
+	int i;
+
+	/* the first pass only skips option values; errors are the real parse's to report */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1 < argc ? i + 1 : -1;
+		if (argv[i][0] != '-' || !argv[i][1])
+			return i;
+		ps.i = i;
+		if (quiet_skip(&ps, argv[i]))
+			return -1;
+		i = ps.i;
+	}
+	return -1;
+}
+
 int cli_parse(int argc, char **argv, struct run_spec *spec)
 {
 	struct parse_state ps = { .argc = argc, .argv = argv, .spec = spec };
@@ -221,8 +473,7 @@ int cli_parse(int argc, char **argv, struct run_spec *spec)
 	if (ps.positional) {
 		b = bench_find(ps.positional);
 		if (!b)
-			return usage_error("unknown benchmark '%s' (see 'bpfbench --list')%s",
-					   ps.positional, "");
+			return unknown_bench(ps.positional);
 		spec->args = xcalloc(1, b->args_size ?: 1);
 		opts_reset(b->opts, spec->args);
 	}
@@ -282,7 +533,7 @@ static int parse_precision(struct run_opts *o)
 	errno = 0;
 	v = strtod(t, &end);
 	if (!*t || *end || errno || !(v > 0 && v <= 100))
-		return usage_error("--precision: '%s' is not a percentage in (0, 100]%s", t, "");
+		return usage_error("--precision: '%s' is not a percentage in (0, 100]", t);
 	o->precision_pct = v;
 	return 0;
 }
@@ -308,28 +559,44 @@ int cli_validate(struct run_spec *spec)
 	int ret;
 
 	ret = parse_precision(o);
-	if (!ret)
+	if (!ret && !(b->flags & BENCH_F_ONESHOT))
 		ret = check_periods(o);
 	if (ret)
 		return ret;
 
 	if (o->consumers && !(b->flags & BENCH_F_CONSUMERS))
-		return usage_error("benchmark %s has no consumers (-c must be 0)%s", b->name, "");
+		return usage_error("benchmark %s has no consumers (-c must be 0)", b->name);
 	if (o->cons_cpus.n && !(b->flags & BENCH_F_CONSUMERS))
-		return usage_error("benchmark %s has no consumers (--cons-affinity)%s", b->name, "");
+		return usage_error("benchmark %s has no consumers (--cons-affinity)", b->name);
 	if (o->producers > 1 && (b->flags & BENCH_F_ONE_PRODUCER)) {
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)o->producers);
 		return usage_error("benchmark %s runs one producer (got -p %s)", b->name, n);
 	}
 	if (o->quiet && o->verbose)
-		return usage_error("-q and -v contradict each other%s%s", "", "");
+		return usage_error("-q and -v contradict each other");
 	if (o->test_run_repeat && o->trigger != TRIG_AUTO && o->trigger != TRIG_TEST_RUN)
-		return usage_error("--test-run-repeat applies to the test-run trigger, not %s%s",
-				   trigger_names[o->trigger], "");
+		return usage_error("--test-run-repeat applies to the test-run trigger, not %s",
+				   trigger_names[o->trigger]);
 	ret = check_cpus(&o->prod_cpus, "prod-affinity");
 	if (!ret)
 		ret = check_cpus(&o->cons_cpus, "cons-affinity");
+	if (!ret)
+		ret = cli_check_outputs(o);
 	return ret;
+}
+
+static bool to_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+int cli_check_outputs(const struct run_opts *o)
+{
+	int n = to_stdout(o->json_path) + to_stdout(o->csv_path) + to_stdout(o->md_path);
+
+	if (n > 1)
+		return usage_error("only one of --json, --csv and --md can write to stdout ('-')");
+	return 0;
 }
 
 void cli_usage(void)

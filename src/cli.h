@@ -53,10 +53,20 @@ struct run_spec {
  */
 int cli_parse(int argc, char **argv, struct run_spec *spec);
 void run_spec_free(struct run_spec *spec);
+enum opt_scope { OPT_SCOPE_NONE, OPT_SCOPE_GLOBAL, OPT_SCOPE_BENCH };
+/*
+ * What an option word is for: a global option, one of b's (b NULL: of
+ * any benchmark), or neither; *takes_value if the next word is its value.
+ */
+enum opt_scope cli_option_scope(const char *word, const struct bench *b, bool *takes_value);
+/* Index of the first word that is not an option or an option's value, or -1. */
+int cli_first_word(int argc, char **argv);
 /* A copy whose args are its own (string options still point into argv). */
 void run_spec_copy(struct run_spec *dst, const struct run_spec *src);
 /* Checks cross-option rules for the chosen benchmark; EXIT_USAGE on error. */
 int cli_validate(struct run_spec *spec);
+/* At most one export on stdout; EXIT_USAGE after one line otherwise. */
+int cli_check_outputs(const struct run_opts *o);
 void cli_usage(void);
 void cli_list(void);
 void cli_bench_help(const struct bench *b);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
@@ -43,19 +44,6 @@ static const struct subcommand subcommands[] = {
 	{ "compare", compare_cmd },
 	{ "plot", plot_cmd },
 };
-
-/* One line naming what is missing, before any benchmark tries to load. */
-static int check_privileges(void)
-{
-	char why[160], priv[160];
-
-	if (probe_feature(PROBE_BPF_SYSCALL, why, sizeof(why)) == 1)
-		return 0;
-	probe_feature(PROBE_PRIV, priv, sizeof(priv));
-	errmsg("cannot use bpf(): %s; %s (run as root, or with CAP_BPF and CAP_PERFMON)",
-	       why, priv);
-	return 1;
-}
 
 static int run_one(const struct run_spec *spec)
 {
@@ -91,7 +79,7 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 	}
 	ret = cli_validate(spec);
 	if (!ret)
-		ret = check_privileges();
+		ret = run_check_privileges();
 	if (ret)
 		return ret;
 	if (spec->opts.sweep)
@@ -99,18 +87,48 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 	return run_one(spec);
 }
 
+static const struct subcommand *find_subcommand(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
+		if (!strcmp(name, subcommands[i].name))
+			return &subcommands[i];
+	return NULL;
+}
+
+/*
+ * `bpfbench -w0 -d1 suite NAME`: options before a subcommand go after its
+ * own first words, where the subcommand takes its options.
+ */
+static int run_subcommand(const struct subcommand *sub, int argc, char **argv, int at)
+{
+	char **args = xcalloc(argc + 1, sizeof(char *));
+	int n = 0, i, ret;
+
+	for (i = at; i < argc; i++)
+		args[n++] = argv[i];
+	for (i = 1; i < at; i++)
+		if (strcmp(argv[i], "--"))
+			args[n++] = argv[i];
+	ret = sub->main(n, args);
+	free(args);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
+	const struct subcommand *sub;
 	struct run_spec spec;
-	size_t i;
-	int ret;
+	int ret, at;
 
 	libbpf_set_print(libbpf_log);
 	install_signal_handlers();
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 0; argc > 1 && i < ARRAY_SIZE(subcommands); i++)
-		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].main(argc - 1, argv + 1);
+	at = cli_first_word(argc, argv);
+	sub = at > 0 ? find_subcommand(argv[at]) : NULL;
+	if (sub)
+		return run_subcommand(sub, argc, argv, at);
 	ret = cli_parse(argc, argv, &spec);
 	if (ret)
 		return ret;

@@ -243,16 +243,33 @@ void opts_format(const struct opt_def *o, const void *args, char *buf, int len)
 	}
 }
 
+/* Room for any option's value, for checking or formatting it away from its struct. */
+union opt_scratch {
+	uint64_t u;
+	bool b;
+	int i;
+	const char *s;
+	struct uint_list l;
+	struct cpuset c;
+};
+
+int opts_check(const struct opt_def *o, const char *text, char *err, int len)
+{
+	union opt_scratch *scratch = calloc(1, sizeof(*scratch));
+	struct opt_def tmp = *o;
+	int ret;
+
+	if (!scratch)
+		die("out of memory");
+	tmp.off = 0;
+	ret = opts_set(&tmp, scratch, text, err, len);
+	free(scratch);
+	return ret;
+}
+
 bool opts_is_default(const struct opt_def *o, const char *text)
 {
-	union {
-		uint64_t u;
-		bool b;
-		int i;
-		const char *s;
-		struct uint_list l;
-		struct cpuset c;
-	} scratch;
+	union opt_scratch scratch;
 	struct opt_def tmp = *o;
 	char def[OPT_TEXT_MAX], err[8];
 

@@ -64,6 +64,8 @@ const struct opt_def *opts_find(const struct opt_def *table, const char *name);
 const struct opt_def *opts_find_short(const struct opt_def *table, char c);
 /* Parses text into the option's field of args; on error writes a message naming the problem and returns -EINVAL. */
 int opts_set(const struct opt_def *o, void *args, const char *text, char *err, int errlen);
+/* Whether text is a valid value for o (nothing is stored); as opts_set. */
+int opts_check(const struct opt_def *o, const char *text, char *err, int errlen);
 /* Writes the option's value in args as text. */
 void opts_format(const struct opt_def *o, const void *args, char *buf, int len);
 /* Whether text (as opts_format writes it) is the option's default; the store is not touched. */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "probe.h"
 #include "report.h"
 #include "runner.h"
 #include "util.h"
@@ -587,6 +588,19 @@ int bench_runnable(const struct bench *b, char *why, size_t len)
 	for (id = b->requires; id && *id != PROBE__COUNT; id++)
 		if (require(b->name, *id, NULL, why, len))
 			return 0;
+	return 1;
+}
+
+/* One line naming what is missing, before any benchmark tries to load. */
+int run_check_privileges(void)
+{
+	char why[160], priv[160];
+
+	if (probe_feature(PROBE_BPF_SYSCALL, why, sizeof(why)) == 1)
+		return 0;
+	probe_feature(PROBE_PRIV, priv, sizeof(priv));
+	errmsg("cannot use bpf(): %s; %s (run as root, or with CAP_BPF and CAP_PERFMON)",
+	       why, priv);
 	return 1;
 }
 

@@ -77,6 +77,8 @@ void run_spread(const struct run_result *r, int m, struct run_spread *out);
 /* Index of a metric by name, or -1. */
 int res_metric(const struct run_result *r, const char *name);
 
+/* 0, or 1 after one line naming the privilege bpf() lacks (before anything runs). */
+int run_check_privileges(void);
 /* Runs spec's benchmark with spec's options (copied into res); prints human output; fills res. */
 int run_bench(const struct run_spec *spec, struct run_result *res);
 void run_result_free(struct run_result *res);

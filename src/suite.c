@@ -47,6 +47,7 @@ struct plan {
 	char **owned;		/* strings the plan allocated */
 	int nr_extra;
 	char **extra;		/* options appended to every step */
+	bool *extra_used;	/* extra[i] is a benchmark option some step has */
 	struct export_paths out;
 	bool tty;		/* progress line on stderr */
 };
@@ -111,13 +112,50 @@ static void step_push_words(struct plan *p, struct step *s, const char *args)
 		step_push(s, w);
 }
 
-static void step_push_extra(const struct plan *p, struct step *s)
+/*
+ * The suite's options, appended to a step: global ones always, a
+ * benchmark's only to steps of a benchmark that has it (`suite quick
+ * --nr_loops 5` changes the bpf-loop steps and leaves the others be).
+ */
+static void step_push_extra(struct plan *p, struct step *s)
 {
-	int i;
+	int w = cli_first_word(s->argc, s->argv), i;
+	const struct bench *b = w > 0 ? bench_find(s->argv[w]) : NULL;
+	bool takes_value, unused;
+	enum opt_scope scope;
+	bool push;
 
 	s->own_argc = s->argc;
-	for (i = 0; i < p->nr_extra; i++)
-		step_push(s, p->extra[i]);
+	for (i = 0; i < p->nr_extra; i++) {
+		cli_option_scope(p->extra[i], NULL, &takes_value);
+		scope = cli_option_scope(p->extra[i], b, &unused);
+		push = scope != OPT_SCOPE_NONE;
+		if (scope == OPT_SCOPE_BENCH)
+			p->extra_used[i] = true;
+		if (push)
+			step_push(s, p->extra[i]);
+		if (takes_value && i + 1 < p->nr_extra && push)
+			step_push(s, p->extra[i + 1]);
+		i += takes_value;
+	}
+}
+
+/* A benchmark option given to a suite none of whose steps has it is a mistake, not a no-op. */
+static int check_extra_used(const struct plan *p, const char *suite)
+{
+	bool takes_value;
+	int i;
+
+	for (i = 0; i < p->nr_extra; i++) {
+		if (cli_option_scope(p->extra[i], NULL, &takes_value) == OPT_SCOPE_BENCH &&
+		    !p->extra_used[i]) {
+			errmsg("error: suite %s: no step's benchmark has option %s", suite,
+			       p->extra[i]);
+			return EXIT_USAGE;
+		}
+		i += takes_value;
+	}
+	return 0;
 }
 
 static void plan_free(struct plan *p)
@@ -130,6 +168,7 @@ static void plan_free(struct plan *p)
 		free(p->owned[i]);
 	free(p->steps);
 	free(p->owned);
+	free(p->extra_used);
 }
 
 /* ---- running ---- */
@@ -471,7 +510,8 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	p->out = (struct export_paths){ spec.opts.json_path, spec.opts.csv_path, spec.opts.md_path };
 	p->extra = argv;
 	p->nr_extra = argc;
-	return 0;
+	p->extra_used = xcalloc(argc ?: 1, sizeof(bool));
+	return cli_check_outputs(&spec.opts);
 }
 
 int suite_cmd(int argc, char **argv)
@@ -501,9 +541,13 @@ int suite_cmd(int argc, char **argv)
 		errmsg("error: unknown suite '%s' (see 'bpfbench suite --list')", argv[1]);
 		ret = EXIT_USAGE;
 	}
+	if (!ret)
+		ret = check_extra_used(&p, argv[1]);
 	if (!ret && help)
 		suite_steps(&p);
-	else if (!ret) {
+	else if (!ret)
+		ret = run_check_privileges();
+	if (!ret && !help) {
 		plan_check(&p);
 		ret = run_plan(&p);
 	}
