@@ -24,6 +24,7 @@
 #define BENCH_MAX_THREADS	1024
 
 struct run_result;
+struct reporter;
 
 /*
  * What a metric is decides how its samples may be compared (compare.c):
@@ -64,6 +65,7 @@ struct bench_env {
 	const struct run_opts *opts;	/* global options of this run, read-only */
 	const void *args;		/* the benchmark's options: a struct of bench->args_size bytes */
 	struct run_result *res;		/* where bench_add_metric() puts metrics */
+	const struct reporter *reporter;	/* the run's human output (report.h) */
 	struct trigger trig;		/* chosen by setup via trigger_prepare() */
 	void *priv;			/* the benchmark's own state */
 	atomic_bool stop;		/* producers and consumers return when set */

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Exports of result rows.  JSON is the core's document (report_json) with
+ * Exports of result rows.  JSON is the result document (export_json.c) with
  * every run that got as far as a benchmark; CSV has one line per run and
  * metric, for spreadsheets; Markdown is the printed table, for reports.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,14 +101,26 @@ static void csv_field(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
+/* A spread from one sample is no number: the field stays empty, as JSON's null. */
+static void csv_spread(FILE *f, const struct stats *s, double v)
+{
+	if (s->n > 1)
+		fprintf(f, "%.9g", v);
+	fputc(',', f);
+}
+
 static void csv_metric(FILE *f, const struct run_result *r, int i)
 {
 	const struct stats *s = &r->st[i];
 
 	csv_field(f, r->metrics[i].name, false);
 	csv_field(f, r->metrics[i].unit, false);
-	fprintf(f, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,", s->n, s->mean, s->stddev,
-		s->median, s->min, s->max, s->ci95_low, s->ci95_high, r->wall_ns / 1e9);
+	fprintf(f, "%d,%.9g,", s->n, s->mean);
+	csv_spread(f, s, s->stddev);
+	fprintf(f, "%.9g,%.9g,%.9g,", s->median, s->min, s->max);
+	csv_spread(f, s, s->ci95_low);
+	csv_spread(f, s, s->ci95_high);
+	fprintf(f, "%.6f,", r->wall_ns / 1e9);
 }
 
 static void csv_row(FILE *f, const struct result_row *row, const char *section)
@@ -183,34 +196,18 @@ static void write_md(FILE *f, const char *title, struct result_row *rows, int n)
 	}
 }
 
-typedef void (*writer_fn)(FILE *f, const char *title, struct result_row *rows, int n);
-
-struct table_args {
-	writer_fn fn;
+/* The rows and what they are, as every exporter receives them. */
+struct export_doc {
 	const char *title;
 	struct result_row *rows;
 	int n;
+	void (*write)(FILE *f, const char *title, struct result_row *rows, int n);
 };
 
-static void write_table(FILE *f, void *arg)
-{
-	const struct table_args *a = arg;
-
-	a->fn(f, a->title, a->rows, a->n);
-}
-
-static int write_file(const char *path, writer_fn fn, const char *title,
-		      struct result_row *rows, int n)
-{
-	struct table_args a = { fn, title, rows, n };
-
-	return write_file_atomic(path, write_table, &a);
-}
-
-static int export_json(const char *path, struct result_row *rows, int n)
+static void write_json(FILE *f, const char *title, struct result_row *rows, int n)
 {
 	struct run_result **runs = xcalloc(n ? n : 1, sizeof(*runs));
-	int i, nr = 0, err;
+	int i, nr = 0;
 
 	for (i = 0; i < n; i++) {
 		if (!rows[i].res.bench)	/* never parsed: nothing the schema could say */
@@ -220,30 +217,47 @@ static int export_json(const char *path, struct result_row *rows, int n)
 		rows[i].res.section = rows[i].section;
 		runs[nr++] = &rows[i].res;
 	}
-	err = export_json_runs(path, runs, nr);
+	export_json_doc(f, runs, nr);
 	free(runs);
-	return err;
 }
 
-static int check(int err, const char *path)
+/* One format each, like hyperfine's exporters: the same rows, another shape. */
+static const struct exporter {
+	const char *option;
+	size_t path;		/* where its FILE is in struct export_paths */
+	void (*write)(FILE *f, const char *title, struct result_row *rows, int n);
+} exporters[] = {
+	{ "json", offsetof(struct export_paths, json), write_json },
+	{ "csv", offsetof(struct export_paths, csv), write_csv },
+	{ "md", offsetof(struct export_paths, md), write_md },
+};
+
+static void write_doc(FILE *f, void *arg)
 {
-	if (!err)
-		return 0;
-	errmsg("cannot write %s: %s", path, strerror(-err));
-	return 1;
+	const struct export_doc *d = arg;
+
+	d->write(f, d->title, d->rows, d->n);
 }
 
 int export_rows(const struct export_paths *p, const char *title,
 		struct result_row *rows, int n)
 {
-	int ret = 0;
+	struct export_doc d = { title, rows, n, NULL };
+	const char *path;
+	size_t i;
+	int err, ret = 0;
 
-	if (p->json)
-		ret |= check(export_json(p->json, rows, n), p->json);
-	if (p->csv)
-		ret |= check(write_file(p->csv, write_csv, title, rows, n), p->csv);
-	if (p->md)
-		ret |= check(write_file(p->md, write_md, title, rows, n), p->md);
+	for (i = 0; i < ARRAY_SIZE(exporters); i++) {
+		path = *(const char *const *)((const char *)p + exporters[i].path);
+		if (!path)
+			continue;
+		d.write = exporters[i].write;
+		err = write_file_atomic(path, write_doc, &d);
+		if (err) {
+			errmsg("cannot write %s: %s", path, strerror(-err));
+			ret = 1;
+		}
+	}
 	return ret;
 }
 

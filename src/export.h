@@ -8,6 +8,7 @@
 #define BPFBENCH_EXPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "runner.h"
 
 struct result_row {
@@ -32,8 +33,8 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 /* Writes every requested format; prints one line per file it cannot write; 0 or 1. */
 int export_rows(const struct export_paths *p, const char *title,
 		struct result_row *rows, int n);
-/* Writes one JSON document with every run; "-" is stdout. Returns 0 or -errno. */
-int export_json_runs(const char *path, struct run_result *const *runs, int n);
+/* The JSON document of these runs (export_json.c). */
+void export_json_doc(FILE *f, struct run_result *const *runs, int n);
 /* One run of `bpfbench BENCH`, to whichever exports were asked for; 0 or 1. */
 int export_run(const struct export_paths *p, struct run_result *res);
 

@@ -254,7 +254,7 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 	jsonw_obj_close(w);
 }
 
-static void json_doc(FILE *f, struct run_result *const *runs, int n)
+void export_json_doc(FILE *f, struct run_result *const *runs, int n)
 {
 	struct jsonw w;
 	int i;
@@ -269,23 +269,4 @@ static void json_doc(FILE *f, struct run_result *const *runs, int n)
 		json_run(&w, runs[i]);
 	jsonw_arr_close(&w);
 	jsonw_obj_close(&w);
-}
-
-struct json_doc_args {
-	struct run_result *const *runs;
-	int n;
-};
-
-static void write_json_doc(FILE *f, void *arg)
-{
-	const struct json_doc_args *a = arg;
-
-	json_doc(f, a->runs, a->n);
-}
-
-int export_json_runs(const char *path, struct run_result *const *runs, int n)
-{
-	struct json_doc_args a = { runs, n };
-
-	return write_file_atomic(path, write_json_doc, &a);
 }

@@ -17,18 +17,15 @@ FILE *report_out(const struct run_opts *o)
 	return stdout;
 }
 
-void report_setup(const struct bench_env *env)
+static void human_setup(const struct bench_env *env)
 {
-	if (!env->opts->quiet)
-		fprintf(stderr, "Setting up benchmark '%s'...\n", env->bench->name);
+	fprintf(stderr, "Setting up benchmark '%s'...\n", env->bench->name);
 }
 
-void report_started(const struct bench_env *env)
+static void human_started(const struct bench_env *env)
 {
 	const struct trigger *t = &env->trig;
 
-	if (env->opts->quiet)
-		return;
 	if (t->kind == TRIG_TEST_RUN)
 		fprintf(stderr, "Benchmark '%s' started (trigger test-run, %u runs per syscall).\n",
 			env->bench->name, t->repeat);
@@ -37,14 +34,13 @@ void report_started(const struct bench_env *env)
 			t->kind ? trigger_names[t->kind] ?: "none" : "none");
 }
 
-void report_iter(const struct bench_env *env, int iter, int64_t drift_ns, const double *vals)
+static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
+		       const double *vals)
 {
 	const struct run_result *res = env->res;
 	FILE *out = report_out(env->opts);
 	int i;
 
-	if (env->opts->quiet)
-		return;
 	fprintf(out, "Iter %3d (%7.3lfus): ", iter, drift_ns / 1000.0);
 	for (i = 0; i < res->nr_metrics; i++)
 		fprintf(out, "%s%s %8.3lf %s", i ? ", " : "", res->metrics[i].name, vals[i],
@@ -119,11 +115,11 @@ static void precision_line(FILE *out, const struct run_result *res)
 		res->wall_ns / 1e9, res->nr_samples);
 }
 
-void report_summary(struct bench_env *env, const struct run_result *res)
+static void human_summary(struct bench_env *env, const struct run_result *res)
 {
 	FILE *out = report_out(env->opts);
 
-	if (env->opts->batch || !res->nr_metrics)	/* a suite or sweep prints one row instead */
+	if (!res->nr_metrics)
 		return;
 	if (env->bench->report_final)
 		env->bench->report_final(env, res);
@@ -137,3 +133,37 @@ void report_summary(struct bench_env *env, const struct run_result *res)
 	fflush(out);
 }
 
+
+static void nothing(const struct bench_env *env)
+{
+}
+
+static void no_iter(const struct bench_env *env, int iter, int64_t drift_ns, const double *vals)
+{
+}
+
+static void no_summary(struct bench_env *env, const struct run_result *res)
+{
+}
+
+/* Every line: the kernel bench's shape. */
+static const struct reporter human = {
+	human_setup, human_started, human_iter, human_summary,
+};
+
+/* -q: the summary only. */
+static const struct reporter quiet = {
+	nothing, nothing, no_iter, human_summary,
+};
+
+/* A suite step or a sweep point: nothing per run, the suite prints the row. */
+static const struct reporter row = {
+	nothing, nothing, no_iter, no_summary,
+};
+
+const struct reporter *reporter_for(const struct run_opts *o)
+{
+	if (o->batch)
+		return &row;
+	return o->quiet ? &quiet : &human;
+}

@@ -15,10 +15,16 @@
 
 /* Where human output goes: stdout, or stderr while an export (--json/--csv/--md -) takes stdout. */
 FILE *report_out(const struct run_opts *o);
-void report_setup(const struct bench_env *env);
-void report_started(const struct bench_env *env);
-void report_iter(const struct bench_env *env, int iter, int64_t drift_ns, const double *vals);
-void report_summary(struct bench_env *env, const struct run_result *res);
+/* What a run prints as it goes; the runner calls each at its moment. */
+struct reporter {
+	void (*setup)(const struct bench_env *env);	/* before setup */
+	void (*started)(const struct bench_env *env);	/* threads running */
+	void (*iter)(const struct bench_env *env, int iter, int64_t drift_ns, const double *vals);
+	void (*summary)(struct bench_env *env, const struct run_result *res);	/* after the last repetition */
+};
+
+/* human (every line), quiet (-q: summary only) or a suite row (nothing per run). */
+const struct reporter *reporter_for(const struct run_opts *o);
 /* "name mean ± sd unit" as the kernel bench prints it (no ± for one sample); for report_final hooks. */
 void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod);
 

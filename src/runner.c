@@ -327,7 +327,7 @@ static int sample_periods(struct bench_env *env, double *vals)
 			res->nr_warmup++;
 			measured = t;
 		}
-		report_iter(env, (int)i, (int64_t)(t - target), vals);
+		env->reporter->iter(env, (int)i, (int64_t)(t - target), vals);
 		last = t;
 		if (res->precision_reached)
 			break;
@@ -358,7 +358,7 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 		add_sample(env, p, vals, dt);
 		res->wall_ns += dt;
 	}
-	report_iter(env, i, 0, vals);
+	env->reporter->iter(env, i, 0, vals);
 	return 0;
 }
 
@@ -481,7 +481,7 @@ static int measure_run(struct bench_env *env, struct worker *w, int nw)
 		free(vals);
 		return fail(res, 1, "cannot start threads: %s", strerror(-err));
 	}
-	report_started(env);
+	env->reporter->started(env);
 	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals) : sample_periods(env, vals);
 	stop_workers(env, w, nw);
 	free(vals);
@@ -538,7 +538,7 @@ static int run_repeat(struct bench_env *env)
 	memset(&env->trig, 0, sizeof(env->trig));
 	atomic_store(&env->stop, false);
 	env->priv = NULL;
-	report_setup(env);
+	env->reporter->setup(env);
 	err = b->setup(env);
 	note_trigger(env);
 	if (err && !(err == -EINTR && interrupted())) {
@@ -629,6 +629,7 @@ int run_bench(const struct run_spec *spec, struct run_result *res)
 	res->precision_target = res->spec.opts.precision_pct;
 	capture_opts(res);
 	env.opts = &res->spec.opts;
+	env.reporter = reporter_for(env.opts);
 	env.args = res->spec.args;
 	env.res = res;
 	env.nr_producers = (int)env.opts->producers;
@@ -651,7 +652,7 @@ int run_bench(const struct run_spec *spec, struct run_result *res)
 		fail(res, 1, "%s: no sample was measured", b->name);
 	compute_stats(res);
 	if (!res->status)
-		report_summary(&env, res);
+		env.reporter->summary(&env, res);
 	return res->status;
 }
 
