@@ -69,6 +69,12 @@ $(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*.h $(wildcard benchs/*.h)
 $(BUILD)/bpfbench: $(BUILD)/obj/main.o $(CORE_OBJS) $(BENCH_OBJS)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+# The core's tests run the BPF-free test double instead of the real table.
+$(BUILD)/tests/core_test: tests/unit/core_test.c tests/unit/mock_bench.c \
+			  $(filter-out $(BUILD)/obj/benchs.o,$(CORE_OBJS))
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@

@@ -81,6 +81,7 @@ struct bench_env {
 #define BENCH_F_CONSUMERS	(1u << 0)	/* -c N is meaningful */
 #define BENCH_F_ONESHOT		(1u << 1)	/* samples are whole runs: run_once() */
 #define BENCH_F_ONE_PRODUCER	(1u << 2)	/* -p must be 1 */
+#define BENCH_F_NO_BPF		(1u << 3)	/* uses no bpf() (the core's test double): no privileges needed */
 
 struct bench {
 	const char *name;

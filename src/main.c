@@ -78,7 +78,7 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 		return b || spec->opts.help ? 0 : EXIT_USAGE;
 	}
 	ret = cli_validate(spec);
-	if (!ret)
+	if (!ret && !(b->flags & BENCH_F_NO_BPF))
 		ret = run_check_privileges();
 	if (ret)
 		return ret;

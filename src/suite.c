@@ -140,6 +140,20 @@ static void step_push_extra(struct plan *p, struct step *s)
 	}
 }
 
+static bool plan_needs_bpf(const struct plan *p)
+{
+	const struct bench *b;
+	int i, w;
+
+	for (i = 0; i < p->n; i++) {
+		w = cli_first_word(p->steps[i].argc, p->steps[i].argv);
+		b = w > 0 ? bench_find(p->steps[i].argv[w]) : NULL;
+		if (!b || !(b->flags & BENCH_F_NO_BPF))
+			return true;
+	}
+	return false;
+}
+
 /* A benchmark option given to a suite none of whose steps has it is a mistake, not a no-op. */
 static int check_extra_used(const struct plan *p, const char *suite)
 {
@@ -545,7 +559,7 @@ int suite_cmd(int argc, char **argv)
 		ret = check_extra_used(&p, argv[1]);
 	if (!ret && help)
 		suite_steps(&p);
-	else if (!ret)
+	else if (!ret && plan_needs_bpf(&p))
 		ret = run_check_privileges();
 	if (!ret && !help) {
 		plan_check(&p);

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the core through the BPF-free test double
+ * (tests/unit/mock_bench.c): runner sampling, warm-up and repetitions,
+ * failure statuses, reporters, suites, sweeps and the exports.  Needs no
+ * privileges.  Prints TAP; exits 1 if any test fails.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "bench.h"
+#include "cli.h"
+#include "export.h"
+#include "runner.h"
+#include "suite.h"
+
+extern int mock_setups, mock_teardowns;
+
+static int test_no, failures;
+static char tmpdir[] = "/tmp/bpfbench-core.XXXXXX";
+
+static void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	test_no++;
+	printf("%sok %d - ", cond ? "" : "not ", test_no);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	failures += !cond;
+}
+
+/* Splits a command line on blanks into a NULL-terminated argv (static storage). */
+static int split(const char *line, char **argv, int max)
+{
+	static char buf[16][1024];
+	static int next;
+	char *copy = buf[next++ % 16], *save = NULL, *w;
+	int n = 0;
+
+	snprintf(copy, sizeof(buf[0]), "bpfbench %s", line);
+	for (w = strtok_r(copy, " ", &save); w && n < max - 1; w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	return n;
+}
+
+/* Parses and runs one command line; the status, with res filled. */
+static int run(const char *line, struct run_result *res)
+{
+	struct run_spec spec;
+	char *argv[64];
+	int argc = split(line, argv, 64), st;
+
+	memset(res, 0, sizeof(*res));
+	if (cli_parse(argc, argv, &spec))
+		return EXIT_USAGE;
+	spec.opts.batch = true;	/* the tests read the result, not the report */
+	st = cli_validate(&spec);
+	if (!st)
+		st = run_bench(&spec, res);
+	run_spec_free(&spec);
+	return st;
+}
+
+/* Runs fn with stdout and stderr going to files; their contents come back in out/err. */
+static int captured(int (*fn)(int, char **), const char *line, char *out, char *err, size_t len)
+{
+	char po[256], pe[256], *argv[64];
+	int argc = split(line, argv, 64), so = dup(1), se = dup(2), fo, fe, st;
+	FILE *f;
+	size_t n;
+
+	snprintf(po, sizeof(po), "%s/out", tmpdir);
+	snprintf(pe, sizeof(pe), "%s/err", tmpdir);
+	fflush(stdout);
+	fflush(stderr);
+	fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	st = fn(argc - 1, argv + 1);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(fo);
+	close(fe);
+	close(so);
+	close(se);
+	f = fopen(po, "r");
+	n = fread(out, 1, len - 1, f);
+	out[n] = 0;
+	fclose(f);
+	f = fopen(pe, "r");
+	n = fread(err, 1, len - 1, f);
+	err[n] = 0;
+	fclose(f);
+	return st;
+}
+
+static int count_lines(const char *text, const char *prefix)
+{
+	const char *p = text;
+	int n = 0;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			n++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return n;
+}
+
+/* `bpfbench ARGS` as main() would run one benchmark: parse, validate, run, export. */
+static int bench_cmd(int argc, char **argv)
+{
+	char *args[64];
+	struct run_result res = { 0 };
+	struct run_spec spec;
+	int i, st;
+
+	args[0] = "bpfbench";
+	for (i = 0; i < argc && i < 62; i++)
+		args[i + 1] = argv[i];
+	args[i + 1] = NULL;
+	if (cli_parse(argc + 1, args, &spec))
+		return EXIT_USAGE;
+	st = cli_validate(&spec);
+	if (!st && spec.opts.sweep)
+		st = sweep_run(argc + 1, args, &spec);
+	else if (!st)
+		st = run_bench(&spec, &res) ?: export_run(&(struct export_paths){
+			spec.opts.json_path, spec.opts.csv_path, spec.opts.md_path }, &res);
+	run_result_free(&res);
+	run_spec_free(&spec);
+	return st;
+}
+
+static void test_sampling(void)
+{
+	struct run_result r;
+	int st, i, bad = 0;
+
+	st = run("mock -w0 -d1 --period-ms 100 -q", &r);
+	ok(st == 0, "a plain run succeeds (%d)", st);
+	ok(r.nr_samples == 10 && r.nr_warmup == 0, "1 s at 100 ms: 10 samples, no warm-up (%d, %d)",
+	   r.nr_samples, r.nr_warmup);
+	for (i = 0; i < r.nr_samples; i++)
+		bad += res_sample(&r, i)[0] != 100 + i % 3 ||
+		       fabs(res_sample(&r, i)[1] - 1000.0 / (100 + i % 3)) > 1e-9;
+	ok(!bad, "each sample is what measure() wrote, its inverse derived from it");
+	ok(fabs(r.st[0].mean - 100.9) < 1e-9, "mean of 100,101,102,... over 10 samples (%g)",
+	   r.st[0].mean);
+	ok(fabs(res_shown_mean(&r, 1) - 1000 / 100.9) < 1e-9,
+	   "the inverse shown is scale / mean of the base, as the kernel bench");
+	ok(r.metrics[0].better == BETTER_HIGHER && r.metrics[1].better == BETTER_LOWER &&
+	   r.metrics[2].better == BETTER_LOWER, "better directions follow the kinds");
+	ok(fabs(r.wall_ns / 1e9 - 1.0) < 0.1, "measured time is -d within a period (%.3f s)",
+	   r.wall_ns / 1e9);
+	run_result_free(&r);
+
+	st = run("mock -w1 -d1 --period-ms 100 -q", &r);
+	ok(st == 0 && r.nr_warmup == 10 && r.nr_samples == 10,
+	   "-w1: 10 warm-up samples discarded, 10 measured (%d, %d)", r.nr_warmup, r.nr_samples);
+	ok(fabs(r.wall_ns / 1e9 - 1.0) < 0.1 && fabs(r.warmup_ns / 1e9 - 1.0) < 0.1,
+	   "measured time excludes the warm-up (%.3f s measured, %.3f s warm-up)",
+	   r.wall_ns / 1e9, r.warmup_ns / 1e9);
+	ok(res_sample(&r, 0)[0] == 100 + 10 % 3, "sampling goes on where the warm-up ended");
+	run_result_free(&r);
+}
+
+static void test_repeats(void)
+{
+	struct run_result r;
+	int st, k, i, bad = 0;
+
+	mock_setups = mock_teardowns = 0;
+	st = run("mock -w0 -d1 --period-ms 250 -r 3 -q", &r);
+	ok(st == 0 && r.nr_repeats == 3 && r.nr_samples == 12, "-r 3: 3 repetitions of 4 samples");
+	ok(mock_setups == 3 && mock_teardowns == 3, "each repetition has its own setup and teardown");
+	for (i = 0; i < r.nr_samples; i++)
+		bad += r.sample_repeat[i] != i / 4 || res_sample(&r, i)[0] != 100 + (i % 4) % 3;
+	ok(!bad, "samples carry their repetition; each repetition starts afresh");
+	for (k = 0; k < 3; k++)
+		bad += fabs(res_repeat_st(&r, k, 0)->mean - 100.75) > 1e-9;
+	ok(!bad, "per-repetition means (100.75 each)");
+	run_result_free(&r);
+}
+
+static void test_failures(void)
+{
+	struct run_result r;
+	int st;
+
+	st = run("mock -w0 -d1 --skip", &r);
+	ok(st == EXIT_SKIP && strstr(r.error, "skipped on purpose"),
+	   "a skip is exit 4 with the benchmark's reason (%d: %s)", st, r.error);
+	run_result_free(&r);
+	st = run("mock -w0 -d1 --fail", &r);
+	ok(st == 1 && strstr(r.error, "setup failed"), "a failed setup is exit 1 (%s)", r.error);
+	run_result_free(&r);
+	st = run("mock -w0 -d1 --bad", &r);
+	ok(st == EXIT_USAGE, "validate's refusal is exit 2 (%d)", st);
+	run_result_free(&r);
+	st = run("mock -w0 -d1 --period-ms 5000", &r);
+	ok(st == EXIT_USAGE, "a period longer than -d is refused: no run without samples");
+	st = run("mock --level 010 -w0 -d1 -q", &r);
+	ok(st == 0 && res_sample(&r, 0)[0] == 10, "numbers are decimal: 010 is ten");
+	run_result_free(&r);
+	st = run("mock-oneshot -w0 -d1 --level 7 -q", &r);
+	ok(st == 0 && r.nr_samples >= 9 && r.nr_samples <= 11 && res_sample(&r, 0)[0] == 7,
+	   "whole-run benchmarks: samples are runs, as many as fit in -d (%d)", r.nr_samples);
+	run_result_free(&r);
+}
+
+static void test_reporters(void)
+{
+	static char out[1 << 16], err[1 << 16];
+	int st;
+
+	st = captured(bench_cmd, "mock -w1 -d1 --period-ms 250", out, err, sizeof(out));
+	ok(st == 0 && count_lines(out, "Iter ") == 8 && count_lines(out, "Summary: ") == 1,
+	   "human: an Iter line per period, warm-up included, one Summary");
+	ok(count_lines(err, "Setting up benchmark 'mock'") == 1, "human: the setup line on stderr");
+	st = captured(bench_cmd, "mock -q -w0 -d1 --period-ms 250", out, err, sizeof(out));
+	ok(st == 0 && !count_lines(out, "Iter ") && count_lines(out, "Summary: ") == 1 &&
+	   !*err, "quiet: the summary only");
+	st = captured(bench_cmd, "mock -q -w0 -d1 --period-ms 500 -r 2", out, err, sizeof(out));
+	ok(count_lines(out, "Runs: 2,") == 1, "-r 2: a Runs line with the per-run means");
+	st = captured(bench_cmd, "mock -w0 -d1 --period-ms 500 --csv -", out, err, sizeof(out));
+	ok(st == 0 && !strncmp(out, "suite,section,label", 19) && count_lines(err, "Summary: ") == 1,
+	   "--csv -: only CSV on stdout, the report on stderr");
+	st = captured(bench_cmd, "mock -w0 -d1 --json - --md -", out, err, sizeof(out));
+	ok(st == EXIT_USAGE, "two formats on stdout are refused");
+}
+
+static json_object *load(const char *path)
+{
+	json_object *d = json_object_from_file(path);
+
+	return d;
+}
+
+static void test_suite(void)
+{
+	static char out[1 << 16], err[1 << 16], cmd[512], path[300];
+	json_object *d, *runs, *r0, *v;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/suite.json", tmpdir);
+	snprintf(cmd, sizeof(cmd), "suite mock -w0 -d1 --period-ms 250 --json %s", path);
+	st = captured(suite_cmd, cmd, out, err, sizeof(out));
+	ok(st == 0, "a suite with a skipped step exits 0 (%d)", st);
+	ok(strstr(out, "levels\n======") && strstr(out, "SKIP") && strstr(out, "level 20"),
+	   "the table has sections, rows and the SKIP row");
+	d = load(path);
+	ok(d && json_object_object_get_ex(d, "runs", &runs) && json_object_array_length(runs) == 4,
+	   "the JSON has every step");
+	r0 = d ? json_object_array_get_idx(runs, 1) : NULL;
+	ok(r0 && json_object_object_get_ex(r0, "section", &v) &&
+	   !strcmp(json_object_get_string(v), "levels") &&
+	   json_object_object_get_ex(r0, "label", &v) &&
+	   !strcmp(json_object_get_string(v), "level 20"),
+	   "a row carries its section and label");
+	json_object_put(d);
+	st = captured(suite_cmd, "suite mock --nr_loops 3", out, err, sizeof(out));
+	ok(st == EXIT_USAGE && count_lines(err, "bpfbench: error:") == 1,
+	   "an option no benchmark has: one line, exit 2");
+	st = captured(suite_cmd, "suite mock --level 3 --bad -w0 -d1 --period-ms 500", out, err,
+		      sizeof(out));
+	ok(st == 1, "a step that fails makes the suite exit 1");
+}
+
+static void test_sweep(void)
+{
+	static char out[1 << 16], err[1 << 16], cmd[512], path[300];
+	json_object *d, *runs, *r, *v;
+	int st, i, bad = 0;
+
+	snprintf(path, sizeof(path), "%s/sweep.json", tmpdir);
+	snprintf(cmd, sizeof(cmd), "mock -w0 -d1 --period-ms 500 --sweep level=5,50,500 --json %s",
+		 path);
+	st = captured(bench_cmd, cmd, out, err, sizeof(out));
+	ok(st == 0 && count_lines(out, "level=") == 3, "a sweep prints one row per value");
+	d = load(path);
+	ok(d && json_object_object_get_ex(d, "runs", &runs) && json_object_array_length(runs) == 3,
+	   "and writes one run per value");
+	for (i = 0; d && i < 3; i++) {
+		r = json_object_array_get_idx(runs, i);
+		json_object_object_get_ex(r, "options", &v);
+		json_object_object_get_ex(v, "level", &v);
+		bad += json_object_get_int(v) != (int)(5 * pow(10, i));
+	}
+	ok(d && !bad, "each run has its own value of the swept option");
+	json_object_put(d);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_sampling();
+	test_repeats();
+	test_failures();
+	test_reporters();
+	test_suite();
+	test_sweep();
+	printf("1..%d\n", test_no);
+	return failures ? 1 : 0;
+}
