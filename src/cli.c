@@ -12,9 +12,9 @@
 #define G(field)	OPT_OFF(struct run_opts, field)
 
 const struct opt_def global_opts[] = {
-	{ "warmup", 'w', OPT_UINT, G(warmup_s), "1", 0, 3600, NULL, "SEC",
+	{ "warmup", 'w', OPT_SECONDS, G(warmup_ms), "1", 0, 3600000, NULL, "SEC",
 	  "seconds of samples discarded before measuring" },
-	{ "duration", 'd', OPT_UINT, G(duration_s), "5", 1, 86400, NULL, "SEC",
+	{ "duration", 'd', OPT_SECONDS, G(duration_ms), "5", 10, 86400000, NULL, "SEC",
 	  "seconds measured (one sample per period)" },
 	{ "producers", 'p', OPT_UINT, G(producers), "1", 1, BENCH_MAX_THREADS, NULL, "N",
 	  "producer threads" },
@@ -43,7 +43,7 @@ const struct opt_def global_opts[] = {
 	  "one run per value of a global or benchmark option, one row each" },
 	{ "precision", 0, OPT_STRING, G(precision_text), NULL, 0, 0, NULL, "PCT",
 	  "sample until the 95% CI of the first metric's mean is within PCT% of it" },
-	{ "max-duration", 0, OPT_UINT, G(max_duration_s), "60", 1, 86400, NULL, "SEC",
+	{ "max-duration", 0, OPT_SECONDS, G(max_duration_ms), "60", 10, 86400000, NULL, "SEC",
 	  "upper bound of a --precision run's measured time" },
 	{ "runs", 'r', OPT_UINT, G(runs), "1", 1, 1000, NULL, "N",
 	  "repeat the whole run N times, each with a fresh setup (new maps, programs, hash seeds)" },
@@ -541,14 +541,10 @@ static int parse_precision(struct run_opts *o)
 /* A sampling period longer than the measured time would leave no sample at all. */
 static int check_periods(const struct run_opts *o)
 {
-	char d[24], p[24];
-
-	if (o->precision_pct || o->duration_s * 1000 >= o->period_ms)
+	if (o->precision_pct || o->duration_ms >= o->period_ms)
 		return 0;
-	snprintf(d, sizeof(d), "%llu", (unsigned long long)o->duration_s);
-	snprintf(p, sizeof(p), "%llu", (unsigned long long)o->period_ms);
-	return usage_error("-d %s s is shorter than one --period-ms %s: no sample would be taken",
-			   d, p);
+	return usage_error("-d %.3g s is shorter than one --period-ms %llu: no sample would be taken",
+			   o->duration_ms / 1e3, (unsigned long long)o->period_ms);
 }
 
 int cli_validate(struct run_spec *spec)

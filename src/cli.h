@@ -10,8 +10,8 @@ struct bench;
 
 /* Global options: the kernel bench's spellings plus ours. */
 struct run_opts {
-	uint64_t warmup_s;
-	uint64_t duration_s;
+	uint64_t warmup_ms;	/* -w SEC, fractions allowed */
+	uint64_t duration_ms;	/* -d SEC */
 	uint64_t producers;
 	uint64_t consumers;
 	uint64_t period_ms;
@@ -29,7 +29,7 @@ struct run_opts {
 	const char *md_path;	/* --md: a Markdown table */
 	const char *sweep;	/* --sweep PARAM=v1,v2,...: one run per value */
 	const char *precision_text;	/* --precision PCT, as typed */
-	uint64_t max_duration_s;	/* bound of a --precision run */
+	uint64_t max_duration_ms;	/* bound of a --precision run */
 	uint64_t runs;		/* -r: whole runs, each with a fresh setup */
 	/* Not options: derived or set by the caller, kept across cli_parse. */
 	double precision_pct;	/* 0: fixed duration; from precision_text by cli_validate */

@@ -82,14 +82,22 @@ static void json_env(struct jsonw *w)
 
 static void json_opt(struct jsonw *w, const struct run_opt_value *v)
 {
+	char key[64], *c;
 	uint64_t n;
 
-	jsonw_key(w, v->def->name);
+	/* one spelling for every key, whatever the option's: period-ms -> period_ms */
+	snprintf(key, sizeof(key), "%s", v->def->name);
+	for (c = key; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	jsonw_key(w, key);
 	if (v->def->type == OPT_UINT && !parse_u64(v->text, &n))
 		jsonw_u64(w, n);
+	else if (v->def->type == OPT_SECONDS)
+		jsonw_double(w, strtod(v->text, NULL));
 	else if (v->def->type == OPT_FLAG)
 		jsonw_bool(w, !strcmp(v->text, "true"));
-	else if (v->def->type == OPT_STRING && !v->text[0])
+	else if (!v->text[0])	/* unset: null, for every type */
 		jsonw_null(w);
 	else
 		jsonw_str(w, v->text);

@@ -90,6 +90,64 @@ static int set_uint(const struct opt_def *o, void *store, const char *text, char
 	return 0;
 }
 
+/* "1.5" seconds -> 1500 ms: a decimal with at most three places. */
+static int parse_seconds(const char *text, uint64_t *ms)
+{
+	const char *dot = strchr(text, '.');
+	char whole[32], frac[4] = "000";
+	uint64_t s, f;
+	size_t n = dot ? (size_t)(dot - text) : strlen(text);
+
+	if (!n || n >= sizeof(whole))
+		return -EINVAL;
+	memcpy(whole, text, n);
+	whole[n] = 0;
+	if (parse_u64(whole, &s) || s > UINT64_MAX / 1000 - 1)
+		return -EINVAL;
+	if (dot) {
+		n = strlen(dot + 1);
+		if (!n || n > 3)
+			return -EINVAL;
+		memcpy(frac, dot + 1, n);
+		if (parse_u64(frac, &f) || !isdigit((unsigned char)frac[0]))
+			return -EINVAL;
+	} else {
+		f = 0;
+	}
+	*ms = s * 1000 + f;
+	return 0;
+}
+
+static void format_seconds(uint64_t ms, char *buf, int len)
+{
+	int n = snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ms / 1000, ms % 1000);
+
+	while (n > 0 && n < len && buf[n - 1] == '0')	/* "0.250" -> "0.25", "5.000" -> "5" */
+		buf[--n] = 0;
+	if (n > 0 && n < len && buf[n - 1] == '.')
+		buf[--n] = 0;
+}
+
+static int set_seconds(const struct opt_def *o, void *store, const char *text, char *err, int len)
+{
+	char lo[32], hi[32];
+	uint64_t ms;
+
+	if (parse_seconds(text, &ms)) {
+		snprintf(err, len, "--%s: '%s' is not a number of seconds (like 5 or 0.25)",
+			 o->name, text);
+		return -EINVAL;
+	}
+	if (ms < o->min || ms > o->max) {
+		format_seconds(o->min, lo, sizeof(lo));
+		format_seconds(o->max, hi, sizeof(hi));
+		snprintf(err, len, "--%s: %s s is out of range [%s, %s]", o->name, text, lo, hi);
+		return -EINVAL;
+	}
+	*(uint64_t *)store = ms;
+	return 0;
+}
+
 static int set_choice(const struct opt_def *o, void *store, const char *text, char *err, int len)
 {
 	int i, off = 0;
@@ -148,6 +206,8 @@ int opts_set(const struct opt_def *o, void *args, const char *text, char *err, i
 	switch (o->type) {
 	case OPT_UINT:
 		return set_uint(o, store, text, err, len);
+	case OPT_SECONDS:
+		return set_seconds(o, store, text, err, len);
 	case OPT_FLAG:
 		*(bool *)store = text && (!strcmp(text, "1") || !strcmp(text, "true"));
 		return 0;
@@ -184,6 +244,7 @@ void opts_reset(const struct opt_def *t, void *args)
 		store = field(t, args);
 		switch (t->type) {
 		case OPT_UINT:
+		case OPT_SECONDS:
 			*(uint64_t *)store = 0;
 			break;
 		case OPT_FLAG:
@@ -219,6 +280,9 @@ void opts_format(const struct opt_def *o, const void *args, char *buf, int len)
 	switch (o->type) {
 	case OPT_UINT:
 		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)store);
+		break;
+	case OPT_SECONDS:
+		format_seconds(*(const uint64_t *)store, buf, len);
 		break;
 	case OPT_FLAG:
 		snprintf(buf, len, "%s", *(const bool *)store ? "true" : "false");
@@ -293,6 +357,12 @@ static void help_line(const struct opt_def *o)
 		snprintf(left, sizeof(left), "    --%s %s", o->name, val);
 	if (o->type == OPT_UINT || o->type == OPT_UINT_LIST) {
 		snprintf(extra, sizeof(extra), " [%" PRIu64 "..%" PRIu64 "]", o->min, o->max);
+	} else if (o->type == OPT_SECONDS) {
+		char lo[32], hi[32];
+
+		format_seconds(o->min, lo, sizeof(lo));
+		format_seconds(o->max, hi, sizeof(hi));
+		snprintf(extra, sizeof(extra), " [%s..%s]", lo, hi);
 	} else if (o->type == OPT_CHOICE) {
 		off = snprintf(extra, sizeof(extra), " {");
 		for (i = 0; o->choices[i] && off < (int)sizeof(extra); i++)

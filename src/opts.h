@@ -25,6 +25,7 @@ enum opt_type {
 	OPT_STRING,	/* const char * */
 	OPT_UINT_LIST,	/* struct uint_list: "10,1000,1000000" */
 	OPT_CPUSET,	/* struct cpuset: "0-3,7" */
+	OPT_SECONDS,	/* uint64_t milliseconds, typed as seconds: "5", "0.25"; range [min, max] ms */
 };
 
 struct uint_list {

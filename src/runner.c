@@ -304,14 +304,14 @@ static int sample_periods(struct bench_env *env, double *vals)
 	const struct run_opts *o = env->opts;
 	struct run_result *res = env->res;
 	uint64_t period = o->period_ms * 1000000ull;
-	uint64_t warm = o->warmup_s * 1000 / o->period_ms;
-	uint64_t total = warm + o->duration_s * 1000 / o->period_ms;
+	uint64_t warm = o->warmup_ms / o->period_ms;
+	uint64_t total = warm + o->duration_ms / o->period_ms;
 	uint64_t start = now_ns(), last = start, measured = start, t, target, i;
 	struct precision prec = { 0 };
 
 	res->precision_reached = false;
 	if (o->precision_pct)	/* the bound; precision usually ends it sooner */
-		total = warm + (o->max_duration_s * 1000 / o->period_ms ?: 1);
+		total = warm + (o->max_duration_ms / o->period_ms ?: 1);
 
 	for (i = 0; i < total; i++) {
 		target = start + (i + 1) * period;
@@ -366,7 +366,7 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 static int sample_oneshot(struct bench_env *env, double *vals)
 {
 	const struct run_opts *o = env->opts;
-	uint64_t end = now_ns() + o->warmup_s * 1000000000ull;
+	uint64_t end = now_ns() + o->warmup_ms * 1000000ull;
 	struct precision prec = { 0 };
 	int i = 0, err;
 
@@ -376,7 +376,7 @@ static int sample_oneshot(struct bench_env *env, double *vals)
 		if (err)
 			return err;
 	}
-	end = now_ns() + (o->precision_pct ? o->max_duration_s : o->duration_s) * 1000000000ull;
+	end = now_ns() + (o->precision_pct ? o->max_duration_ms : o->duration_ms) * 1000000ull;
 	do {
 		err = one_run(env, &prec, vals, i++, false);
 		if (err)

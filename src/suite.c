@@ -213,8 +213,8 @@ static void plan_check(struct plan *p)
 			continue;
 		o = &spec.opts;
 		s->bench = spec.bench->name;
-		s->planned_s = (o->warmup_s + STEP_SETUP_S +
-				(o->precision_pct ? o->max_duration_s : o->duration_s)) * o->runs;
+		s->planned_s = (o->warmup_ms / 1e3 + STEP_SETUP_S +
+				(o->precision_pct ? o->max_duration_ms : o->duration_ms) / 1e3) * o->runs;
 		run_spec_free(&spec);
 	}
 }
