@@ -7,6 +7,8 @@
  *   bpfbench suite NAME [options] | --list      a table of runs
  *   bpfbench compare OLD.json NEW.json          what changed, significantly
  *   bpfbench plot FILE.json -o OUT.svg          a sweep's curve
+ *   bpfbench completion bash|zsh                a shell completion script
+ *   bpfbench --version | -V
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -23,6 +25,18 @@
 #include "runner.h"
 #include "suite.h"
 #include "util.h"
+
+/* Before cli_parse: the version needs no benchmark and no BPF. */
+static int print_version(int argc, char **argv)
+{
+	if (argc > 2) {
+		errmsg("error: %s takes no arguments (got '%s')", argv[1], argv[2]);
+		return EXIT_USAGE;
+	}
+	printf("bpfbench %s (git %s, libbpf %u.%u)\n", BPFBENCH_VERSION, BPFBENCH_GIT,
+	       libbpf_major_version(), libbpf_minor_version());
+	return 0;
+}
 
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -81,6 +95,8 @@ int main(int argc, char **argv)
 	libbpf_set_print(libbpf_log);
 	install_signal_handlers();
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+		return print_version(argc, argv);
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(subcommands); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].main(argc - 1, argv + 1);
