@@ -18,6 +18,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "compare.h"
+#include "complete.h"
 #include "export.h"
 #include "plot.h"
 #include "probe.h"
@@ -49,14 +50,31 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 struct subcommand {
 	const char *name;
 	int (*main)(int argc, char **argv);
+	bool hidden;		/* used by the build; not offered to users */
 };
+
+static int completion_cmd(int argc, char **argv);
 
 static const struct subcommand subcommands[] = {
 	{ "probe", probe_cmd },
 	{ "suite", suite_cmd },
 	{ "compare", compare_cmd },
 	{ "plot", plot_cmd },
+	{ "completion", completion_cmd },
 };
+
+/* Completion offers the subcommands of the table above, so none is forgotten. */
+static int completion_cmd(int argc, char **argv)
+{
+	const char *names[ARRAY_SIZE(subcommands) + 1];
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
+		if (!subcommands[i].hidden)
+			names[n++] = subcommands[i].name;
+	names[n] = NULL;
+	return complete_cmd(argc, argv, names);
+}
 
 /* One line naming what is missing, before any benchmark tries to load. */
 static int check_privileges(void)
