@@ -20,6 +20,7 @@
 #include "compare.h"
 #include "complete.h"
 #include "export.h"
+#include "mangen.h"
 #include "plot.h"
 #include "probe.h"
 #include "report.h"
@@ -61,6 +62,7 @@ static const struct subcommand subcommands[] = {
 	{ "compare", compare_cmd },
 	{ "plot", plot_cmd },
 	{ "completion", completion_cmd },
+	{ "gen-man", mangen_cmd, true },
 };
 
 /* Completion offers the subcommands of the table above, so none is forgotten. */
