@@ -92,7 +92,9 @@ $(BUILD)/doc/bpfbench.1.scd: doc/bpfbench.1.scd.in $(BUILD)/bpfbench
 $(BUILD)/doc/bpfbench.1: $(BUILD)/doc/bpfbench.1.scd
 	@command -v scdoc >/dev/null || \
 		{ echo "bpfbench: the man page needs scdoc: apt-get install scdoc (or make deps)" >&2; exit 1; }
-	scdoc < $< | sed '/^\.TH /a .nh' > $@
+	scdoc < $< > $@.tmp
+	sed '/^\.TH /a .nh' $@.tmp > $@
+	rm -f $@.tmp
 
 $(BUILD)/doc/bpfbench.bash: $(BUILD)/bpfbench
 	@mkdir -p $(@D)
