@@ -65,8 +65,8 @@ static const struct sub_opt compare_opts[] = {
 };
 
 static const struct sub_opt plot_opts[] = {
-	{ "--output", ARG_FILE, "the image, .svg or .png" },
-	{ "-o", ARG_FILE, NULL },
+	{ "-o", ARG_FILE, "the image, .svg or .png" },
+	{ "--output", ARG_FILE, NULL },
 	{ "--x", ARG_OPTION, "the option on the x axis" },
 	{ "--metric", ARG_VALUE, "the metric on the y axis" },
 	{ "--help", ARG_FLAG, "usage" },
@@ -259,7 +259,7 @@ static void print_opts_fn(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(sub_specs); i++) {
 		fprintf(f, "\t'@%s')\n\t\t_bpfbench_list+=(", sub_specs[i].name);
 		for (o = sub_specs[i].opts; o->name; o++)
-			if (o->help)	/* not the short spellings */
+			if (o->help)	/* not the other spellings */
 				list_word(f, "", o->name, o->help);
 		fprintf(f, ")%s ;;\n", sub_specs[i].global_opts ? "\n\t\t_bpfbench_opts ''" : "");
 	}
