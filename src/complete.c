@@ -505,7 +505,8 @@ static const char bash_main[] =
 	"\t\tcompopt -o filenames 2>/dev/null\n"
 	"\t\tmapfile -t COMPREPLY < <(compgen -P \"$pre\" -f -- \"$cur\") ;;\n"
 	"\twords)\n"
-	"\t\tmapfile -t COMPREPLY < <(compgen -P \"$pre\" -W \"${_bpfbench_list[*]%%:*}\" -- \"$cur\") ;;\n"
+	"\t\tmapfile -t COMPREPLY < <(compgen -P \"$pre\" -W \"${_bpfbench_list[*]%%:*}\" \\\n"
+	"\t\t\t-- \"$cur\") ;;\n"
 	"\tesac\n"
 	"}\n\n"
 	"complete -F _bpfbench bpfbench\n";

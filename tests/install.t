@@ -12,14 +12,16 @@ DOCS="$ROOT/$BUILD_DIR/doc"
 run --version
 re='^bpfbench [0-9][^ ]* \(git [^ ,]+, libbpf [0-9]+\.[0-9]+\)$'
 [ "$RC" -eq 0 ] && [ -z "$ERR" ] && [[ $OUT =~ $re ]]
-ok $? "--version: one line 'bpfbench V (git C, libbpf X.Y)', exit 0" || diag "rc=$RC out=$OUT err=$ERR"
+ok $? "--version: one line 'bpfbench V (git C, libbpf X.Y)', exit 0" ||
+	diag "rc=$RC out=$OUT err=$ERR"
 version=$OUT
 
 want=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' "$ROOT/Makefile")
 [[ $version == "bpfbench $want "* ]]
 ok $? "--version names the Makefile's VERSION ($want)" || diag "$version"
 
-lib=$(dpkg-query -W -f='${Version}' libbpf1 2>/dev/null | sed -E 's/^[0-9]+://; s/^([0-9]+\.[0-9]+).*/\1/')
+lib=$(dpkg-query -W -f='${Version}' libbpf1 2>/dev/null |
+      sed -E 's/^[0-9]+://; s/^([0-9]+\.[0-9]+).*/\1/')
 if [ -n "$lib" ]; then
 	[[ $version == *"libbpf $lib)" ]]
 	ok $? "--version gives the libbpf it runs with ($lib, from dpkg)" || diag "$version"
@@ -74,7 +76,7 @@ for s in $subcmds; do
 	"$BPFBENCH" "$s" --help >/dev/null 2>&1 || bad+=" $s"
 done
 [ -z "$bad" ]
-ok $? "bash: the subcommands offered include probe, suite, compare, plot, completion; each has --help" ||
+ok $? "bash: the subcommands include probe suite compare plot completion, all with --help" ||
 	diag "missing or without --help:$bad"
 same "bash: 'lpm-trie-' offers the lpm-trie benchmarks" \
 	"$(grep '^lpm-trie-' <<<"$benchs")" "$(comp lpm-trie-)"
@@ -91,10 +93,11 @@ for b in $benchs; do
 	done < <("$BPFBENCH" "$b" --help | sed -nE 's/^ +(--[a-z0-9_-]+) .*\{([^}]*)\}.*/\1 \2/p')
 done
 [ -z "$bad" ]
-ok $? "bash: after each benchmark, '--' offers its --help options and the global ones, and each option's choices" ||
+ok $? "bash: after each benchmark: its --help options, the global ones, each one's choices" ||
 	diag "wrong for:$bad"
 
-same "bash: --trigger's values" "$(printf '%s\n' auto fentry raw-tp test-run)" "$(comp --trigger "")"
+same "bash: --trigger's values" "$(printf '%s\n' auto fentry raw-tp test-run)" \
+	"$(comp --trigger "")"
 same "bash: --trigger=te (bash splits at '=')" "test-run" "$(comp --trigger = te)"
 same "bash: a value is not taken for the benchmark (-d 5 bpf-loop --nr)" "--nr_loops" \
 	"$(comp -d 5 bpf-loop --nr)"
@@ -163,7 +166,8 @@ ok $? "man -l renders bpfbench.1 without a warning" || diag "$(cat "$TMPD/man.er
 
 sections=$(grep -E '^[A-Z][A-Z ]+$' <<<"$page" | tr '\n' ,)
 same "man: the sections, in order" \
-	"NAME,SYNOPSIS,DESCRIPTION,SUBCOMMANDS,GLOBAL OPTIONS,BENCHMARKS,SUITES,OUTPUT,EXIT STATUS,ENVIRONMENT,FILES,EXAMPLES,SEE ALSO," \
+	"NAME,SYNOPSIS,DESCRIPTION,SUBCOMMANDS,GLOBAL OPTIONS,BENCHMARKS,SUITES,OUTPUT,"`
+	`"EXIT STATUS,ENVIRONMENT,FILES,EXAMPLES,SEE ALSO," \
 	"$sections"
 
 # section NAME: the rendered text of one section
@@ -217,7 +221,7 @@ want="0755 usr/bin/bpfbench
 0644 usr/share/man/man1/bpfbench.1
 0644 usr/share/zsh/site-functions/_bpfbench"
 same "install lays out bin, man1, bash and zsh completions and the docs, with their modes" \
-	"$want" "$(cd "$dest" && find . -type f -printf '%m %P\n' | sed 's/^755/0755/; s/^644/0644/' | sort -k2)"
+	"$want" "$(cd "$dest" && find . -type f -printf '%#m %P\n' | sort -k2)"
 
 [ "$("$dest/usr/bin/bpfbench" --version)" = "$version" ]
 ok $? "the installed binary runs"
@@ -234,7 +238,8 @@ left=$(find "$dest" -type f)
 [ -z "$left" ] && [ ! -e "$dest/usr/share/doc/bpfbench" ]
 ok $? "uninstall removes every installed file and the doc directory" || diag "left: $left"
 
-mk -n install DESTDIR="$dest" | grep -q -- "-m 0755 $BUILD_DIR/bpfbench $dest/usr/local/bin/bpfbench\$"
+mk -n install DESTDIR="$dest" |
+	grep -q -- "-m 0755 $BUILD_DIR/bpfbench $dest/usr/local/bin/bpfbench\$"
 ok $? "PREFIX defaults to /usr/local"
 
 done_testing
