@@ -114,7 +114,7 @@ static void sq(FILE *f, const char *s)
 /* "--name:help", as both shells' lists hold an option; dashes is "--" or "". */
 static void list_word(FILE *f, const char *dashes, const char *name, const char *help)
 {
-	char word[256];
+	char word[512];
 
 	snprintf(word, sizeof(word), "%s%s%s%s", dashes, name, help ? ":" : "", help ? help : "");
 	fputs(" ", f);
@@ -147,7 +147,7 @@ static enum arg_kind opt_arg(const struct opt_def *o)
 
 static void name_word(FILE *f, const char *name, const char *summary)
 {
-	char word[256];
+	char word[512];
 
 	snprintf(word, sizeof(word), "%s:%s", name, summary);
 	fputs("\n\t", f);
@@ -165,7 +165,7 @@ static void print_names(FILE *f)
 	fputs("\n)\n_bpfbench_suites=(", f);
 	for (s = suite_table; *s; s++)
 		name_word(f, (*s)->name, (*s)->summary);
-	/* suite.c makes these two from the table */
+	/* not in suite_table: suite.c makes them from it */
 	name_word(f, "seeds", "every suite in turn");
 	name_word(f, "quick", "every benchmark once with its defaults, briefly");
 	fputs("\n)\n", f);
