@@ -39,14 +39,28 @@ UNIT_SRCS	:= $(wildcard tests/unit/*_test.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 REPLAY_BINS	:= $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/tests/replay_%,$(wildcard tests/fuzz/fuzz_*.c))
 
+# Generated from the built binary's tables, so they never drift from it.
+DOCS		:= $(BUILD)/doc/bpfbench.1 $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench
+
+PREFIX		?= /usr/local
+DESTDIR		?=
+BINDIR		:= $(PREFIX)/bin
+MAN1DIR		:= $(PREFIX)/share/man/man1
+BASHCOMPDIR	:= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
+DOCDIR		:= $(PREFIX)/share/doc/bpfbench
+INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
+		   $(ZSHCOMPDIR)/_bpfbench $(DOCDIR)/README.md $(DOCDIR)/LICENSE \
+		   $(DOCDIR)/bpfbench-result.schema.json
+
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run check test deps clean fuzz fuzzers valgrind
+.PHONY: all run check test deps clean fuzz fuzzers valgrind man completion install uninstall
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BUILD)/bpfbench $(UNIT_BINS) $(REPLAY_BINS)
+all: $(BUILD)/bpfbench $(UNIT_BINS) $(REPLAY_BINS) $(DOCS)
 
 $(BUILD)/vmlinux.h:
 	@mkdir -p $(@D)
@@ -74,6 +88,44 @@ $(BUILD)/tests/core_test: tests/unit/core_test.c tests/unit/mock_bench.c \
 			  $(filter-out $(BUILD)/obj/benchs.o,$(CORE_OBJS))
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/doc/bpfbench.1.scd: doc/bpfbench.1.scd.in $(BUILD)/bpfbench
+	@mkdir -p $(@D)
+	$(BUILD)/bpfbench gen-man $< > $@
+
+# scdoc's .nh comes before .TH, which turns hyphenation back on: option
+# names and values must not be split.
+$(BUILD)/doc/bpfbench.1: $(BUILD)/doc/bpfbench.1.scd
+	@command -v scdoc >/dev/null || \
+		{ echo "bpfbench: the man page needs scdoc: apt-get install scdoc (or make deps)" >&2; exit 1; }
+	scdoc < $< > $@.tmp
+	sed '/^\.TH /a .nh' $@.tmp > $@
+	rm -f $@.tmp
+
+$(BUILD)/doc/bpfbench.bash: $(BUILD)/bpfbench
+	@mkdir -p $(@D)
+	$< completion bash > $@
+
+$(BUILD)/doc/_bpfbench: $(BUILD)/bpfbench
+	@mkdir -p $(@D)
+	$< completion zsh > $@
+
+man: $(BUILD)/doc/bpfbench.1
+completion: $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench
+
+# PREFIX (default /usr/local) and DESTDIR as packagers expect.
+install: $(BUILD)/bpfbench $(DOCS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 $(BUILD)/bpfbench $(DESTDIR)$(BINDIR)/bpfbench
+	install -m 0644 $(BUILD)/doc/bpfbench.1 $(DESTDIR)$(MAN1DIR)/bpfbench.1
+	install -m 0644 $(BUILD)/doc/bpfbench.bash $(DESTDIR)$(BASHCOMPDIR)/bpfbench
+	install -m 0644 $(BUILD)/doc/_bpfbench $(DESTDIR)$(ZSHCOMPDIR)/_bpfbench
+	install -m 0644 README.md LICENSE schema/bpfbench-result.schema.json $(DESTDIR)$(DOCDIR)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)

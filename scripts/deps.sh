@@ -3,8 +3,11 @@
 set -euo pipefail
 
 # Extra package names may be given as arguments (e.g. what `make fuzz` needs).
+# scdoc builds the man page; man-db, zsh and python3-jsonschema are for the
+# tests of the man page, the zsh completion and the result schema.
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
-      libjson-c-dev gnuplot-nox python3 perl jq iproute2 "$@")
+      libjson-c-dev gnuplot-nox python3 perl jq iproute2 scdoc man-db zsh
+      python3-jsonschema "$@")
 
 missing=()
 for p in "${pkgs[@]}"; do

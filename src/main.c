@@ -7,6 +7,8 @@
  *   bpfbench suite NAME [options] | --list      a table of runs
  *   bpfbench compare OLD.json NEW.json          what changed, significantly
  *   bpfbench plot FILE.json -o OUT.svg          a sweep's curve
+ *   bpfbench completion bash|zsh                a shell completion script
+ *   bpfbench --version | -V
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,13 +19,27 @@
 #include "bench.h"
 #include "cli.h"
 #include "compare.h"
+#include "complete.h"
 #include "export.h"
+#include "mangen.h"
 #include "plot.h"
 #include "probe.h"
 #include "report.h"
 #include "runner.h"
 #include "suite.h"
 #include "util.h"
+
+/* Before cli_parse: the version needs no benchmark and no BPF. */
+static int print_version(int argc, char **argv)
+{
+	if (argc > 2) {
+		errmsg("error: %s takes no arguments (got '%s')", argv[1], argv[2]);
+		return EXIT_USAGE;
+	}
+	printf("bpfbench %s (git %s, libbpf %u.%u)\n", BPFBENCH_VERSION, BPFBENCH_GIT,
+	       libbpf_major_version(), libbpf_minor_version());
+	return 0;
+}
 
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -36,14 +52,32 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 struct subcommand {
 	const char *name;
 	int (*main)(int argc, char **argv);
+	bool hidden;		/* used by the build; not offered to users */
 };
+
+static int completion_cmd(int argc, char **argv);
 
 static const struct subcommand subcommands[] = {
 	{ "probe", probe_cmd },
 	{ "suite", suite_cmd },
 	{ "compare", compare_cmd },
 	{ "plot", plot_cmd },
+	{ "completion", completion_cmd },
+	{ "gen-man", mangen_cmd, true },
 };
+
+/* Completion offers the subcommands of the table above, so none is forgotten. */
+static int completion_cmd(int argc, char **argv)
+{
+	const char *names[ARRAY_SIZE(subcommands) + 1];
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
+		if (!subcommands[i].hidden)
+			names[n++] = subcommands[i].name;
+	names[n] = NULL;
+	return complete_cmd(argc, argv, names);
+}
 
 static int run_one(const struct run_spec *spec)
 {
@@ -125,6 +159,8 @@ int main(int argc, char **argv)
 	libbpf_set_print(libbpf_log);
 	install_signal_handlers();
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+		return print_version(argc, argv);
 	at = cli_first_word(argc, argv);
 	sub = at > 0 ? find_subcommand(argv[at]) : NULL;
 	if (sub)

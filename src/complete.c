@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bash and zsh completion, printed from the tables the parser uses:
+ * global_opts, bench_table (each benchmark's options and choices) and
+ * suite_table.  Only the subcommands' own few options are listed here,
+ * as their parsers are not table driven; tests/install.t checks each one
+ * against the subcommand's --help.
+ *
+ * Both scripts share their data functions and most of their logic,
+ * written in the common subset of bash and zsh; only the entry point
+ * that reads the command line and hands back the words differs.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "bench.h"
+#include "cli.h"
+#include "complete.h"
+#include "opts.h"
+#include "util.h"
+
+/* What follows an option on the command line. */
+enum arg_kind {
+	ARG_FLAG,	/* nothing */
+	ARG_VALUE,	/* a value we cannot guess (a number, a CPU list) */
+	ARG_FILE,
+	ARG_CHOICE,	/* one of the option's choices */
+	ARG_OPTION,	/* the name of a global or benchmark option (plot --x) */
+};
+
+struct sub_opt {
+	const char *name;	/* as typed: "--json", "-o" */
+	enum arg_kind arg;
+	const char *help;
+};
+
+/* What a positional argument of a subcommand is. */
+enum pos_kind { POS_NONE, POS_FILE, POS_SUITE, POS_SHELL };
+
+struct sub_spec {
+	const char *name;
+	const char *summary;
+	const struct sub_opt *opts;	/* NULL-name terminated */
+	enum pos_kind pos[2];		/* the first two positional arguments */
+	bool global_opts;		/* also takes the global options (suite) */
+};
+
+static const struct sub_opt probe_opts[] = {
+	{ "--json", ARG_FLAG, "a JSON object instead of a table" },
+	{ "--help", ARG_FLAG, "the probe's usage" },
+	{ NULL },
+};
+
+static const struct sub_opt suite_opts[] = {
+	{ "--list", ARG_FLAG, "the suites" },
+	{ "--help", ARG_FLAG, "usage, or the steps of the suite named before it" },
+	{ NULL },
+};
+
+static const struct sub_opt compare_opts[] = {
+	{ "--alpha", ARG_VALUE, "significance level of the t-test" },
+	{ "--fail-on-regression", ARG_VALUE, "exit 1 if a significant change for the worse exceeds PCT%" },
+	{ "--help", ARG_FLAG, "usage" },
+	{ NULL },
+};
+
+static const struct sub_opt plot_opts[] = {
+	{ "-o", ARG_FILE, "the image, .svg or .png" },
+	{ "--output", ARG_FILE, NULL },
+	{ "--x", ARG_OPTION, "the option on the x axis" },
+	{ "--metric", ARG_VALUE, "the metric on the y axis" },
+	{ "--help", ARG_FLAG, "usage" },
+	{ NULL },
+};
+
+static const struct sub_opt completion_opts[] = {
+	{ "--help", ARG_FLAG, "usage" },
+	{ NULL },
+};
+
+static const struct sub_spec sub_specs[] = {
+	{ "probe", "what this kernel lets bpfbench use", probe_opts },
+	{ "suite", "run a suite of benchmarks, one table row per step", suite_opts,
+	  { POS_SUITE }, true },
+	{ "compare", "what changed between two result files, significantly", compare_opts,
+	  { POS_FILE, POS_FILE } },
+	{ "plot", "draw a metric against an option with gnuplot", plot_opts, { POS_FILE } },
+	{ "completion", "print a bash or zsh completion script", completion_opts, { POS_SHELL } },
+};
+
+static const struct sub_spec *sub_spec(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sub_specs); i++)
+		if (!strcmp(sub_specs[i].name, name))
+			return &sub_specs[i];
+	return NULL;
+}
+
+/* Single-quoted for the shell: safe whatever a help text holds. */
+static void sq(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* "--name:help", as both shells' lists hold an option; dashes is "--" or "". */
+static void list_word(FILE *f, const char *dashes, const char *name, const char *help)
+{
+	char word[512];
+
+	snprintf(word, sizeof(word), "%s%s%s%s", dashes, name, help ? ":" : "", help ? help : "");
+	fputs(" ", f);
+	sq(f, word);
+}
+
+/* The option as the scripts match it: '_' and '-' alike, as the parser does. */
+static void opt_pattern(FILE *f, const char *dashes, const char *name)
+{
+	char buf[128];
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "%s%s", dashes, name);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '_')
+			buf[i] = '-';
+	sq(f, buf);
+}
+
+static enum arg_kind opt_arg(const struct opt_def *o)
+{
+	if (o->type == OPT_FLAG)
+		return ARG_FLAG;
+	if (o->type == OPT_CHOICE)
+		return ARG_CHOICE;
+	if (o->type == OPT_STRING && o->metavar && !strcmp(o->metavar, "FILE"))
+		return ARG_FILE;
+	return ARG_VALUE;
+}
+
+static void name_word(FILE *f, const char *name, const char *summary)
+{
+	char word[512];
+
+	snprintf(word, sizeof(word), "%s:%s", name, summary);
+	fputs("\n\t", f);
+	sq(f, word);
+}
+
+static void print_names(FILE *f)
+{
+	const struct bench *const *b;
+	const struct suite *const *s;
+
+	fputs("_bpfbench_benchs=(", f);
+	for (b = bench_table; *b; b++)
+		name_word(f, (*b)->name, (*b)->summary);
+	fputs("\n)\n_bpfbench_suites=(", f);
+	for (s = suite_table; *s; s++)
+		name_word(f, (*s)->name, (*s)->summary);
+	/* not in suite_table: suite.c makes them from it */
+	name_word(f, "seeds", "every suite in turn");
+	name_word(f, "quick", "every benchmark once with its defaults, briefly");
+	fputs("\n)\n", f);
+}
+
+static void print_subcmds(FILE *f, const char *const *subcmds)
+{
+	const struct sub_spec *sp;
+	const char *const *s;
+
+	fputs("_bpfbench_subcmds=(", f);
+	for (s = subcmds; *s; s++) {
+		sp = sub_spec(*s);
+		if (sp)
+			name_word(f, *s, sp->summary);
+		else {
+			fputs("\n\t", f);
+			sq(f, *s);
+		}
+	}
+	fputs("\n)\n\n_bpfbench_is_sub()\n{\n\tcase $1 in\n\t", f);
+	for (s = subcmds; *s; s++) {
+		fputs(s == subcmds ? "" : "|", f);
+		sq(f, *s);
+	}
+	fputs(") return 0 ;;\n\tesac\n\treturn 1\n}\n\n", f);
+}
+
+/* Benchmarks may share an option table: the first one using it names it ("t3"). */
+static bool first_of_table(const struct bench *const *b)
+{
+	const struct bench *const *p;
+
+	for (p = bench_table; p != b; p++)
+		if ((*p)->opts == (*b)->opts)
+			return false;
+	return true;
+}
+
+/* Whether an earlier table has an option of that name (the parser takes the first). */
+static bool earlier_opt(const struct bench *const *b, const char *name)
+{
+	const struct bench *const *p;
+
+	for (p = bench_table; p != b; p++)
+		if (opts_find((*p)->opts, name))
+			return true;
+	return false;
+}
+
+static void print_table_fn(FILE *f)
+{
+	const struct bench *const *b, *const *p;
+
+	fputs("# The option table of benchmark $1, in _bpfbench_tab ('': unknown).\n"
+	      "_bpfbench_table()\n{\n\tcase $1 in\n", f);
+	for (b = bench_table; *b; b++) {
+		if (!first_of_table(b))
+			continue;
+		fputs("\t", f);
+		for (p = b; *p; p++) {
+			if ((*p)->opts != (*b)->opts)
+				continue;
+			fputs(p == b ? "" : "|", f);
+			sq(f, (*p)->name);
+		}
+		fprintf(f, ") _bpfbench_tab=t%td ;;\n", b - bench_table);
+	}
+	fputs("\t*) _bpfbench_tab= ;;\n\tesac\n}\n\n", f);
+}
+
+static void print_table_words(FILE *f, const struct opt_def *t)
+{
+	for (; t && t->name; t++)
+		list_word(f, "--", t->name, t->help);
+}
+
+static void print_opts_fn(FILE *f)
+{
+	const struct bench *const *b;
+	const struct sub_opt *o;
+	size_t i;
+
+	fputs("# Appends the options of $1 ('' for the global ones, an option table,\n"
+	      "# or @SUBCOMMAND) to _bpfbench_list, each as \"option:description\".\n"
+	      "_bpfbench_opts()\n{\n\tcase $1 in\n\t'')\n\t\t_bpfbench_list+=(", f);
+	print_table_words(f, global_opts);
+	if (!opts_find(global_opts, "version"))
+		list_word(f, "--", "version", "version, git commit and libbpf version");
+	fputs(") ;;\n", f);
+	for (i = 0; i < ARRAY_SIZE(sub_specs); i++) {
+		fprintf(f, "\t'@%s')\n\t\t_bpfbench_list+=(", sub_specs[i].name);
+		for (o = sub_specs[i].opts; o->name; o++)
+			if (o->help)	/* not the other spellings */
+				list_word(f, "", o->name, o->help);
+		fprintf(f, ")%s ;;\n", sub_specs[i].global_opts ? "\n\t\t_bpfbench_opts ''" : "");
+	}
+	for (b = bench_table; *b; b++) {
+		if (!first_of_table(b))
+			continue;
+		fprintf(f, "\tt%td)\n\t\t_bpfbench_list+=(", b - bench_table);
+		print_table_words(f, (*b)->opts);
+		fputs(") ;;\n", f);
+	}
+	fputs("\tesac\n}\n\n", f);
+}
+
+static void print_choices(FILE *f, const char *const *choices)
+{
+	fputs("\n\t\t_bpfbench_choices=(", f);
+	for (; choices && *choices; choices++) {
+		fputs(" ", f);
+		sq(f, *choices);
+	}
+	fputs(")", f);
+}
+
+/* Every option name, for plot --x: the global ones first, each name once. */
+static void print_option_names(FILE *f)
+{
+	const struct bench *const *b;
+	const struct opt_def *o;
+
+	fputs("\n\t\t_bpfbench_choices=(", f);
+	for (o = global_opts; o->name; o++) {
+		fputs(" ", f);
+		sq(f, o->name);
+	}
+	for (b = bench_table; *b; b++) {
+		for (o = (*b)->opts; o && o->name; o++) {
+			if (!earlier_opt(b, o->name) && !opts_find(global_opts, o->name)) {
+				fputs(" ", f);
+				sq(f, o->name);
+			}
+		}
+	}
+	fputs(")", f);
+}
+
+static const char *const kind_names[] = {
+	[ARG_FLAG] = "flag", [ARG_VALUE] = "value", [ARG_FILE] = "file",
+	[ARG_CHOICE] = "choice", [ARG_OPTION] = "choice",
+};
+
+/*
+ * "CTX:--name|CTX:-s", for a case of _bpfbench_arg; CTX "*" is any
+ * context; dashes is "" when name has its own.
+ */
+static void print_pats(FILE *f, const char *ctx, const char *dashes, const char *name,
+		       char short_name)
+{
+	char s[2] = { short_name, 0 };
+
+	if (strcmp(ctx, "*"))
+		sq(f, ctx);
+	else
+		fputs(ctx, f);
+	fputs(":", f);
+	opt_pattern(f, dashes, name);
+	if (short_name) {
+		fputs("|", f);
+		print_pats(f, ctx, "-", s, 0);
+	}
+}
+
+static void print_kind(FILE *f, enum arg_kind kind, const char *const *choices)
+{
+	fprintf(f, ")\n\t\t_bpfbench_kind=%s", kind_names[kind]);
+	if (kind == ARG_CHOICE)
+		print_choices(f, choices);
+	else if (kind == ARG_OPTION)
+		print_option_names(f);
+	fputs(" ;;\n", f);
+}
+
+static void print_arg_case(FILE *f, const char *ctx, const char *dashes, const char *name,
+			   char short_name, enum arg_kind kind, const char *const *choices)
+{
+	fputs("\t", f);
+	print_pats(f, ctx, dashes, name, short_name);
+	print_kind(f, kind, choices);
+}
+
+/*
+ * A benchmark's option also matches before the benchmark is named, as
+ * the parser accepts it there: "tN:--opt|:--opt", from the first table
+ * that has it, as in the parser.
+ */
+static void print_bench_arg_cases(FILE *f)
+{
+	const struct bench *const *b;
+	const struct opt_def *o;
+	char tab[24];
+
+	for (b = bench_table; *b; b++) {
+		if (!first_of_table(b))
+			continue;
+		snprintf(tab, sizeof(tab), "t%td", b - bench_table);
+		for (o = (*b)->opts; o && o->name; o++) {
+			fputs("\t", f);
+			print_pats(f, tab, "--", o->name, o->short_name);
+			if (!earlier_opt(b, o->name)) {
+				fputs("|", f);
+				print_pats(f, "", "--", o->name, o->short_name);
+			}
+			print_kind(f, opt_arg(o), o->choices);
+		}
+	}
+}
+
+static void print_arg_fn(FILE *f)
+{
+	const struct sub_opt *so;
+	const struct opt_def *o;
+	char ctx[64];
+	size_t i;
+
+	fputs("# What follows option $1 where the scan stands, in _bpfbench_kind:\n"
+	      "# flag, value, file, choice (then in _bpfbench_choices), or '': unknown.\n"
+	      "_bpfbench_arg()\n{\n"
+	      "\tlocal ctx=${_bpfbench_sub:+@$_bpfbench_sub} o=${1//_/-}\n\n"
+	      "\tctx=${ctx:-$_bpfbench_tab}\n"
+	      "\t_bpfbench_kind=\n\t_bpfbench_choices=()\n"
+	      "\tcase $ctx:$o in\n", f);
+	/* A subcommand's own options first: probe's --json is a flag, the global one is not. */
+	for (i = 0; i < ARRAY_SIZE(sub_specs); i++) {
+		snprintf(ctx, sizeof(ctx), "@%s", sub_specs[i].name);
+		for (so = sub_specs[i].opts; so->name; so++)
+			print_arg_case(f, ctx, "", so->name, 0, so->arg, NULL);
+	}
+	for (o = global_opts; o->name; o++)
+		print_arg_case(f, "*", "--", o->name, o->short_name, opt_arg(o), o->choices);
+	if (!opts_find(global_opts, "version"))
+		print_arg_case(f, "*", "--", "version", 'V', ARG_FLAG, NULL);
+	print_bench_arg_cases(f);
+	fputs("\tesac\n}\n\n", f);
+}
+
+static const char *const pos_code[] = {
+	[POS_FILE] = "_bpfbench_what=file",
+	[POS_SUITE] = "_bpfbench_list=(\"${_bpfbench_suites[@]}\")",
+	[POS_SHELL] = "_bpfbench_list=('bash' 'zsh')",
+};
+
+static void print_pos_fn(FILE *f)
+{
+	size_t i, j;
+
+	fputs("# The positional argument number $2 (from 0) of subcommand $1:\n"
+	      "# returns 1 if there is none.\n"
+	      "_bpfbench_pos()\n{\n\tcase $1:$2 in\n", f);
+	for (i = 0; i < ARRAY_SIZE(sub_specs); i++)
+		for (j = 0; j < ARRAY_SIZE(sub_specs[i].pos); j++)
+			if (sub_specs[i].pos[j] != POS_NONE)
+				fprintf(f, "\t'%s':%zu) %s ;;\n", sub_specs[i].name, j,
+					pos_code[sub_specs[i].pos[j]]);
+	fputs("\t*) return 1 ;;\n\tesac\n}\n\n", f);
+}
+
+/* The logic both shells run, in their common subset. */
+static const char shared_logic[] =
+	"# Reads the words before the cursor (without the command name): the\n"
+	"# benchmark or subcommand named, how many positional arguments follow a\n"
+	"# subcommand, and the option whose value the next word is.\n"
+	"_bpfbench_scan()\n{\n"
+	"\tlocal w j\n\n"
+	"\t_bpfbench_bench=\n\t_bpfbench_tab=\n\t_bpfbench_sub=\n\t_bpfbench_npos=0\n"
+	"\t_bpfbench_want=\n"
+	"\tfor w in \"$@\"; do\n"
+	"\t\tif [[ -n $_bpfbench_want ]]; then\n"
+	"\t\t\t# bash splits \"--opt=value\" into three words\n"
+	"\t\t\t[[ $w == '=' ]] || _bpfbench_want=\n"
+	"\t\t\tcontinue\n"
+	"\t\tfi\n"
+	"\t\tcase $w in\n"
+	"\t\t--|--*=*) ;;\n"
+	"\t\t--?*)\n"
+	"\t\t\t_bpfbench_arg \"$w\"\n"
+	"\t\t\t[[ $_bpfbench_kind == flag || -z $_bpfbench_kind ]] || _bpfbench_want=$w ;;\n"
+	"\t\t-?*)\t# -ap8, -p 8: the first option taking a value ends the cluster\n"
+	"\t\t\tfor ((j = 1; j < ${#w}; j++)); do\n"
+	"\t\t\t\t_bpfbench_arg \"-${w:$j:1}\"\n"
+	"\t\t\t\t[[ $_bpfbench_kind == flag || -z $_bpfbench_kind ]] && continue\n"
+	"\t\t\t\t((j == ${#w} - 1)) && _bpfbench_want=\"-${w:$j:1}\"\n"
+	"\t\t\t\tbreak\n"
+	"\t\t\tdone ;;\n"
+	"\t\t*)\n"
+	"\t\t\tif [[ -n $_bpfbench_sub$_bpfbench_bench ]]; then\n"
+	"\t\t\t\t_bpfbench_npos=$((_bpfbench_npos + 1))\n"
+	"\t\t\telif _bpfbench_is_sub \"$w\"; then\n"
+	"\t\t\t\t_bpfbench_sub=$w\n"
+	"\t\t\telse\n"
+	"\t\t\t\t_bpfbench_bench=$w\n"
+	"\t\t\t\t_bpfbench_table \"$w\"\n"
+	"\t\t\tfi ;;\n"
+	"\t\tesac\n"
+	"\tdone\n"
+	"}\n\n"
+	"# What to offer for the word $1: sets _bpfbench_what (words, file, or\n"
+	"# nothing) and _bpfbench_list (the words, as \"word:description\").\n"
+	"_bpfbench_candidates()\n{\n"
+	"\t_bpfbench_list=()\n"
+	"\t_bpfbench_what=words\n"
+	"\tif [[ -n $_bpfbench_want ]]; then\n"
+	"\t\t_bpfbench_arg \"$_bpfbench_want\"\n"
+	"\t\tcase $_bpfbench_kind in\n"
+	"\t\tfile) _bpfbench_what=file ;;\n"
+	"\t\tchoice) _bpfbench_list=(\"${_bpfbench_choices[@]}\") ;;\n"
+	"\t\t*) _bpfbench_what= ;;\n"
+	"\t\tesac\n"
+	"\telif [[ -n $_bpfbench_sub ]]; then\n"
+	"\t\tif [[ $1 == -* ]] || ! _bpfbench_pos \"$_bpfbench_sub\" \"$_bpfbench_npos\"; then\n"
+	"\t\t\t_bpfbench_opts \"@$_bpfbench_sub\"\n"
+	"\t\tfi\n"
+	"\telif [[ $1 == -* || -n $_bpfbench_bench ]]; then\n"
+	"\t\t_bpfbench_opts ''\n"
+	"\t\t[[ -z $_bpfbench_tab ]] || _bpfbench_opts \"$_bpfbench_tab\"\n"
+	"\telse\n"
+	"\t\t_bpfbench_list=(\"${_bpfbench_benchs[@]}\" \"${_bpfbench_subcmds[@]}\")\n"
+	"\tfi\n"
+	"}\n\n";
+
+static const char bash_main[] =
+	"_bpfbench()\n{\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} pre=\n\n"
+	"\t_bpfbench_scan \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"\n"
+	"\t[[ $cur == '=' && -n $_bpfbench_want ]] && cur=\n"
+	"\tif [[ $cur == --*=* ]]; then\t# '=' not in COMP_WORDBREAKS\n"
+	"\t\t_bpfbench_want=${cur%%=*}\n"
+	"\t\tpre=$_bpfbench_want=\n"
+	"\t\tcur=${cur#*=}\n"
+	"\tfi\n"
+	"\t_bpfbench_candidates \"$cur\"\n"
+	"\tCOMPREPLY=()\n"
+	"\tcase $_bpfbench_what in\n"
+	"\tfile)\n"
+	"\t\tcompopt -o filenames 2>/dev/null\n"
+	"\t\tmapfile -t COMPREPLY < <(compgen -P \"$pre\" -f -- \"$cur\") ;;\n"
+	"\twords)\n"
+	"\t\tmapfile -t COMPREPLY < <(compgen -P \"$pre\" -W \"${_bpfbench_list[*]%%:*}\" \\\n"
+	"\t\t\t-- \"$cur\") ;;\n"
+	"\tesac\n"
+	"}\n\n"
+	"complete -F _bpfbench bpfbench\n";
+
+static const char zsh_main[] =
+	"_bpfbench()\n{\n"
+	"\tlocal cur=${words[CURRENT]}\n\n"
+	"\t_bpfbench_scan \"${(@)words[2,CURRENT-1]}\"\n"
+	"\tif [[ $cur == --*=* ]]; then\n"
+	"\t\t_bpfbench_want=${cur%%=*}\n"
+	"\t\tcompset -P '*='\n"
+	"\t\tcur=${cur#*=}\n"
+	"\tfi\n"
+	"\t_bpfbench_candidates \"$cur\"\n"
+	"\tcase $_bpfbench_what in\n"
+	"\tfile) _files ;;\n"
+	"\twords) _describe -t bpfbench 'bpfbench' _bpfbench_list ;;\n"
+	"\tesac\n"
+	"}\n\n"
+	"_bpfbench \"$@\"\n";
+
+static void print_script(FILE *f, bool zsh, const char *const *subcmds)
+{
+	if (zsh)
+		fputs("#compdef bpfbench\n", f);
+	fprintf(f, "# %s completion for bpfbench(1), printed by `bpfbench completion %s`\n"
+		"# from the tables its parser uses: regenerate it, do not edit it.\n\n",
+		zsh ? "zsh" : "bash", zsh ? "zsh" : "bash");
+	print_names(f);
+	print_subcmds(f, subcmds);
+	print_table_fn(f);
+	print_opts_fn(f);
+	print_arg_fn(f);
+	print_pos_fn(f);
+	fputs(shared_logic, f);
+	fputs(zsh ? zsh_main : bash_main, f);
+}
+
+int complete_cmd(int argc, char **argv, const char *const *subcmds)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("Usage: bpfbench completion bash|zsh\n\n"
+		       "Prints a completion script for the shell, e.g.\n"
+		       "  source <(bpfbench completion bash)\n"
+		       "`make install` installs both where bash-completion and zsh look.\n");
+		return 0;
+	}
+	if (argc != 2 || (strcmp(argv[1], "bash") && strcmp(argv[1], "zsh"))) {
+		errmsg("error: completion: name a shell: bpfbench completion bash|zsh");
+		return EXIT_USAGE;
+	}
+	print_script(stdout, !strcmp(argv[1], "zsh"), subcmds);
+	return 0;
+}

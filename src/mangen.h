@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The man page's generated parts, written from the option and benchmark
+ * tables so that the page never drifts from the parser.
+ */
+#ifndef BPFBENCH_MANGEN_H
+#define BPFBENCH_MANGEN_H
+
+/*
+ * `bpfbench gen-man TEMPLATE.scd.in` (used by the build): copies the
+ * template to stdout, expanding the lines @GLOBAL_OPTIONS@, @BENCHMARKS@
+ * and @SUITES@, and @VERSION@ anywhere, into scdoc(5).
+ */
+int mangen_cmd(int argc, char **argv);
+
+#endif
