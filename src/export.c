@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "export.h"
+#include "report.h"
 #include "util.h"
 
 static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
@@ -33,18 +34,12 @@ static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
 		*off += (size_t)n;
 }
 
-/* The kernel bench's %.3f, but small values keep four significant digits. */
-static const char *num(double v, char *buf, size_t len)
-{
-	snprintf(buf, len, v && fabs(v) < 1 ? "%.4g" : "%.3f", v);
-	return buf;
-}
-
 void row_summary(const struct result_row *row, int max_metrics, char *buf, size_t len)
 {
 	const struct run_result *r = &row->res;
 	const struct metric_def *m;
-	char n1[32];
+	struct stats one = { .n = 1 };
+	char n1[64];
 	size_t off = 0;
 	int i;
 
@@ -68,11 +63,10 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 			break;
 		}
 		m = &r->metrics[i];
-		appendf(buf, len, &off, "%s%s %s", i ? ", " : "", m->name,
-			num(res_shown_mean(r, i), n1, sizeof(n1)));
-		if (m->kind != METRIC_INVERSE && r->st[i].n > 1)
-			appendf(buf, len, &off, " ± %s", num(r->st[i].stddev, n1, sizeof(n1)));
-		appendf(buf, len, &off, " %s", m->unit);
+		/* an inverse is scale / mean of its base: its own spread is not the figure's */
+		appendf(buf, len, &off, "%s%s %s %s", i ? ", " : "", m->name,
+			report_figure(n1, sizeof(n1), res_shown_mean(r, i),
+				      m->kind == METRIC_INVERSE ? &one : &r->st[i]), m->unit);
 	}
 	if (r->precision_target)
 		appendf(buf, len, &off, " [CI ±%.2lf%%%s, %.1lf s]", r->precision_pct,

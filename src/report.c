@@ -48,12 +48,41 @@ static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
 	fputc('\n', out);
 }
 
+/*
+ * Decimals that the spread justifies, as perf stat shows a figure: the
+ * stddev to two significant digits and the mean to the same place; at
+ * least one (the kernel's summarize patterns want "N.N ± N.N"), and
+ * three where there is no spread (the kernel bench's %.3f), more for a
+ * value below 1.
+ */
+static int decimals(double mean, const struct stats *st)
+{
+	double ref = st->n > 1 && st->stddev > 0 ? st->stddev : 0;
+	int d;
+
+	if (ref)
+		d = 1 - (int)floor(log10(ref));
+	else
+		d = mean && fabs(mean) < 1 ? 3 - (int)floor(log10(fabs(mean))) : 3;
+	return d < 1 ? 1 : d > 9 ? 9 : d;
+}
+
+const char *report_figure(char *buf, size_t len, double mean, const struct stats *st)
+{
+	int d = decimals(mean, st);
+
+	if (st->n > 1)
+		snprintf(buf, len, "%.*f ± %.*f", d, mean, d, st->stddev);
+	else
+		snprintf(buf, len, "%.*f", d, mean);
+	return buf;
+}
+
 void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod)
 {
-	if (st->n < 2)	/* one sample has no spread to show */
-		fprintf(out, "%s %8.3lf %s", m->name, st->mean, m->unit);
-	else
-		fprintf(out, "%s %8.3lf ± %.3lf %s", m->name, st->mean, st->stddev, m->unit);
+	char fig[64];
+
+	fprintf(out, "%s %s %s", m->name, report_figure(fig, sizeof(fig), st->mean, st), m->unit);
 	if (m->prod_unit)
 		fprintf(out, " (%7.3lf%s/prod)", st->mean / (nr_prod ? nr_prod : 1), m->prod_unit);
 }

@@ -25,6 +25,8 @@ struct reporter {
 
 /* human (every line), quiet (-q: summary only) or a suite row (nothing per run). */
 const struct reporter *reporter_for(const struct run_opts *o);
+/* "mean ± sd" with the decimals the spread justifies; "mean" alone for one sample. */
+const char *report_figure(char *buf, size_t len, double mean, const struct stats *st);
 /* "name mean ± sd unit" as the kernel bench prints it (no ± for one sample); for report_final hooks. */
 void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod);
 
