@@ -496,6 +496,17 @@ static int measure_run(struct bench_env *env, struct worker *w, int nw)
 	return 0;
 }
 
+/* -a with more threads than CPUs shares CPUs, as the seeds' -a -p52 sweeps do: say so once. */
+static void warn_shared_cpus(const struct bench_env *env)
+{
+	const struct run_opts *o = env->opts;
+	int nt = env->nr_producers + env->nr_consumers, ncpu = nr_online_cpus();
+
+	if (o->affinity && !o->prod_cpus.n && nt > ncpu && !env->repeat && !o->batch)
+		fprintf(stderr, "bpfbench: warning: -a pins %d threads to %d CPUs: "
+			"thread i runs on CPU i mod %d\n", nt, ncpu, ncpu);
+}
+
 static void init_workers(const struct run_opts *o, struct worker *w)
 {
 	int i, np = (int)o->producers;
@@ -533,8 +544,10 @@ static int run_repeat(struct bench_env *env)
 	if (b->flags & BENCH_F_ONESHOT)
 		nw = 0;		/* the main thread measures whole runs itself */
 	w = xcalloc(nw ?: 1, sizeof(*w));
-	if (nw)
+	if (nw) {
 		init_workers(env->opts, w);
+		warn_shared_cpus(env);
+	}
 	memset(&env->trig, 0, sizeof(env->trig));
 	atomic_store(&env->stop, false);
 	env->priv = NULL;
