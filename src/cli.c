@@ -440,6 +440,38 @@ enum opt_scope cli_option_scope(const char *word, const struct bench *b, bool *t
 	return table ? OPT_SCOPE_BENCH : OPT_SCOPE_GLOBAL;
 }
 
+bool cli_words_set(int argc, char **argv, const char *name)
+{
+	const struct opt_def *want = opts_find(global_opts, name), *o;
+	struct scope sc;
+	bool ambiguous;
+	char buf[128];
+	int i, table;
+	const char *c;
+
+	scope_init(&sc, NULL);
+	for (i = 0; i < argc; i++) {
+		if (argv[i][0] != '-' || !argv[i][1])
+			continue;
+		if (argv[i][1] == '-') {
+			snprintf(buf, sizeof(buf), "%s", argv[i] + 2);
+			buf[strcspn(buf, "=")] = 0;
+			o = scope_find(&sc, buf, &table, &ambiguous);
+			if (o == want)
+				return true;
+			continue;
+		}
+		for (c = argv[i] + 1; *c; c++) {
+			o = opts_find_short(global_opts, *c);
+			if (o == want)
+				return true;
+			if (!o || opt_takes_value(o))
+				break;
+		}
+	}
+	return false;
+}
+
 int cli_first_word(int argc, char **argv)
 {
 	struct run_spec spec = { 0 };

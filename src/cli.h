@@ -59,6 +59,8 @@ enum opt_scope { OPT_SCOPE_NONE, OPT_SCOPE_GLOBAL, OPT_SCOPE_BENCH };
  * any benchmark), or neither; *takes_value if the next word is its value.
  */
 enum opt_scope cli_option_scope(const char *word, const struct bench *b, bool *takes_value);
+/* Whether the words (options with their values) set the global option name. */
+bool cli_words_set(int argc, char **argv, const char *name);
 /* Index of the first word that is not an option or an option's value, or -1. */
 int cli_first_word(int argc, char **argv);
 /* A copy whose args are its own (string options still point into argv). */

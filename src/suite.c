@@ -23,6 +23,16 @@
 #include "util.h"
 
 #define STEP_SETUP_S	0.5	/* rough cost of loading a step's programs, for the estimate */
+
+/*
+ * How a suite samples a row unless told otherwise (-d or --precision):
+ * short periods until the 95% CI of the first metric is within 2% of its
+ * mean, at most 3 s, so quiet rows take a second and noisy ones get the
+ * time.  Each row then states the precision it reached.
+ */
+static const char *const adaptive_opts[] = {
+	"--precision", "2", "--max-duration", "3", "--period-ms", "200", "-w", "0.4",
+};
 #define SWEEP_MAX	1000
 #define ROW_TABLE_METRICS	6	/* more make a row no one reads: the exports have all */
 
@@ -48,6 +58,7 @@ struct plan {
 	int nr_extra;
 	char **extra;		/* options appended to every step */
 	bool *extra_used;	/* extra[i] is a benchmark option some step has */
+	bool adaptive;		/* steps sample to a precision (adaptive_opts) */
 	struct export_paths out;
 	bool tty;		/* progress line on stderr */
 };
@@ -103,13 +114,24 @@ static void step_push(struct step *s, char *arg)
 	s->argv[s->argc] = NULL;
 }
 
-/* A suite step's command line: words split on blanks (steps never need quoting). */
+/*
+ * A suite step's command line: words split on blanks (steps never need
+ * quoting), after the suite's sampling defaults unless the step fixes
+ * its own duration.
+ */
 static void step_push_words(struct plan *p, struct step *s, const char *args)
 {
-	char *copy = plan_own(p, strdup(args)), *save = NULL, *w;
+	char *copy = plan_own(p, strdup(args)), *save = NULL, *w, *words[64];
+	int n = 0, i;
 
-	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		step_push(s, w);
+	for (w = strtok_r(copy, " \t", &save); w && n < (int)ARRAY_SIZE(words);
+	     w = strtok_r(NULL, " \t", &save))
+		words[n++] = w;
+	if (p->adaptive && !cli_words_set(n, words, "duration"))
+		for (i = 0; i < (int)ARRAY_SIZE(adaptive_opts); i++)
+			step_push(s, (char *)adaptive_opts[i]);
+	for (i = 0; i < n; i++)
+		step_push(s, words[i]);
 }
 
 /*
@@ -525,6 +547,8 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	p->extra = argv;
 	p->nr_extra = argc;
 	p->extra_used = xcalloc(argc ?: 1, sizeof(bool));
+	p->adaptive = !cli_words_set(argc, argv, "duration") &&
+		      !cli_words_set(argc, argv, "precision");
 	return cli_check_outputs(&spec.opts);
 }
 

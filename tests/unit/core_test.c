@@ -276,6 +276,14 @@ static void test_suite(void)
 	   !strcmp(json_object_get_string(v), "level 20"),
 	   "a row carries its section and label");
 	json_object_put(d);
+	snprintf(cmd, sizeof(cmd), "suite mock --json %s", path);
+	st = captured(suite_cmd, cmd, out, err, sizeof(out));
+	d = load(path);
+	r0 = d && json_object_object_get_ex(d, "runs", &runs) ? json_object_array_get_idx(runs, 0) :
+	     NULL;
+	ok(st == 0 && r0 && json_object_object_get_ex(r0, "precision", &v) &&
+	   strstr(out, "[CI ±"), "without -d a suite samples each row to a precision and says it");
+	json_object_put(d);
 	st = captured(suite_cmd, "suite mock --nr_loops 3", out, err, sizeof(out));
 	ok(st == EXIT_USAGE && count_lines(err, "bpfbench: error:") == 1,
 	   "an option no benchmark has: one line, exit 2");
