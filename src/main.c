@@ -100,6 +100,9 @@ int main(int argc, char **argv)
 	}
 	ret = cli_validate(b);
 	if (!ret)
+		ret = output_paths_check((const char *[]){ run_opts.json_path, run_opts.csv_path,
+							   run_opts.md_path }, 3);
+	if (!ret)
 		ret = check_privileges();
 	if (ret)
 		return ret;

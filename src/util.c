@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -10,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include "util.h"
 
 bool verbose;
@@ -168,44 +166,4 @@ void *xcalloc(size_t n, size_t size)
 	if (!p)
 		die("out of memory");
 	return p;
-}
-
-static int finish_tmp(FILE *f, const char *tmp, const char *path)
-{
-	int err = 0;
-
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		err = errno ? -errno : -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
-int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void *arg)
-{
-	char tmp[4096];
-	FILE *f;
-	int fd, err;
-
-	if (!strcmp(path, "-")) {
-		write(stdout, arg);
-		return fflush(stdout) ? -errno : 0;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
-		err = -errno;
-		close(fd);
-		unlink(tmp);
-		return err;
-	}
-	write(f, arg);
-	return finish_tmp(f, tmp, path);
 }
