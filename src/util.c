@@ -146,10 +146,18 @@ bool interrupted(void)
 	return got_signal != 0;
 }
 
+/* The last atexit handler: an unwritten stdout fails the run. */
+static void at_exit(void)
+{
+	if (close_stdout())
+		_exit(1);
+}
+
 void install_signal_handlers(void)
 {
 	struct sigaction sa;
 
+	atexit(at_exit);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

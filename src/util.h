@@ -72,5 +72,11 @@ int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void 
 int output_path_check(const char *path);
 /* The same for n paths (NULL ones skipped): 0, or 1 after one line naming the first that fails. */
 int output_paths_check(const char *const *paths, int n);
+/*
+ * Flushes and closes stdout at exit, as coreutils does: a write error
+ * (EPIPE, ENOSPC, EBADF) is one line "error: write error: ..." and
+ * -errno; install_signal_handlers() registers it to run last.
+ */
+int close_stdout(void);
 
 #endif

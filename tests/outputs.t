@@ -94,6 +94,28 @@ ok $? "--json onto a directory: one line, exit 1, nothing run (rc $RC)" || diag 
 run bpf-loop -w0 -d5 --csv /nonexistent-dir/x.csv
 [ "$RC" -eq 1 ] && [ "$ERR" = "bpfbench: cannot write /nonexistent-dir/x.csv: No such file or directory" ]
 ok $? "--csv into a missing directory: one line, exit 1, before the run" || diag "$ERR"
+
+# --- stdout checked on close, as coreutils does ---
+out_fails() {	# out_fails DESC WORDS REDIR ARGS...: exit 1, one message (with --json - the summary is on stderr too)
+	local desc=$1 words=$2 redir=$3 rc
+	shift 3
+	case $redir in
+	full) "$BPFBENCH" "$@" >/dev/full 2>"$TMPD/err" ;;
+	closed) "$BPFBENCH" "$@" >&- 2>"$TMPD/err" ;;
+	esac
+	rc=$?
+	[ "$rc" -eq 1 ] && [ "$(grep -c '^bpfbench: ' "$TMPD/err")" -eq 1 ] && grep -q "$words" "$TMPD/err"
+	ok $? "$desc: exit 1, one message ($rc: $(grep '^bpfbench: ' "$TMPD/err"))"
+}
+out_fails "--json - into /dev/full" "cannot write -: No space left" full "${RUN[@]}" --json -
+out_fails "probe --json into /dev/full" "error: write error: No space left" full probe --json
+out_fails "--csv - with stdout closed" "cannot write -: Bad file descriptor" closed "${RUN[@]}" --csv -
+out_fails "a run's summary into /dev/full" "error: write error: No space left" full "${RUN[@]}"
+out_fails "--list with stdout closed" "error: write error: Bad file descriptor" closed --list
+"$BPFBENCH" bpf-loop --nr_loops 0 2>/dev/null >&-
+[ $? -eq 2 ]
+ok $? "a usage error with stdout closed is still exit 2"
+
 [ -z "$(find "$TMPD" -name '*.tmp.*')" ]
 ok $? "no temporary left anywhere"
 done_testing
