@@ -90,15 +90,11 @@ static int worker_cpu(const struct run_opts *o, bool consumer, int idx)
 
 static int start_workers(struct bench_env *env, struct worker *w, int n)
 {
-	sigset_t block, old;
+	sigset_t old;
 	int i, err = 0;
 
 	/* signals go to the main thread, which turns them into a clean stop */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
+	stop_signals_block(&old);
 	for (i = 0; i < n; i++) {
 		w[i].env = env;
 		err = -pthread_create(&w[i].thread, NULL, worker_main, &w[i]);

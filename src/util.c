@@ -129,11 +129,18 @@ int pin_thread_to_cpu(int cpu)
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+/* Every signal a user, a terminal or a pipe sends to end a process. */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+};
+
 static volatile sig_atomic_t got_signal;
 
+/* The first signal wins: it is what stopped the run, later ones only insist. */
 static void on_signal(int sig)
 {
-	got_signal = sig;
+	if (!got_signal)
+		got_signal = sig;
 }
 
 int interrupted_signal(void)
@@ -146,25 +153,44 @@ bool interrupted(void)
 	return got_signal != 0;
 }
 
-/* The last atexit handler: an unwritten stdout fails the run. */
+/*
+ * The last atexit handler.  A signal that arrived at any time, even in
+ * the final teardown or while results were written, decides the status;
+ * an unwritten stdout fails the run.
+ */
 static void at_exit(void)
 {
-	if (close_stdout())
+	int bad = close_stdout();
+
+	if (got_signal)
+		_exit(128 + got_signal);
+	if (bad)
 		_exit(1);
 }
 
 void install_signal_handlers(void)
 {
 	struct sigaction sa;
+	size_t i;
 
 	atexit(at_exit);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* no SA_RESTART: sleeps and waits must return early */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+}
+
+void stop_signals_block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(&set, stop_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
 void *xcalloc(size_t n, size_t size)

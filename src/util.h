@@ -2,6 +2,7 @@
 #ifndef BPFBENCH_UTIL_H
 #define BPFBENCH_UTIL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,10 +26,18 @@ int nr_online_cpus(void);
 bool cpu_is_online(int cpu);
 int pin_thread_to_cpu(int cpu);
 
-/* Set by SIGINT/SIGTERM; long loops poll it. */
-int interrupted_signal(void);
+/*
+ * INT, TERM, HUP, QUIT, PIPE, ALRM, USR1 and USR2 only set a flag that
+ * long loops poll (no SA_RESTART: sleeps return early), so every way a
+ * process is told to end goes through the clean stop; the process then
+ * exits 128+N whenever the signal came, even during the final teardown.
+ * install_signal_handlers() also registers close_stdout() at exit.
+ */
+int interrupted_signal(void);	/* the first such signal, 0 if none */
 bool interrupted(void);
 void install_signal_handlers(void);
+/* Blocks those signals in the calling thread, *old the previous mask: threads created next inherit it. */
+void stop_signals_block(sigset_t *old);
 
 void *xcalloc(size_t n, size_t size);
 
