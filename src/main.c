@@ -112,6 +112,9 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 		return b || spec->opts.help ? 0 : EXIT_USAGE;
 	}
 	ret = cli_validate(spec);
+	if (!ret)
+		ret = output_paths_check((const char *[]){ spec->opts.json_path, spec->opts.csv_path,
+							   spec->opts.md_path }, 3);
 	if (!ret && !(b->flags & BENCH_F_NO_BPF))
 		ret = run_check_privileges();
 	if (ret)

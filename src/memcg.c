@@ -212,26 +212,48 @@ static int remove_dir(const char *dir)
 	return -EBUSY;
 }
 
-/* A cgroup left by a run that could not clean up (SIGKILL): its pid is gone. */
+/*
+ * The pid a cgroup name of ours ends with, 0 if the name is not ours:
+ * every name bpfbench gives a cgroup starts with "bpfbench-" and ends
+ * with its creator's pid after '-' or '.' (bpfbench-<pid>, lpm-trie-free's
+ * bpfbench-lpm-free.<pid>).
+ */
+static pid_t owner_of(const char *name)
+{
+	const char *end = name + strlen(name), *p = end;
+	long pid;
+
+	if (strncmp(name, MEMCG_PREFIX, strlen(MEMCG_PREFIX)))
+		return 0;
+	while (p > name + strlen(MEMCG_PREFIX) && isdigit((unsigned char)p[-1]))
+		p--;
+	if (p == end || (p[-1] != '-' && p[-1] != '.') || end - p > 9)
+		return 0;
+	pid = strtol(p, NULL, 10);
+	return pid > 0 ? (pid_t)pid : 0;
+}
+
+/*
+ * A cgroup left by a run that could not clean up (SIGKILL): its pid is
+ * gone.  A live owner's is left alone, whatever it is, even if the pid
+ * was reused: a cgroup of another run is never taken.  Runs in the
+ * parent ours is made in and in home, where lpm-trie-free makes its own.
+ */
 static void remove_stale(const char *parent)
 {
-	char path[PATH_MAX + 300], *end;
+	char path[PATH_MAX + 300];
 	struct dirent *de;
-	long pid;
+	pid_t pid;
 	int err;
 	DIR *d = opendir(parent);
 
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, MEMCG_PREFIX, strlen(MEMCG_PREFIX)))
+		pid = owner_of(de->d_name);
+		/* ours too: one run at a time per process, so a leftover of an earlier one */
+		if (!pid || (pid != getpid() && !pid_is_dead(pid)))
 			continue;
-		errno = 0;
-		pid = strtol(de->d_name + strlen(MEMCG_PREFIX), &end, 10);
-		if (errno || *end || pid <= 0 || !isdigit((unsigned char)de->d_name[strlen(MEMCG_PREFIX)]))
-			continue;
-		if (pid != getpid() && !pid_is_dead((pid_t)pid))
-			continue;	/* a run in progress */
 		snprintf(path, sizeof(path), "%s/%s", parent, de->d_name);
 		err = remove_dir(path);
 		if (err)
@@ -265,6 +287,8 @@ static int join_new(struct memcg *m, const char *parent)
 	int err;
 
 	remove_stale(parent);
+	if (strcmp(parent, m->home))	/* v2 beside home: lpm-trie-free's are under home */
+		remove_stale(m->home);
 	if (snprintf(m->dir, sizeof(m->dir), "%s/" MEMCG_PREFIX "%d", parent,
 		     (int)getpid()) >= (int)sizeof(m->dir))
 		return -ENAMETOOLONG;

@@ -91,15 +91,11 @@ static int worker_cpu(const struct run_opts *o, bool consumer, int idx)
 
 static int start_workers(struct bench_env *env, struct worker *w, int n)
 {
-	sigset_t block, old;
+	sigset_t old;
 	int i, err = 0;
 
 	/* signals go to the main thread, which turns them into a clean stop */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
+	stop_signals_block(&old);
 	for (i = 0; i < n; i++) {
 		w[i].env = env;
 		err = -pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
@@ -116,9 +112,12 @@ static void stop_workers(struct bench_env *env, struct worker *w, int n)
 	int i;
 
 	atomic_store(&env->stop, true);
-	for (i = 0; i < n; i++)
-		if (w[i].started)
+	for (i = 0; i < n; i++) {
+		if (w[i].started && w[i].consumer)
 			pthread_join(w[i].thread, NULL);
+		else if (w[i].started)	/* out of a long test run at once */
+			thread_join_waking(w[i].thread);
+	}
 }
 
 /* Sleeps until an absolute time; false if a signal or a thread failure cut it short. */

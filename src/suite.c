@@ -549,7 +549,9 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	p->extra_used = xcalloc(argc ?: 1, sizeof(bool));
 	p->adaptive = !cli_words_set(argc, argv, "duration") &&
 		      !cli_words_set(argc, argv, "precision");
-	return cli_check_outputs(&spec.opts);
+	/* a 15-minute suite must not end in "cannot write" */
+	return cli_check_outputs(&spec.opts) ?:
+	       output_paths_check((const char *[]){ p->out.json, p->out.csv, p->out.md }, 3);
 }
 
 int suite_cmd(int argc, char **argv)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -10,10 +9,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include "util.h"
 
 bool verbose;
+
+#define WAKE_INTERVAL_NS	10000000l	/* thread_join_waking(): a wake-up every 10 ms */
 
 static void vprint(const char *fmt, va_list ap)
 {
@@ -131,11 +131,18 @@ int pin_thread_to_cpu(int cpu)
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+/* Every signal a user, a terminal or a pipe sends to end a process. */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+};
+
 static volatile sig_atomic_t got_signal;
 
+/* The first signal wins: it is what stopped the run, later ones only insist. */
 static void on_signal(int sig)
 {
-	got_signal = sig;
+	if (!got_signal)
+		got_signal = sig;
 }
 
 int interrupted_signal(void)
@@ -148,17 +155,101 @@ bool interrupted(void)
 	return got_signal != 0;
 }
 
+/*
+ * The wake-up: a signal whose handler only notes it, installed without
+ * SA_RESTART, so that a syscall the woken thread sits in returns EINTR.
+ * The kernel's test-run loop checks for a signal pending for the calling
+ * thread between program runs; a process-directed SIGINT goes to the main
+ * thread (the others block it), so a producer must be told on its own.
+ */
+static __thread volatile sig_atomic_t woken;
+
+static void on_wake(int sig)
+{
+	woken = 1;
+}
+
+static void wake_install(void)
+{
+	static bool done;
+	struct sigaction sa;
+
+	if (done)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGRTMIN, &sa, NULL);
+	done = true;
+}
+
+bool thread_woken(void)
+{
+	return woken;
+}
+
+int thread_join_waking(pthread_t t)
+{
+	struct timespec ts;
+	int err;
+
+	wake_install();
+	for (;;) {
+		/* again and again: it may have been between its last look and the syscall */
+		err = pthread_kill(t, SIGRTMIN);
+		if (err)	/* already gone */
+			return -pthread_join(t, NULL);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += WAKE_INTERVAL_NS;
+		if (ts.tv_nsec >= 1000000000l) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000l;
+		}
+		err = pthread_timedjoin_np(t, NULL, &ts);
+		if (err != ETIMEDOUT)
+			return -err;
+	}
+}
+
+/*
+ * The last atexit handler.  A signal that arrived at any time, even in
+ * the final teardown or while results were written, decides the status;
+ * an unwritten stdout fails the run.
+ */
+static void at_exit(void)
+{
+	int bad = close_stdout();
+
+	if (got_signal)
+		_exit(128 + got_signal);
+	if (bad)
+		_exit(1);
+}
+
 void install_signal_handlers(void)
 {
 	struct sigaction sa;
+	size_t i;
 
+	atexit(at_exit);
+	wake_install();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* no SA_RESTART: sleeps and waits must return early */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+}
+
+void stop_signals_block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(&set, stop_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
 void *xcalloc(size_t n, size_t size)
@@ -168,44 +259,4 @@ void *xcalloc(size_t n, size_t size)
 	if (!p)
 		die("out of memory");
 	return p;
-}
-
-static int finish_tmp(FILE *f, const char *tmp, const char *path)
-{
-	int err = 0;
-
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		err = errno ? -errno : -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
-int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void *arg)
-{
-	char tmp[4096];
-	FILE *f;
-	int fd, err;
-
-	if (!strcmp(path, "-")) {
-		write(stdout, arg);
-		return fflush(stdout) ? -errno : 0;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
-		err = -errno;
-		close(fd);
-		unlink(tmp);
-		return err;
-	}
-	write(f, arg);
-	return finish_tmp(f, tmp, path);
 }

@@ -2,6 +2,8 @@
 #ifndef BPFBENCH_UTIL_H
 #define BPFBENCH_UTIL_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,10 +27,28 @@ int nr_online_cpus(void);
 bool cpu_is_online(int cpu);
 int pin_thread_to_cpu(int cpu);
 
-/* Set by SIGINT/SIGTERM; long loops poll it. */
-int interrupted_signal(void);
+/*
+ * INT, TERM, HUP, QUIT, PIPE, ALRM, USR1 and USR2 only set a flag that
+ * long loops poll (no SA_RESTART: sleeps return early), so every way a
+ * process is told to end goes through the clean stop; the process then
+ * exits 128+N whenever the signal came, even during the final teardown.
+ * install_signal_handlers() also registers close_stdout() at exit.
+ */
+int interrupted_signal(void);	/* the first such signal, 0 if none */
 bool interrupted(void);
 void install_signal_handlers(void);
+/* Blocks those signals in the calling thread, *old the previous mask: threads created next inherit it. */
+void stop_signals_block(sigset_t *old);
+/*
+ * Joins a worker that was told to stop, waking it with a signal (SIGRTMIN,
+ * a handler that only notes it, no SA_RESTART) every 10 ms until it ends,
+ * so a syscall it sits in, a long BPF_PROG_TEST_RUN above all, returns
+ * EINTR at once.  Only for threads that treat EINTR after a stop as the
+ * end (test_run_pkt() does); 0 or -errno.
+ */
+int thread_join_waking(pthread_t t);
+/* In a worker: thread_join_waking() has woken it, the run is over. */
+bool thread_woken(void);
 
 void *xcalloc(size_t n, size_t size);
 
@@ -45,10 +65,38 @@ void *xcalloc(size_t n, size_t size);
 #endif
 
 /*
- * Writes a file through a temporary name beside it and a rename, mode
- * 0644 whatever the umask, so a reader never sees half a file; "-" is
- * stdout.  write(f, arg) produces the content.  Returns 0 or -errno.
+ * Writes a result file; write(f, arg) produces the content.  0 or -errno.
+ *
+ *   "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: that open
+ *       descriptor, whatever it is (stdout keeps its buffer's order);
+ *   an existing device, fifo or socket: opened as it is and written (no
+ *       O_CREAT, no O_TRUNC), never replaced;
+ *   a directory: -EISDIR;
+ *   a regular file or a new name: a temporary beside it, created
+ *       O_EXCL|O_NOFOLLOW under an unguessable name (mkostemp), given the
+ *       replaced file's mode and owner (0644 if new, whatever the umask),
+ *       fsync'ed and renamed over the name, so a reader never sees half
+ *       a file.  Hard links to a replaced file keep the old content.
+ *
+ * A symbolic link is followed only if we own it and no other user can
+ * replace it (its directory is ours or root's, and writable by nobody
+ * else or sticky: /dev/stdout, a link in our own directory); any other
+ * link is replaced by the result, its target untouched, so a link
+ * someone planted in /tmp never makes root write where it points.
  */
 int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void *arg);
+/*
+ * Whether write_file_atomic(path) can succeed, before any benchmark runs:
+ * 0 or -errno, nothing written (a temporary is created and removed).
+ */
+int output_path_check(const char *path);
+/* The same for n paths (NULL ones skipped): 0, or 1 after one line naming the first that fails. */
+int output_paths_check(const char *const *paths, int n);
+/*
+ * Flushes and closes stdout at exit, as coreutils does: a write error
+ * (EPIPE, ENOSPC, EBADF) is one line "error: write error: ..." and
+ * -errno; install_signal_handlers() registers it to run last.
+ */
+int close_stdout(void);
 
 #endif
