@@ -255,6 +255,25 @@ int export_rows(const struct export_paths *p, const char *title,
 	return ret;
 }
 
+struct json_file_args {
+	struct run_result *const *runs;
+	int n;
+};
+
+static void write_json_file(FILE *f, void *arg)
+{
+	const struct json_file_args *a = arg;
+
+	export_json_doc(f, a->runs, a->n);
+}
+
+int export_json_file(const char *path, struct run_result *const *runs, int n)
+{
+	struct json_file_args a = { runs, n };
+
+	return write_file_atomic(path, write_json_file, &a);
+}
+
 int export_run(const struct export_paths *p, struct run_result *res)
 {
 	struct result_row *row;

@@ -35,6 +35,8 @@ int export_rows(const struct export_paths *p, const char *title,
 		struct result_row *rows, int n);
 /* The JSON document of these runs (export_json.c). */
 void export_json_doc(FILE *f, struct run_result *const *runs, int n);
+/* A JSON document of these runs into path ("-": stdout); 0 or -errno. */
+int export_json_file(const char *path, struct run_result *const *runs, int n);
 /* One run of `bpfbench BENCH`, to whichever exports were asked for; 0 or 1. */
 int export_run(const struct export_paths *p, struct run_result *res);
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
+#include "ab.h"
 #include "bench.h"
 #include "cli.h"
 #include "compare.h"
@@ -62,6 +63,7 @@ static const struct subcommand subcommands[] = {
 	{ "suite", suite_cmd },
 	{ "compare", compare_cmd },
 	{ "plot", plot_cmd },
+	{ "ab", ab_cmd },
 	{ "completion", completion_cmd },
 	{ "gen-man", mangen_cmd, true },
 };

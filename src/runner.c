@@ -668,6 +668,51 @@ int run_bench(const struct run_spec *spec, struct run_result *res)
 	return res->status;
 }
 
+/* The first result appended gives the accumulation its identity: bench, options, metrics. */
+static void adopt(struct run_result *acc, const struct run_result *one)
+{
+	struct bench_env env = { .bench = one->bench, .res = acc };
+	int i;
+
+	memset(acc, 0, sizeof(*acc));
+	acc->bench = one->bench;
+	run_spec_copy(&acc->spec, &one->spec);
+	acc->trigger = one->trigger;
+	acc->method = one->method;
+	acc->test_run_repeat = one->test_run_repeat;
+	acc->nr_opts = one->nr_opts;
+	memcpy(acc->opts, one->opts, sizeof(one->opts));
+	acc->precision_target = one->precision_target;
+	for (i = 0; i < one->nr_metrics; i++)
+		bench_add_metric(&env, &one->metrics[i]);
+}
+
+void run_result_append(struct run_result *acc, const struct run_result *one)
+{
+	struct bench_env env = { .bench = one->bench, .res = acc, .repeat = acc->nr_repeats };
+	struct precision unused = { 0 };
+	int i;
+
+	if (!acc->bench)
+		adopt(acc, one);
+	if (acc->nr_metrics != one->nr_metrics)
+		die("internal: appending a run with other metrics");
+	env.repeat = acc->nr_repeats;
+	for (i = 0; i < one->nr_samples; i++)
+		add_sample(&env, &unused, res_sample(one, i), one->elapsed_ns[i]);
+	acc->nr_warmup += one->nr_warmup;
+	acc->wall_ns += one->wall_ns;
+	acc->warmup_ns += one->warmup_ns;
+	acc->nr_repeats++;
+}
+
+void run_result_finish(struct run_result *acc)
+{
+	free(acc->st);
+	free(acc->repeat_st);
+	compute_stats(acc);
+}
+
 void run_result_free(struct run_result *res)
 {
 	int i;

@@ -82,5 +82,12 @@ int run_check_privileges(void);
 /* Runs spec's benchmark with spec's options (copied into res); prints human output; fills res. */
 int run_bench(const struct run_spec *spec, struct run_result *res);
 void run_result_free(struct run_result *res);
+/*
+ * Interleaved runs (ab): one's samples become the next repetition of acc
+ * (acc zeroed at first: it takes one's benchmark, options and metrics);
+ * run_result_finish() then computes acc's statistics.
+ */
+void run_result_append(struct run_result *acc, const struct run_result *one);
+void run_result_finish(struct run_result *acc);
 
 #endif
