@@ -47,6 +47,8 @@ const struct opt_def global_opts[] = {
 	  "upper bound of a --precision run's measured time" },
 	{ "runs", 'r', OPT_UINT, G(runs), "1", 1, 1000, NULL, "N",
 	  "repeat the whole run N times, each with a fresh setup (new maps, programs, hash seeds)" },
+	{ "kernel-stats", 0, OPT_FLAG, G(kernel_stats), NULL, 0, 0, NULL, NULL,
+	  "the kernel's run count and time inside the program (BPF_ENABLE_STATS), beside ours" },
 	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,
 	  "libbpf and verifier detail on stderr" },
 	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, 0, 0, NULL, NULL,

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 #include "export.h"
 #include "jsonw.h"
+#include "sysenv.h"
 #include "util.h"
 
 #ifndef BPFBENCH_VERSION
@@ -77,6 +78,7 @@ static void json_env(struct jsonw *w)
 	jsonw_ki64(w, "online_cpus", nr_online_cpus());
 	jsonw_kstr(w, "libbpf_version", ver);
 	jsonw_kstr(w, "date", when);
+	sysenv_json(w);
 	jsonw_obj_close(w);
 }
 
@@ -170,6 +172,40 @@ static void json_metrics(struct jsonw *w, const struct run_result *r)
 	jsonw_obj_close(w);
 }
 
+static void json_noise(struct jsonw *w, const struct noise_sample *ns)
+{
+	if (ns->steal_pct >= 0)
+		jsonw_kdouble(w, "steal_pct", ns->steal_pct);
+	else
+		jsonw_knull(w, "steal_pct");
+	if (ns->pressure_pct >= 0)
+		jsonw_kdouble(w, "cpu_pressure_pct", ns->pressure_pct);
+	else
+		jsonw_knull(w, "cpu_pressure_pct");
+	jsonw_kbool(w, "noisy", ns->noisy);
+}
+
+static void json_kstats(struct jsonw *w, const struct kstats *k)
+{
+	jsonw_key(w, "kernel_stats");
+	jsonw_obj_open(w);
+	jsonw_kbool(w, "valid", k->valid);
+	if (!k->valid) {
+		jsonw_kstr(w, "why", k->why);
+	} else {
+		jsonw_kstr(w, "program", k->prog);
+		jsonw_ku64(w, "run_cnt", k->run_cnt);
+		jsonw_ku64(w, "run_time_ns", k->run_time_ns);
+		jsonw_kdouble(w, "ns_per_run", k->run_cnt ? (double)k->run_time_ns / k->run_cnt : 0);
+	}
+	if (k->calls) {
+		/* each call runs `repeat` times; one cut short by the stop ran fewer */
+		jsonw_ku64(w, "harness_runs_max", k->calls * k->repeat);
+		jsonw_ku64(w, "harness_runs_min", (k->calls - k->calls_cut) * k->repeat);
+	}
+	jsonw_obj_close(w);
+}
+
 static void json_samples(struct jsonw *w, const struct run_result *r)
 {
 	int i, m;
@@ -181,6 +217,7 @@ static void json_samples(struct jsonw *w, const struct run_result *r)
 		jsonw_ku64(w, "elapsed_ns", r->elapsed_ns[i]);
 		if (r->nr_repeats > 1)
 			jsonw_ki64(w, "repeat", r->sample_repeat[i]);
+		json_noise(w, &r->noise[i]);
 		for (m = 0; m < r->nr_metrics; m++)
 			jsonw_kdouble(w, r->metrics[m].name, res_sample(r, i)[m]);
 		jsonw_obj_close(w);
@@ -253,6 +290,9 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 	jsonw_kdouble(w, "measured_s", r->wall_ns / 1e9);
 	jsonw_kdouble(w, "warmup_s", r->warmup_ns / 1e9);
 	jsonw_ki64(w, "runs", r->nr_repeats);
+	jsonw_ki64(w, "noisy_samples", r->nr_noisy);
+	if (r->spec.opts.kernel_stats)
+		json_kstats(w, &r->kstats);
 	if (r->precision_target)
 		json_precision(w, r);
 	json_metrics(w, r);

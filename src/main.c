@@ -28,6 +28,7 @@
 #include "report.h"
 #include "runner.h"
 #include "suite.h"
+#include "sysenv.h"
 #include "util.h"
 
 /* Before cli_parse: the version needs no benchmark and no BPF. */
@@ -161,6 +162,7 @@ int main(int argc, char **argv)
 	struct run_spec spec;
 	int ret, at;
 
+	sysenv_capture();
 	libbpf_set_print(libbpf_log);
 	install_signal_handlers();
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -135,6 +135,24 @@ static void runs_line(FILE *out, const struct run_result *res)
 		res->metrics[0].unit, sp.between_stddev, sp.between_share * 100);
 }
 
+/* --kernel-stats: the kernel's count and time beside the harness's count. */
+static void kstats_line(FILE *out, const struct kstats *k)
+{
+	if (!k->valid) {
+		fprintf(out, "Kernel: no run-time stats: %s\n", k->why);
+		return;
+	}
+	fprintf(out, "Kernel: program %s ran %llu times, %.3lf ns per run inside it "
+		"(run_time_ns / run_cnt)", k->prog, (unsigned long long)k->run_cnt,
+		k->run_cnt ? (double)k->run_time_ns / k->run_cnt : 0.0);
+	if (k->calls)
+		fprintf(out, "; the harness fired %llu (%llu calls of %llu, %llu cut short by the "
+			"stop)", (unsigned long long)(k->calls * k->repeat),
+			(unsigned long long)k->calls, (unsigned long long)k->repeat,
+			(unsigned long long)k->calls_cut);
+	fputc('\n', out);
+}
+
 /* How long --precision sampled, and whether it got there. */
 static void precision_line(FILE *out, const struct run_result *res)
 {
@@ -157,6 +175,12 @@ static void human_summary(struct bench_env *env, const struct run_result *res)
 	stats_lines(out, res);
 	if (res->nr_repeats > 1)
 		runs_line(out, res);
+	if (res->spec.opts.kernel_stats)
+		kstats_line(out, &res->kstats);
+	if (res->nr_noisy)
+		fprintf(out, "Noise: %d of %d samples were taken under hypervisor steal > %g%% or "
+			"CPU pressure > %g%%: this figure may be affected\n", res->nr_noisy,
+			res->nr_samples, NOISE_STEAL_PCT, NOISE_PRESSURE_PCT);
 	if (res->precision_target)
 		precision_line(out, res);
 	fflush(out);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "noise.h"
 #include "probe.h"
 #include "report.h"
 #include "runner.h"
@@ -25,6 +26,7 @@ struct worker {
 	bool consumer;
 	bool started;
 	pthread_t thread;
+	uint64_t calls, calls_cut;	/* the default producer's trigger calls; cut by the stop */
 };
 
 void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
@@ -40,7 +42,7 @@ void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
 	atomic_store(&env->stop, true);
 }
 
-static void default_producer(struct bench_env *env)
+static void default_producer(struct bench_env *env, struct worker *w)
 {
 	int err;
 
@@ -51,6 +53,9 @@ static void default_producer(struct bench_env *env)
 				   trigger_names[env->trig.kind], strerror(-err));
 			return;
 		}
+		w->calls++;
+		/* the stop's wake-up may have ended this call before its repeat count */
+		w->calls_cut += bench_stopping(env);
 	}
 }
 
@@ -72,7 +77,7 @@ static void *worker_main(void *arg)
 	else if (b->producer)
 		b->producer(w->env, w->idx);
 	else
-		default_producer(w->env);
+		default_producer(w->env, w);
 	return NULL;
 }
 
@@ -267,7 +272,7 @@ static void *grow(void *p, int cap, size_t size)
 }
 
 static void add_sample(struct bench_env *env, struct precision *p, const double *vals,
-		       uint64_t elapsed)
+		       uint64_t elapsed, const struct noise_sample *ns)
 {
 	struct run_result *res = env->res;
 
@@ -276,10 +281,13 @@ static void add_sample(struct bench_env *env, struct precision *p, const double 
 		res->vals = grow(res->vals, res->cap, res->nr_metrics * sizeof(double));
 		res->elapsed_ns = grow(res->elapsed_ns, res->cap, sizeof(uint64_t));
 		res->sample_repeat = grow(res->sample_repeat, res->cap, sizeof(int));
+		res->noise = grow(res->noise, res->cap, sizeof(*res->noise));
 	}
 	memcpy(res->vals + (size_t)res->nr_samples * res->nr_metrics, vals,
 	       res->nr_metrics * sizeof(double));
 	res->elapsed_ns[res->nr_samples] = elapsed;
+	res->noise[res->nr_samples] = *ns;
+	res->nr_noisy += ns->noisy;
 	res->sample_repeat[res->nr_samples++] = env->repeat;
 	update_precision(res, p, vals[0]);
 }
@@ -307,10 +315,13 @@ static int sample_periods(struct bench_env *env, double *vals)
 	uint64_t total = warm + o->duration_ms / o->period_ms;
 	uint64_t start = now_ns(), last = start, measured = start, t, target, i;
 	struct precision prec = { 0 };
+	struct noise_sample ns;
+	struct noise_mon mon;
 
 	res->precision_reached = false;
 	if (o->precision_pct)	/* the bound; precision usually ends it sooner */
 		total = warm + (o->max_duration_ms / o->period_ms ?: 1);
+	noise_begin(&mon, env->nr_producers + env->nr_consumers);
 
 	for (i = 0; i < total; i++) {
 		target = start + (i + 1) * period;
@@ -319,9 +330,10 @@ static int sample_periods(struct bench_env *env, double *vals)
 		t = now_ns();
 		memset(vals, 0, res->nr_metrics * sizeof(double));
 		env->bench->measure(env, t - last, vals);
+		noise_next(&mon, &ns);
 		derive_metrics(res, vals);
 		if (i >= warm) {
-			add_sample(env, &prec, vals, t - last);
+			add_sample(env, &prec, vals, t - last, &ns);
 		} else {
 			res->nr_warmup++;
 			measured = t;
@@ -340,21 +352,25 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 {
 	struct run_result *res = env->res;
 	uint64_t t = now_ns(), dt;
+	struct noise_sample ns;
+	struct noise_mon mon;
 	int err;
 
 	if (interrupted() || atomic_load(&env->error))
 		return -EINTR;
 	memset(vals, 0, res->nr_metrics * sizeof(double));
+	noise_begin(&mon, 1);
 	err = env->bench->run_once(env, vals);
 	if (err)
 		return err;
+	noise_next(&mon, &ns);
 	derive_metrics(res, vals);
 	dt = now_ns() - t;
 	if (warm) {
 		res->nr_warmup++;
 		res->warmup_ns += dt;
 	} else {
-		add_sample(env, p, vals, dt);
+		add_sample(env, p, vals, dt, &ns);
 		res->wall_ns += dt;
 	}
 	env->reporter->iter(env, i, 0, vals);
@@ -466,23 +482,44 @@ static int interrupted_status(struct run_result *res)
 		    interrupted_signal());
 }
 
+/* What the default producers fired, for --kernel-stats' harness count. */
+static void count_calls(struct bench_env *env, const struct worker *w, int nw)
+{
+	struct kstats *k = &env->res->kstats;
+	int i;
+
+	if (env->bench->producer || env->trig.kind != TRIG_TEST_RUN)
+		return;
+	k->repeat = env->trig.repeat;
+	for (i = 0; i < nw; i++) {
+		k->calls += w[i].calls;
+		k->calls_cut += w[i].calls_cut;
+	}
+}
+
 static int measure_run(struct bench_env *env, struct worker *w, int nw)
 {
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
+	struct kstats_probe kp = { .stats_fd = -1 };
 	double *vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
 	int err;
 
 	if (b->measure)	/* sets the benchmark's counters' baseline: setup's work is not sampled */
 		b->measure(env, 1, vals);
+	if (env->opts->kernel_stats)
+		kstats_begin(&kp, env->trig.kind ? env->trig.prog_fd : -1, &res->kstats);
 	err = start_workers(env, w, nw);
 	if (err) {
 		free(vals);
+		kstats_end(&kp, &res->kstats);
 		return fail(res, 1, "cannot start threads: %s", strerror(-err));
 	}
 	env->reporter->started(env);
 	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals) : sample_periods(env, vals);
 	stop_workers(env, w, nw);
+	kstats_end(&kp, &res->kstats);
+	count_calls(env, w, nw);
 	free(vals);
 	if (atomic_load(&env->error))
 		return fail(res, 1, "%s: %s", b->name, env->errbuf);
@@ -699,7 +736,7 @@ void run_result_append(struct run_result *acc, const struct run_result *one)
 		die("internal: appending a run with other metrics");
 	env.repeat = acc->nr_repeats;
 	for (i = 0; i < one->nr_samples; i++)
-		add_sample(&env, &unused, res_sample(one, i), one->elapsed_ns[i]);
+		add_sample(&env, &unused, res_sample(one, i), one->elapsed_ns[i], &one->noise[i]);
 	acc->nr_warmup += one->nr_warmup;
 	acc->wall_ns += one->wall_ns;
 	acc->warmup_ns += one->warmup_ns;
@@ -725,6 +762,7 @@ void run_result_free(struct run_result *res)
 	free(res->vals);
 	free(res->elapsed_ns);
 	free(res->sample_repeat);
+	free(res->noise);
 	run_spec_free(&res->spec);
 	memset(res, 0, sizeof(*res));
 }

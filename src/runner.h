@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include "bench.h"
 #include "cli.h"
+#include "kstats.h"
+#include "noise.h"
 
 #define RUN_MAX_OPTS	64
 
@@ -37,6 +39,9 @@ struct run_result {
 	double *vals;
 	uint64_t *elapsed_ns;
 	int *sample_repeat;		/* which repetition took sample i */
+	struct noise_sample *noise;	/* steal and CPU pressure under sample i */
+	int nr_noisy;			/* samples flagged noisy */
+	struct kstats kstats;		/* --kernel-stats, summed over repetitions */
 	int nr_warmup;			/* samples discarded */
 	/* -r N: per repetition, the statistics of its samples (nr_repeats x nr_metrics) */
 	int nr_repeats;

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# --kernel-stats: the kernel's run count matches the harness's, and the
+# accounting is off again after every exit.
+source "$(dirname "$0")/lib.sh"
+need_bpf
+
+stats_knob() { cat /proc/sys/kernel/bpf_stats_enabled; }
+before=$(stats_knob)
+
+run -q -w0 -d1 noop --kernel-stats --test-run-repeat 1 --json "$TMPD/k.json"
+ok $? "noop --kernel-stats runs (rc $RC)" || diag "$ERR"
+[ "$RC" -eq 0 ] && grep -q '^Kernel: program noop_test_run ran [0-9]* times' <<<"$OUT"
+ok $? "the summary has a Kernel line" || diag "$OUT"
+json_check "$TMPD/k.json" '
+k = d["runs"][0]["kernel_stats"]
+k["valid"] and k["harness_runs_min"] <= k["run_cnt"] <= k["harness_runs_max"] and k["run_cnt"] > 0'
+ok $? "run_cnt lies between the harness's runs with and without the call the stop cut" ||
+	diag "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["kernel_stats"])' "$TMPD/k.json")"
+
+run -q -w0 -d1 noop --kernel-stats --json "$TMPD/k2.json"
+json_check "$TMPD/k2.json" '
+k = d["runs"][0]["kernel_stats"]
+k["valid"] and k["harness_runs_min"] <= k["run_cnt"] <= k["harness_runs_max"]'
+ok $? "with calibrated repeat too"
+
+[ "$(stats_knob)" = "$before" ]
+ok $? "the accounting is off again after the run ($(stats_knob))"
+
+"$BPFBENCH" -q -w0 -d5 noop --kernel-stats >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+during=$(stats_knob)
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$during" = 1 ] && [ "$rc" -eq 130 ] && [ "$(stats_knob)" = "$before" ]
+ok $? "on during the run, off after SIGINT (during $during, rc $rc, after $(stats_knob))"
+
+run -q -w0 -d1 noop
+! grep -q '^Kernel:' <<<"$OUT"
+ok $? "no Kernel line without the option"
+done_testing
