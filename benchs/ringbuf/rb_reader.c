@@ -202,11 +202,15 @@ static int rb_custom_record(struct rb_state *s, unsigned long *cons)
 }
 
 /*
- * Reads committed records up to the first one still being written; the
- * release of consumer_pos after each record hands its space back to the
- * producers.  In overwrite mode reading starts at the oldest record not
- * yet reclaimed, and each record is read through a copy
- * (rb_copy_stable()).
+ * Reads every committed record up to producer_pos, then hands the space
+ * back with one release of consumer_pos, and looks again: one
+ * publication per drained batch, as the kernel bench's custom reader
+ * does (that batching is what rb-custom measures against libbpf's
+ * reader).  It stops at a record still being written, after publishing
+ * what it read (the kernel bench's reader returns without publishing and
+ * reads those records again on its next wake-up).  In overwrite mode
+ * reading starts at the oldest record not yet reclaimed, and each record
+ * is read through a copy (rb_copy_stable()).
  */
 int rb_custom_consume(struct rb_state *s)
 {
@@ -224,9 +228,10 @@ int rb_custom_consume(struct rb_state *s)
 			ret = rb_custom_record(s, &cons);
 			if (ret != REC_READ)
 				break;
-			__atomic_store_n(s->consumer_pos, cons, __ATOMIC_RELEASE);
 			again = true;
 		}
+		if (again)
+			__atomic_store_n(s->consumer_pos, cons, __ATOMIC_RELEASE);
 		if (ret == REC_RECLAIMED)
 			again = true;	/* start again at the oldest record */
 		else if (ret != REC_READ)
