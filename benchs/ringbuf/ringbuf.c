@@ -214,6 +214,10 @@ static void wait_producers(struct rb_state *s)
 		usleep(100);
 }
 
+/*
+ * Back-to-back, as the kernel bench: write a batch, wait for its
+ * wake-up, read what came, and again.
+ */
 static void rb_consumer(struct bench_env *env, int idx)
 {
 	struct rb_state *s = env->priv;
@@ -226,10 +230,8 @@ static void rb_consumer(struct bench_env *env, int idx)
 				fire_failed(env, err);
 				return;
 			}
-			err = consumer_poll(s, 0);
-		} else {
-			err = consumer_poll(s, POLL_MS);
 		}
+		err = consumer_poll(s, POLL_MS);
 	}
 	if (err && !(err == -ECANCELED && bench_stopping(env))) {
 		bench_fail(env, err, "consuming failed: %s", strerror(-err));
@@ -260,7 +262,7 @@ static int usage(struct bench_env *env, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* What needs a consumer. */
+/* What needs a consumer, and what only a single one makes sense of. */
 static int validate_consumers(struct bench_env *env)
 {
 	const struct rb_args *a = env->args;
@@ -270,8 +272,19 @@ static int validate_consumers(struct bench_env *env)
 			     env->nr_consumers);
 	if (a->bench_producer && a->b2b)
 		return usage(env, "--rb-b2b needs the consumer that --rb-bench-producer leaves out");
+	if (a->bench_producer && a->sampled)
+		return usage(env, "--rb-sampled paces the wake-ups of a consumer that "
+			     "--rb-bench-producer leaves out");
 	if (!a->bench_producer && env->nr_consumers != 1)
 		return usage(env, "needs exactly one consumer (-c1), got -c%d", env->nr_consumers);
+	if (a->b2b && env->nr_producers > 1)
+		return usage(env, "--rb-b2b has the consumer write its own batches: one producer "
+			     "(-p1), got -p%d", env->nr_producers);
+	/* a batch that never reaches the wake-up threshold would leave the consumer waiting */
+	if (a->b2b && a->sampled && a->sample_rate > a->batch_cnt)
+		return usage(env, "--rb-b2b --rb-sampled: --rb-sample-rate %llu exceeds "
+			     "--rb-batch-cnt %llu, no batch would wake the consumer",
+			     (unsigned long long)a->sample_rate, (unsigned long long)a->batch_cnt);
 	return 0;
 }
 
