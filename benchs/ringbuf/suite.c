@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The ring buffer family's suites: run_bench_ringbufs.sh, section by section. */
+/*
+ * The ring buffer family's suites: run_bench_ringbufs.sh, section by
+ * section.  Its single-producer runs are pinned (-a: the consumer on the
+ * first CPU, the producer on the next), as the script's ./bench -a; the
+ * multi-producer sweeps are not, as the script's -a cannot place more
+ * threads than there are CPUs.
+ */
 #include "bench.h"
 
 #define RB4(hdr, extra)							\
-	{ hdr, "rb-libbpf", "-c1 " extra "rb-libbpf" },		\
-	{ NULL, "rb-custom", "-c1 " extra "rb-custom" },		\
-	{ NULL, "pb-libbpf", "-c1 " extra "pb-libbpf" },		\
-	{ NULL, "pb-custom", "-c1 " extra "pb-custom" }
+	{ hdr, "rb-libbpf", "-a -c1 " extra "rb-libbpf" },		\
+	{ NULL, "rb-custom", "-a -c1 " extra "rb-custom" },		\
+	{ NULL, "pb-libbpf", "-a -c1 " extra "pb-libbpf" },		\
+	{ NULL, "pb-custom", "-a -c1 " extra "pb-custom" }
 
 #define B2B(hdr, b)							\
-	{ hdr, b, "-c1 --rb-b2b " b },					\
-	{ NULL, b "-sampled", "-c1 --rb-sampled --rb-b2b " b }
+	{ hdr, b, "-a -c1 --rb-b2b " b },				\
+	{ NULL, b "-sampled", "-a -c1 --rb-sampled --rb-b2b " b }
 
 #define RATE(hdr, kind, bench, n)					\
 	{ hdr, kind "-sampled-" #n,					\
-	  "-c1 --rb-b2b --rb-batch-cnt " #n " --rb-sampled --rb-sample-rate " #n " " bench }
+	  "-a -c1 --rb-b2b --rb-batch-cnt " #n " --rb-sampled --rb-sample-rate " #n " " bench }
 
 #define RATES(hdr, kind, bench)						\
 	RATE(hdr, kind, bench, 1), RATE(NULL, kind, bench, 5),		\
@@ -48,11 +54,11 @@ static const struct suite_step ringbufs_steps[] = {
 	B2B(NULL, "pb-custom"),
 	RATES("Ringbuf back-to-back, effect of sample rate", "rb", "rb-custom"),
 	RATES("Perfbuf back-to-back, effect of sample rate", "pb", "pb-custom"),
-	{ "Ringbuf back-to-back, reserve+commit vs output", "reserve", "-c1 --rb-b2b rb-custom" },
-	{ NULL, "output", "-c1 --rb-b2b --rb-use-output rb-custom" },
+	{ "Ringbuf back-to-back, reserve+commit vs output", "reserve", "-a -c1 --rb-b2b rb-custom" },
+	{ NULL, "output", "-a -c1 --rb-b2b --rb-use-output rb-custom" },
 	{ "Ringbuf sampled, reserve+commit vs output", "reserve-sampled",
-	  "-c1 --rb-sampled rb-custom" },
-	{ NULL, "output-sampled", "-c1 --rb-sampled --rb-use-output rb-custom" },
+	  "-a -c1 --rb-sampled rb-custom" },
+	{ NULL, "output-sampled", "-a -c1 --rb-sampled --rb-use-output rb-custom" },
 	RB4("Single-producer, consumer/producer competing on the same CPU, low batch count",
 	    "--rb-batch-cnt 1 --rb-sample-rate 1 --prod-affinity 0 --cons-affinity 0 "),
 	SWEEP(MP, "Ringbuf, multi-producer contention" OVERSUB),
