@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Ring buffer and perf buffer producers.  Each program run writes a batch
- * of samples; attempts (slot hits, once per batch) and failed writes (slot
- * drops, as the kernel bench counts them: one atomic per failure) are
- * counted here, what the consumer receives is counted in user space.
- * Failures are not summed in a register: the verifier would then have to
- * walk every count of failures at every iteration of the loop.
+ * of samples of one stream.  Counted here, as the kernel bench counts
+ * them: failed writes (slot drops, one atomic per failure) and, with no
+ * consumer (--rb-bench-producer), successful writes (slot hits, one
+ * atomic per success); what a consumer receives is counted in user
+ * space.  Each stream also counts the samples it attempted, before it
+ * writes them.  Outcomes are not summed in a register: the verifier
+ * would then have to walk every count at every iteration of the loop.
  *
  * The stream (producer thread index) comes with the trigger: the first
  * two bytes of the test-run packet, or getpgid()'s argument for the
@@ -20,6 +22,8 @@ const volatile __u32 batch_cnt = 500;
 const volatile __u32 use_output;
 /* ring buffer, sampled: notify only once this much data waits (0: always) */
 const volatile __u64 wakeup_data_size;
+/* no consumer: count successful writes, never wake anyone */
+const volatile __u32 count_written;
 /* testing: all producers together stop after this many samples (0: never) */
 const volatile __u64 total_limit;
 /* testing: 1 + the seq of stream 0 whose checksum is spoiled (0: none) */
@@ -66,6 +70,8 @@ static __always_inline void fill(struct rb_sample *s, __u32 seq, __u32 stream)
 /* Sampled mode: wake the consumer only when enough data has piled up. */
 static __always_inline __u64 rb_wakeup_flags(void)
 {
+	if (count_written)
+		return BPF_RB_NO_WAKEUP;
 	if (!wakeup_data_size)
 		return 0;
 	if (bpf_ringbuf_query(&ringbuf, BPF_RB_AVAIL_DATA) >= wakeup_data_size)
@@ -106,12 +112,20 @@ static __always_inline void produce(void *ctx, __u32 stream, bool perf)
 	if (stream >= RB_MAX_STREAMS)
 		return;
 	st = &streams[stream];
-	n = claim(batch_cnt);
+	n = claim(batch_cnt);	/* batch_cnt <= RB_BATCH_MAX: user space checks */
 	seq = st->next_seq;
-	bench_add_hits(n);
-	for (i = 0; i < n && i < RB_BATCH_MAX; i++)
+	/*
+	 * Stored before any outcome of the batch: stores are seen in program
+	 * order on x86; elsewhere a ring commit (an xchg) still orders it
+	 * before any record a consumer can see.
+	 */
+	st->attempted += n;
+	for (i = 0; i < n && i < RB_BATCH_MAX; i++) {	/* the bound is for the verifier */
 		if (perf ? pb_write_one(ctx, seq + i, stream) : rb_write_one(seq + i, stream))
 			bench_add_drops(1);
+		else if (count_written)
+			bench_add_hits(1);
+	}
 	st->next_seq = seq + n;	/* a dropped sample leaves a gap in the stream */
 }
 

@@ -18,8 +18,14 @@ struct rb_sample {
 	__u16 check;
 };
 
-/* BPF side: the next seq of a stream; a cache line each, as producers run on different CPUs */
+/*
+ * BPF side, per stream (one writer each: the thread that fires it), a
+ * cache line each, as producers run on different CPUs.  attempted grows
+ * before a batch is written, so a sample is never counted written or
+ * dropped before it was counted attempted.
+ */
 struct stream_state {
+	__u64 attempted;
 	__u32 next_seq;
 } __attribute__((aligned(64)));
 

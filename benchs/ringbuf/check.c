@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a consumer checks of every sample it reads, whichever reader it
+ * is: intact (checksum), of a known stream, and in order within its
+ * stream and ring.  hits count only samples that passed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "rb.h"
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+int rb_check_init(struct rb_state *s)
+{
+	struct rb_check *c = &s->chk;
+
+	c->nr_streams = s->env->nr_producers > 0 ? s->env->nr_producers : 1;
+	c->nr_rings = rb_is_perf(s) ? libbpf_num_possible_cpus() : 1;
+	if (c->nr_rings <= 0)
+		return c->nr_rings ? c->nr_rings : -EINVAL;
+	c->next = calloc((size_t)c->nr_rings * c->nr_streams, sizeof(*c->next));
+	return c->next ? 0 : -ENOMEM;
+}
+
+/*
+ * Within one ring a stream's samples arrive in the order they were
+ * written: seq only grows (gaps are drops or overwritten records); going
+ * back means duplication or misordering, a bad check means corruption.
+ * The count is published with release, after the sample was read: what
+ * measure() sees consumed was written, and attempted, before.
+ */
+int rb_check_sample(struct rb_state *s, int ring, const void *data, size_t len)
+{
+	struct rb_check *c = &s->chk;
+	struct rb_sample smp;
+	uint32_t *next;
+	int32_t ahead;
+
+	if (len < sizeof(smp) || ring < 0 || ring >= c->nr_rings) {
+		bench_fail(s->env, -EBADMSG, "bad record: %zu bytes in ring %d", len, ring);
+		return -EBADMSG;
+	}
+	memcpy(&smp, data, sizeof(smp));
+	if (smp.check != rb_sample_check(smp.seq, smp.stream)) {
+		bench_fail(s->env, -EBADMSG, "sample checksum mismatch (stream %u, seq %u)",
+			   smp.stream, smp.seq);
+		return -EBADMSG;
+	}
+	if (smp.stream >= c->nr_streams) {
+		bench_fail(s->env, -EBADMSG, "sample of unknown stream %u", smp.stream);
+		return -EBADMSG;
+	}
+	next = &c->next[(size_t)ring * c->nr_streams + smp.stream];
+	ahead = (int32_t)(smp.seq - *next);
+	if (ahead < 0) {
+		bench_fail(s->env, -EBADMSG, "stream %u: seq %u after %u (duplicate or out of order)",
+			   smp.stream, smp.seq, *next - 1);
+		return -EBADMSG;
+	}
+	c->gaps += ahead;
+	*next = smp.seq + 1;
+	c->digest += mix64(((uint64_t)smp.stream << 32) | smp.seq);
+	atomic_store_explicit(&s->consumed, ++c->consumed, memory_order_release);
+	return 0;
+}
