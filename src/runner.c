@@ -664,7 +664,18 @@ static int add_static_metrics(struct bench_env *env)
 	return env->bench->validate(env);
 }
 
+static int run_bench_muted(const struct run_spec *spec, struct run_result *res);
+
 int run_bench(const struct run_spec *spec, struct run_result *res)
+{
+	bool was = errmsg_mute(spec->opts.batch);	/* a suite's row says why, once */
+	int st = run_bench_muted(spec, res);
+
+	errmsg_mute(was);
+	return st;
+}
+
+static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 {
 	const struct bench *b = spec->bench;
 	struct bench_env env = { .bench = b };

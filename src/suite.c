@@ -328,21 +328,60 @@ static int label_width(const struct plan *p)
 	return w > 40 ? 40 : w;
 }
 
-static void print_row(FILE *out, const struct result_row *row, int width)
+/*
+ * The printed table.  Consecutive steps skipped for one reason (a kernel
+ * without a feature skips a whole section) are one line, not a row each.
+ */
+struct table {
+	FILE *out;
+	int width;
+	const struct result_row *skip_first, *skip_last;
+	int nr_skipped;
+};
+
+static void flush_skips(struct table *t)
+{
+	if (!t->nr_skipped)
+		return;
+	if (t->nr_skipped == 1)
+		fprintf(t->out, "%-*s SKIP: %s\n", t->width, t->skip_first->label,
+			t->skip_first->note);
+	else
+		fprintf(t->out, "%-*s SKIP, %d steps through '%s': %s\n", t->width,
+			t->skip_first->label, t->nr_skipped, t->skip_last->label,
+			t->skip_first->note);
+	t->nr_skipped = 0;
+	fflush(t->out);
+}
+
+static void print_header(FILE *out, const char *header)
+{
+	size_t i, len = strlen(header);
+
+	fprintf(out, "\n%s\n", header);
+	for (i = 0; i < len; i++)
+		fputc('=', out);
+	fputc('\n', out);
+}
+
+static void print_row(struct table *t, const struct result_row *row)
 {
 	char summary[8192];
-	size_t i, len;
+	bool skip = row->status == EXIT_SKIP;
 
-	if (row->header) {
-		len = strlen(row->header);
-		fprintf(out, "\n%s\n", row->header);
-		for (i = 0; i < len; i++)
-			fputc('=', out);
-		fputc('\n', out);
+	if (row->header || !skip || (t->nr_skipped && strcmp(row->note, t->skip_first->note)))
+		flush_skips(t);
+	if (row->header)
+		print_header(t->out, row->header);
+	if (skip) {
+		if (!t->nr_skipped++)
+			t->skip_first = row;
+		t->skip_last = row;
+		return;
 	}
 	row_summary(row, ROW_TABLE_METRICS, summary, sizeof(summary));
-	fprintf(out, "%-*s %s\n", width, row->label, summary);
-	fflush(out);
+	fprintf(t->out, "%-*s %s\n", t->width, row->label, summary);
+	fflush(t->out);
 }
 
 /* The table goes where no export writes: stdout unless one of them took it. */
@@ -360,8 +399,8 @@ static FILE *table_out(const struct plan *p)
 static int run_plan(struct plan *p)
 {
 	struct result_row *rows = xcalloc(p->n ? p->n : 1, sizeof(*rows));
-	FILE *out = table_out(p);
-	int i, n, width = label_width(p), status = 0;
+	struct table t = { .out = table_out(p), .width = label_width(p) };
+	int i, n, status = 0;
 	const char *section = NULL;
 	uint64_t t0 = now_ns();
 
@@ -374,10 +413,11 @@ static int run_plan(struct plan *p)
 		progress_clear(p);
 		if (interrupted())
 			break;
-		print_row(out, &rows[n], width);
+		print_row(&t, &rows[n]);
 		if (rows[n].status && rows[n].status != EXIT_SKIP)
 			status = 1;
 	}
+	flush_skips(&t);
 	if (interrupted()) {
 		errmsg("interrupted by signal %d after %d of %d steps", interrupted_signal(), n, p->n);
 		status = 128 + interrupted_signal();

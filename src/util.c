@@ -35,6 +35,8 @@ void die(const char *fmt, ...)
 /* Per thread: benchmark setup runs on the main thread, consumers elsewhere. */
 static __thread char last_error[300];
 
+static __thread bool muted;
+
 void errmsg(const char *fmt, ...)
 {
 	va_list ap;
@@ -42,7 +44,16 @@ void errmsg(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "bpfbench: %s\n", last_error);
+	if (!muted)
+		fprintf(stderr, "bpfbench: %s\n", last_error);
+}
+
+bool errmsg_mute(bool on)
+{
+	bool was = muted;
+
+	muted = on;
+	return was;
 }
 
 const char *errmsg_last(void)

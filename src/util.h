@@ -20,6 +20,8 @@ void vmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The calling thread's last errmsg() line (without the prefix), "" after errmsg_forget(). */
 const char *errmsg_last(void);
 void errmsg_forget(void);
+/* While muted, errmsg() only records (a suite row shows the reason); returns the old state. */
+bool errmsg_mute(bool on);
 
 uint64_t now_ns(void);
 /* Number of CPUs the kernel reports possible/online. */
