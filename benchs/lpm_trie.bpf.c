@@ -7,6 +7,7 @@
 #include "bench_common.bpf.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
+#include "lpm_trie.h"
 
 #ifndef ENOENT
 #define ENOENT	2
@@ -14,18 +15,6 @@
 #ifndef EINVAL
 #define EINVAL	22
 #endif
-
-#define LPM_LOOPS	10000	/* operations per program run, as the kernel's bench */
-#define LPM_RESET	1	/* run's return: the trie is full (insert) or empty (delete) */
-
-/* Must match enum lpm_op in lpm_trie.c. */
-enum lpm_op { LPM_NOOP, LPM_BASELINE, LPM_LOOKUP, LPM_INSERT, LPM_UPDATE, LPM_DELETE };
-
-/* The key the trie is made of: prefix length, then up to 32 bits of big-endian data. */
-struct lpm_key {
-	__u32 prefixlen;
-	__u32 data;
-};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
