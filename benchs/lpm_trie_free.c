@@ -8,15 +8,14 @@
  * free_once_wq() and free_once_memcg().
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "memcg.h"
 #include "report.h"
 #include "runner.h"
 #include "skel_util.h"
@@ -54,13 +53,12 @@ static const enum probe_id lpm_free_requires[] = { PROBE_MAP_LPM_TRIE, PROBE__CO
 /* Shown by the summary and in JSON: how the free figure was obtained. */
 static const char desc_wq[] = "wq-tracepoint: raw_tp workqueue_execute_start/end around "
 	"bpf_map_free_deferred of our trie (kernel time of the whole work item)";
-static const char desc_memcg[] = "memcg: user-space time from close() of the trie's last fd "
-	"until its memory cgroup has the trie's charge back (queueing and RCU delays included)";
-
-struct lpm_cgroup {
-	char orig[400];		/* the cgroup we came from, to go back on teardown */
-	char mine[512];		/* our private child; empty until made */
-};
+static const char desc_memcg_v1[] = "memcg: user-space time from close() of the trie's last fd "
+	"until its memory cgroup has the trie's charge back (queueing and RCU delays included; "
+	"cgroup-v1 memory.usage_in_bytes)";
+static const char desc_memcg_v2[] = "memcg: user-space time from close() of the trie's last fd "
+	"until its memory cgroup has the trie's charge back (queueing and RCU delays included; "
+	"cgroup-v2 memory.current)";
 
 struct free_state {
 	enum free_method method;
@@ -70,7 +68,8 @@ struct free_state {
 	struct lpm_trie_bpf *skel;
 	struct bpf_link *start_link, *end_link;
 	/* memcg */
-	struct lpm_cgroup cg;
+	struct memcg cg;
+	bool cg_used;		/* memcg_enter() was called: leave must follow */
 };
 
 static int lpm_free_validate(struct bench_env *env)
@@ -189,102 +188,11 @@ static int free_once_wq(struct free_state *s, uint64_t *ns)
 	return 0;
 }
 
-/* ---- memcg fallback: a private v1 memory cgroup for this thread ---- */
-
-static int write_str(const char *path, const char *text)
+static int cg_usage(struct free_state *s, uint64_t *usage)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+	uint64_t peak;
 
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-static int read_u64_file(const char *path, uint64_t *v)
-{
-	char buf[64];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
-	*v = strtoull(buf, NULL, 10);
-	return 0;
-}
-
-/* Our thread's v1 memory cgroup directory, from /proc/self/task/TID/cgroup. */
-static int lpm_cg_current(char *dir, size_t len)
-{
-	char path[64], line[512];
-	FILE *f;
-	int err = -ENOENT;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/cgroup", gettid());
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, ":memory:");
-
-		if (!p)
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		if (snprintf(dir, len, "/sys/fs/cgroup/memory%s", p + 8) < (int)len)
-			err = 0;
-		break;
-	}
-	fclose(f);
-	return err;
-}
-
-static int lpm_cg_enter(struct lpm_cgroup *cg)
-{
-	char path[600], tid[16];
-	int err;
-
-	err = lpm_cg_current(cg->orig, sizeof(cg->orig));
-	if (err)
-		return err;
-	snprintf(cg->mine, sizeof(cg->mine), "%s/bpfbench-lpm-free.%d", cg->orig, getpid());
-	if (mkdir(cg->mine, 0755)) {
-		err = -errno;
-		cg->mine[0] = 0;
-		return err;
-	}
-	snprintf(path, sizeof(path), "%s/tasks", cg->mine);
-	snprintf(tid, sizeof(tid), "%d", gettid());
-	return write_str(path, tid);
-}
-
-/* Back to where we came from, and the private cgroup removed: on every exit path. */
-static void lpm_cg_leave(struct lpm_cgroup *cg)
-{
-	char path[600], tid[16];
-
-	if (!cg->mine[0])
-		return;
-	snprintf(path, sizeof(path), "%s/tasks", cg->orig);
-	snprintf(tid, sizeof(tid), "%d", gettid());
-	write_str(path, tid);
-	if (rmdir(cg->mine))
-		errmsg("lpm-trie-free: cannot remove %s: %s", cg->mine, strerror(errno));
-	cg->mine[0] = 0;
-}
-
-static int lpm_cg_usage(struct free_state *s, uint64_t *v)
-{
-	char path[600];
-
-	snprintf(path, sizeof(path), "%s/memory.usage_in_bytes", s->cg.mine);
-	return read_u64_file(path, v);
+	return memcg_sample(&s->cg, usage, &peak);
 }
 
 /* Closes the trie and polls until the cgroup's usage is back within slack of u0. */
@@ -296,7 +204,7 @@ static int wait_for_uncharge(struct free_state *s, int fd, uint64_t u0, uint64_t
 
 	close(fd);
 	for (;;) {
-		err = lpm_cg_usage(s, &u);
+		err = cg_usage(s, &u);
 		if (err)
 			return err;
 		if (u <= u0 + slack)
@@ -315,8 +223,8 @@ static int wait_for_uncharge(struct free_state *s, int fd, uint64_t u0, uint64_t
 }
 
 /*
- * memcg: the trie is created by this thread, alone in its private
- * memory cgroup, so its nodes are charged there.  The
+ * memcg: the process is alone in a memory cgroup of its own (memcg.h)
+ * when it creates the trie, so the trie's nodes are charged there.  The
  * figure is the time from close() to the cgroup's usage falling back to
  * where it was before the trie, give or take the larger of 10% of the
  * trie's charge and 512 KiB per CPU (memcg caches up to 64 pages of
@@ -331,13 +239,13 @@ static int free_once_memcg(struct free_state *s, uint64_t *ns)
 	char name[16];
 	int fd, err;
 
-	err = lpm_cg_usage(s, &u0);
+	err = cg_usage(s, &u0);
 	if (err)
 		return err;
 	fd = filled_trie(s, name, sizeof(name));
 	if (fd < 0)
 		return fd;
-	err = lpm_cg_usage(s, &u1);
+	err = cg_usage(s, &u1);
 	if (err) {
 		close(fd);
 		return err;
@@ -427,6 +335,7 @@ static void release_wq(struct free_state *s)
 	s->skel = NULL;
 }
 
+/* v1 or v2, whichever holds the memory controller here (memcg.c). */
 static int setup_memcg(struct bench_env *env)
 {
 	struct free_state *s = env->priv;
@@ -434,15 +343,14 @@ static int setup_memcg(struct bench_env *env)
 
 	if (err)
 		return err;
-	err = lpm_cg_enter(&s->cg);
-	if (err)
-		errmsg("lpm-trie-free: cannot use a private memory cgroup: %s", strerror(-err));
-	if (err == -EACCES || err == -EPERM || err == -ENOENT)
+	s->cg_used = true;
+	err = memcg_enter(&s->cg, MEMCG_WANT_CGROUP);
+	if (err == -EACCES || err == -EPERM || err == -ENOENT || err == -EROFS)
 		return -EOPNOTSUPP;
 	if (err)
 		return err;
 	s->method = FREE_MEMCG;
-	env->method = desc_memcg;
+	env->method = s->cg.method == MEMCG_V2 ? desc_memcg_v2 : desc_memcg_v1;
 	return 0;
 }
 
@@ -481,7 +389,8 @@ static void lpm_free_teardown(struct bench_env *env)
 
 	if (!s)
 		return;
-	lpm_cg_leave(&s->cg);
+	if (s->cg_used)
+		memcg_leave(&s->cg);
 	release_wq(s);
 	lpm_keys_free(&s->keys);
 	free(s);
