@@ -5,15 +5,19 @@
  *
  * One program run does up to 10000 operations in a bpf_loop() between
  * two bpf_ktime_get_ns() reads and adds the operations and the
- * nanoseconds to counters: the figures exclude the test-run syscall and
- * everything user space does between runs, e.g. emptying the trie again
- * after insert filled it, or refilling it after delete emptied it.  noop
- * (the loop) and baseline (the loop and the key) are the floor to read
- * the others against.
- *
- * Throughput is operations per second of in-kernel time, times the
- * producers (each runs its loop on its own CPU); latency is in-kernel
- * nanoseconds per operation.
+ * nanoseconds to its producer's counters.  The figures are the kernel
+ * bench's:
+ *   lookup, update, noop, baseline: operations of all producers per
+ *     wall second of the sampling period (upstream's ops_report_*);
+ *     latency is 1000 / throughput x producers, ns per op per producer;
+ *   insert, delete: operations per second of in-kernel time, which
+ *     leaves out the untimed refills (upstream's frac_second_report_*);
+ *     latency is the in-kernel ns per op.
+ * Every run also gives the raw counts of its periods (ops, kernel_ns,
+ * and with several producers each one's ops), and the wall-timed ones
+ * the in-kernel ns per op (kernel_latency), which does not see the
+ * producer thread waiting for a CPU.  noop (the loop) and baseline (the
+ * loop and the key) are the floor to read the others against.
  *
  * lpm-trie-free is in lpm_trie_free.c.
  */
@@ -45,7 +49,15 @@ struct lpm_variant {
 	bool resets;
 };
 
-enum lpm_metric { M_THROUGHPUT, M_LATENCY };
+/* Where each figure is in vals[]: the same first four in every variant. */
+enum lpm_metric {
+	M_THROUGHPUT,
+	M_LATENCY,
+	M_OPS,
+	M_KERNEL_NS,
+	M_KERNEL_LATENCY,	/* wall-timed variants only, like what follows */
+	M_OPS_PROD0,		/* -p 2 and more: ops of producer 0, 1, ... */
+};
 
 static const struct opt_def lpm_opts[] = {
 	{ "nr_entries", 0, OPT_UINT, OPT_OFF(struct lpm_args, nr_entries), "10000", 1,
@@ -59,9 +71,15 @@ static const struct opt_def lpm_opts[] = {
 	{ NULL },
 };
 
-static const struct metric_def lpm_metrics[] = {
+static const struct metric_def lpm_wall_metrics[] = {
+	{ "throughput", "M ops/s", METRIC_RATE, .prod_unit = "M ops" },
+};
+
+static const struct metric_def lpm_kernel_metrics[] = {
 	{ "throughput", "M ops/s", METRIC_RATE, .prod_unit = "M ops" },
 	{ "latency", "ns/op", METRIC_TIME },
+	{ "ops", "ops", METRIC_COUNT },
+	{ "kernel_ns", "ns", METRIC_COUNT },
 };
 
 static const enum probe_id lpm_requires[] = {
@@ -73,7 +91,7 @@ struct lpm_state {
 	struct lpm_trie_bpf *skel;
 	int trie_fd;
 	struct lpm_keys keys;
-	struct delta ops, ns;
+	struct delta ops[LPM_MAX_PROD], ns[LPM_MAX_PROD];
 };
 
 /* ---- the key set, and filling and emptying a trie with it ---- */
@@ -171,6 +189,40 @@ int lpm_check_keys(const struct bench_env *env)
 
 /* ---- options and metrics ---- */
 
+static int add_metric(struct bench_env *env, const struct metric_def *def, int want)
+{
+	if (bench_add_metric(env, def) != want) {
+		errmsg("%s: metric %s is not at index %d", env->bench->name, def->name, want);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* Upstream's ops_report_final latency: 1000 / throughput x producers. */
+static int add_wall_metrics(struct bench_env *env)
+{
+	struct metric_def latency = { "latency", "ns/op", METRIC_INVERSE, .base = M_THROUGHPUT,
+				      .scale = 1000.0 * env->nr_producers };
+	const struct metric_def fixed[] = {
+		{ "ops", "ops", METRIC_COUNT },
+		{ "kernel_ns", "ns", METRIC_COUNT },
+		{ "kernel_latency", "ns/op", METRIC_TIME },
+	};
+	struct metric_def prod = { NULL, "ops", METRIC_COUNT };
+	char name[32];
+	int err, i;
+
+	err = add_metric(env, &latency, M_LATENCY);
+	for (i = 0; !err && i < (int)ARRAY_SIZE(fixed); i++)
+		err = add_metric(env, &fixed[i], M_OPS + i);
+	for (i = 0; !err && env->nr_producers > 1 && i < env->nr_producers; i++) {
+		snprintf(name, sizeof(name), "ops_prod%d", i);
+		prod.name = name;
+		err = add_metric(env, &prod, M_OPS_PROD0 + i);
+	}
+	return err;
+}
+
 static int lpm_validate(struct bench_env *env)
 {
 	const struct lpm_variant *v = env->bench->variant;
@@ -193,18 +245,24 @@ static int lpm_validate(struct bench_env *env)
 		errmsg("%s: --verify needs sequential keys (drop --random)", name);
 		return -EINVAL;
 	}
-	return 0;
+	if (env->nr_producers > LPM_MAX_PROD) {
+		errmsg("%s: at most %d producers", name, LPM_MAX_PROD);
+		return -EINVAL;
+	}
+	return v->resets ? 0 : add_wall_metrics(env);
 }
 
 /* ---- the measured loop ---- */
 
-/* One run of the program; its return value in *retval. */
-static int run_prog(struct bench_env *env, int *retval)
+/* One run of the program for producer idx; its return value in *retval. */
+static int run_prog(struct bench_env *env, int idx, int *retval)
 {
 	unsigned char pkt[64] = { 0 };
-	uint32_t ret = 0;
-	int err = test_run_pkt(env->trig.prog_fd, pkt, sizeof(pkt), 1, &ret);
+	uint32_t ret = 0, prod = idx;
+	int err;
 
+	memcpy(pkt + LPM_PKT_PROD, &prod, sizeof(prod));
+	err = test_run_pkt(env->trig.prog_fd, pkt, sizeof(pkt), 1, &ret);
 	*retval = (int)ret;
 	return err;
 }
@@ -220,11 +278,11 @@ static int reset_trie(struct lpm_state *s)
 }
 
 /* One program run and whatever its result asks for; 0 or negative errno. */
-static int run_step(struct bench_env *env)
+static int run_step(struct bench_env *env, int idx)
 {
 	int err, ret = 0;
 
-	err = run_prog(env, &ret);
+	err = run_prog(env, idx, &ret);
 	if (err)
 		return err;
 	if (ret == LPM_RESET)
@@ -237,7 +295,7 @@ static void lpm_producer(struct bench_env *env, int idx)
 	int err;
 
 	while (!bench_stopping(env)) {
-		err = run_step(env);
+		err = run_step(env, idx);
 		if (err) {
 			bench_fail(env, err, "the %s program failed: %s", env->bench->name,
 				   strerror(-err));
@@ -246,24 +304,34 @@ static void lpm_producer(struct bench_env *env, int idx)
 	}
 }
 
-static uint64_t slots_ns(const struct bench_slot *slots)
+static uint64_t read_u64(const __u64 *p)
 {
-	uint64_t sum = 0;
-	int i;
-
-	for (i = 0; i < BENCH_NR_SLOTS; i++)
-		sum += __atomic_load_n(&slots[i].extra[0], __ATOMIC_RELAXED);
-	return sum;
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
 static void lpm_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
 {
 	struct lpm_state *s = env->priv;
-	uint64_t ops = delta_next(&s->ops, slots_sum(s->skel->bss->bench_slots, SLOT_HITS));
-	uint64_t ns = delta_next(&s->ns, slots_ns(s->skel->bss->bench_slots));
+	const struct lpm_prod *p = s->skel->bss->prod;
+	uint64_t ops = 0, ns = 0, n;
+	int i;
 
-	vals[M_THROUGHPUT] = ns ? ops * 1e3 / ns * env->nr_producers : 0.0;
-	vals[M_LATENCY] = ops ? (double)ns / ops : 0.0;
+	for (i = 0; i < env->nr_producers; i++) {
+		n = delta_next(&s->ops[i], read_u64(&p[i].ops));
+		ns += delta_next(&s->ns[i], read_u64(&p[i].ns));
+		ops += n;
+		if (env->nr_producers > 1)
+			vals[M_OPS_PROD0 + i] = n;
+	}
+	vals[M_OPS] = ops;
+	vals[M_KERNEL_NS] = ns;
+	if (s->v->resets) {
+		vals[M_THROUGHPUT] = mops(ops, ns);
+		vals[M_LATENCY] = ops ? (double)ns / ops : 0.0;
+	} else {
+		vals[M_THROUGHPUT] = mops(ops, elapsed_ns);
+		vals[M_KERNEL_LATENCY] = ops ? (double)ns / ops : 0.0;
+	}
 }
 
 /* ---- --verify: the op over every key through the program, then the trie's contents ---- */
@@ -301,7 +369,8 @@ static uint64_t count_found(const struct lpm_args *a, int fd, uint64_t from, uin
 }
 
 /*
- * Runs the program until it has done one operation per key; insert and delete stop at their reset signal and leave the trie
+ * Runs the program (as producer 0) until it has done one operation per
+ * key; insert and delete stop at their reset signal and leave the trie
  * as it is then.
  */
 static int run_over_all_keys(struct bench_env *env)
@@ -313,7 +382,7 @@ static int run_over_all_keys(struct bench_env *env)
 
 	s->skel->bss->next_index = 0;
 	for (;;) {
-		err = run_prog(env, &ret);
+		err = run_prog(env, 0, &ret);
 		if (err)
 			return err;
 		if (ret < 0)
@@ -322,8 +391,7 @@ static int run_over_all_keys(struct bench_env *env)
 			return until_reset ? 0 : -EPROTO;
 		if (ret)
 			return -EPROTO;
-		if (!until_reset &&
-		    slots_sum(s->skel->bss->bench_slots, SLOT_HITS) >= a->nr_entries)
+		if (!until_reset && read_u64(&s->skel->bss->prod[0].ops) >= a->nr_entries)
 			return 0;
 	}
 }
@@ -342,7 +410,7 @@ static int lpm_verify(struct bench_env *env)
 	err = run_over_all_keys(env);
 	if (err)
 		return err;
-	ops = slots_sum(s->skel->bss->bench_slots, SLOT_HITS);
+	ops = read_u64(&s->skel->bss->prod[0].ops);
 	in = count_found(a, fd, 0, a->nr_entries, values);
 	out = count_found(a, fd, a->nr_entries, out_end, false);
 	err = count_entries(fd, &entries);
@@ -438,8 +506,8 @@ const struct bench bench_lpm_trie_##opname = {					\
 	.args_size = sizeof(struct lpm_args),					\
 	.variant = &lpm_##opname##_variant,					\
 	.requires = lpm_requires,						\
-	.metrics = lpm_metrics,							\
-	.nr_metrics = ARRAY_SIZE(lpm_metrics),					\
+	.metrics = reset ? lpm_kernel_metrics : lpm_wall_metrics,		\
+	.nr_metrics = reset ? ARRAY_SIZE(lpm_kernel_metrics) : ARRAY_SIZE(lpm_wall_metrics), \
 	.flags = reset ? BENCH_F_ONE_PRODUCER : 0,				\
 	.validate = lpm_validate,						\
 	.setup = lpm_setup,							\

@@ -14,6 +14,8 @@
 
 #define LPM_LOOPS	10000	/* operations per program run, as the kernel's bench */
 #define LPM_RESET	1	/* a run's return: the trie is full (insert) or empty (delete) */
+#define LPM_MAX_PROD	1024	/* producers the counters hold: BENCH_MAX_THREADS */
+#define LPM_PKT_PROD	32	/* where in the test-run packet the producer's index is (u32) */
 
 enum lpm_op { LPM_NOOP, LPM_BASELINE, LPM_LOOKUP, LPM_INSERT, LPM_UPDATE, LPM_DELETE };
 
@@ -22,6 +24,17 @@ struct lpm_key {
 	__u32 prefixlen;
 	__u32 data;
 };
+
+/*
+ * What one producer's program runs did, alone on its cache line: the
+ * producer passes its index in the packet, so the figures can be told
+ * apart by producer (and add up over all of them) whatever CPU ran them.
+ */
+struct lpm_prod {
+	__u64 ops;	/* operations done */
+	__u64 ns;	/* in-kernel time of the runs' loops: bpf_ktime_get_ns() around each */
+	__u64 pad[6];
+} __attribute__((aligned(64)));
 
 #ifndef __bpf__
 #include <stdbool.h>
