@@ -149,13 +149,16 @@ r = json.load(open(sys.argv[1]))["runs"][0]
 print(r["metrics"]["latency"]["median"])
 PY
 }
-# the memcg way names the cgroup version it used: the one the probe found
+# a sample is a period of frees: K frees per second of free time, ms per
+# free; the frees' time lies within the sample's; memcg names its version
 memcg_ver=$("$BPFBENCH" probe --json 2>/dev/null | jq -r '.features.memcg.detail' | cut -d: -f1)
 free_json_ok() {	# free_json_ok FILE METHOD-WORD
 	local also=True
 	[ "$2" = memcg ] && also="'cgroup-$memcg_ver ' in r['method']"
-	json_check "$1" "r = d['runs'][0]
-r['method'].startswith('$2') and $also and all(s['latency'] > 0 and s['throughput'] > 0 for s in r['samples'])"
+	json_check "$1" "$CLOSE
+r = d['runs'][0]
+good = lambda s: s['ops'] >= 1 and 0 < s['free_ns'] <= s['elapsed_ns'] and close(s['throughput'], s['ops'] * 1e6 / s['free_ns']) and close(s['latency'], s['free_ns'] / s['ops'] / 1e6)
+r['method'].startswith('$2') and $also and len(r['samples']) > 0 and all(good(s) for s in r['samples'])"
 }
 
 # memcg cannot see a small trie (charge caching): its sizes are larger
