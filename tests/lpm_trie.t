@@ -92,7 +92,11 @@ defs_wall() {	# defs_wall FILE PRODUCERS
 	json_check "$1" "$CLOSE
 r = d['runs'][0]; p = $2; S = r['samples']
 prods = lambda s: [s['ops_prod%d' % i] for i in range(p)] if p > 1 else [s['ops']]
-good = lambda s: (s['ops'] > 0 and min(prods(s)) > 0 and close(sum(prods(s)), s['ops']) and close(s['throughput'] * s['elapsed_ns'] / 1e3, s['ops']) and close(s['latency'], 1e3 * p / s['throughput']) and close(s['kernel_latency'], s['kernel_ns'] / s['ops']))
+def good(s):
+    return (s['ops'] > 0 and min(prods(s)) > 0 and close(sum(prods(s)), s['ops']) and
+            close(s['throughput'] * s['elapsed_ns'] / 1e3, s['ops']) and
+            close(s['latency'], 1e3 * p / s['throughput']) and
+            close(s['kernel_latency'], s['kernel_ns'] / s['ops']))
 len(S) == r['metrics']['throughput']['n'] > 0 and all(good(s) for s in S)"
 }
 # The Summary prints the samples' mean throughput, per producer, and
@@ -132,7 +136,9 @@ ok $? "noop -r 2 -p 2: two repetitions, the same definitions in each"
 defs_kernel() {	# defs_kernel FILE
 	json_check "$1" "$CLOSE
 S = d['runs'][0]['samples']
-good = lambda s: s['ops'] > 0 and close(s['throughput'], s['ops'] * 1e3 / s['kernel_ns']) and close(s['latency'], s['kernel_ns'] / s['ops'])
+def good(s):
+    return (s['ops'] > 0 and close(s['throughput'], s['ops'] * 1e3 / s['kernel_ns']) and
+            close(s['latency'], s['kernel_ns'] / s['ops']))
 len(S) > 0 and all(good(s) for s in S)"
 }
 for b in insert delete; do
@@ -157,7 +163,10 @@ free_json_ok() {	# free_json_ok FILE METHOD-WORD
 	[ "$2" = memcg ] && also="'cgroup-$memcg_ver ' in r['method']"
 	json_check "$1" "$CLOSE
 r = d['runs'][0]
-good = lambda s: s['ops'] >= 1 and 0 < s['free_ns'] <= s['elapsed_ns'] and close(s['throughput'], s['ops'] * 1e6 / s['free_ns']) and close(s['latency'], s['free_ns'] / s['ops'] / 1e6)
+def good(s):
+    return (s['ops'] >= 1 and 0 < s['free_ns'] <= s['elapsed_ns'] and
+            close(s['throughput'], s['ops'] * 1e6 / s['free_ns']) and
+            close(s['latency'], s['free_ns'] / s['ops'] / 1e6))
 r['method'].startswith('$2') and $also and len(r['samples']) > 0 and all(good(s) for s in r['samples'])"
 }
 
