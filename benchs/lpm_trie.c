@@ -494,6 +494,28 @@ void lpm_report_summary(struct bench_env *env, const struct run_result *res)
 		res->metrics[M_LATENCY].unit);
 }
 
+/*
+ * A suite row in the shape of the kernel's summarize_ops: throughput,
+ * latency, and for the wall-timed ones the in-kernel ns per op (the raw
+ * counts are in the exports).
+ */
+void lpm_format_row(const struct run_result *res, char *buf, size_t len)
+{
+	const struct stats *st = &res->st[M_THROUGHPUT];
+	int n = snprintf(buf, len, "throughput %.3lf", st->mean), k;
+
+	if (st->n > 1 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, " ± %.3lf", st->stddev);
+	if (n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, " %s, latency %.3lf %s",
+			      res->metrics[M_THROUGHPUT].unit, res_shown_mean(res, M_LATENCY),
+			      res->metrics[M_LATENCY].unit);
+	k = res_metric(res, "kernel_latency");
+	if (k >= 0 && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, ", in-kernel %.3lf %s", res->st[k].mean,
+			 res->metrics[k].unit);
+}
+
 #define LPM_BENCH(opname, OP, fill, reset, what)				\
 static const struct lpm_variant lpm_##opname##_variant = {			\
 	.op = OP, .filled = fill, .resets = reset,				\
@@ -514,6 +536,7 @@ const struct bench bench_lpm_trie_##opname = {					\
 	.producer = lpm_producer,						\
 	.measure = lpm_measure,							\
 	.report_final = lpm_report_summary,					\
+	.format_row = lpm_format_row,						\
 	.teardown = lpm_teardown,						\
 }
 

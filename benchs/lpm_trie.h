@@ -70,6 +70,8 @@ int lpm_empty(const struct lpm_keys *k, int fd);
 int lpm_check_keys(const struct bench_env *env);
 /* The kernel bench's summary line: throughput ± sd (per producer), latency. */
 void lpm_report_summary(struct bench_env *env, const struct run_result *res);
+/* A suite row: the same figures, and the in-kernel ns per op where the headline is wall-timed. */
+void lpm_format_row(const struct run_result *res, char *buf, size_t len);
 #endif
 
 #endif

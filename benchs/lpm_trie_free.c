@@ -431,5 +431,6 @@ const struct bench bench_lpm_trie_free = {
 	.setup = lpm_free_setup,
 	.run_once = lpm_free_run_once,
 	.report_final = lpm_free_report_final,
+	.format_row = lpm_format_row,
 	.teardown = lpm_free_teardown,
 };
