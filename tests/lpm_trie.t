@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # lpm-trie-*: the trie holds what the ops put there (checked from user space
-# after the benchmark's own program ran the op over every key), the free is
-# timed and grows with the trie, bad input exits 2, nothing is left behind.
+# after the benchmark's own program ran the op over every key), every figure
+# is the kernel bench's formula over what the programs counted, the free is
+# timed and grows with the trie (by a memory cgroup of whichever version the
+# host has, too), bad input exits 2, nothing is left behind.
 source "$(dirname "$0")/lib.sh"
 need_bpf
 
@@ -80,6 +82,71 @@ run -w0 -d1 -p 2 lpm-trie-lookup --random --nr_entries 5000 --json "$TMPD/l.json
 [ "$RC" -eq 0 ] && grep -q '^Summary: throughput .* M ops/s (.*M ops/prod), latency .* ns/op$' <<<"$OUT"
 ok $? "lookup with two producers and random keys: seed-shaped summary"
 
+# The figures are the kernel bench's formulas over what the programs counted
+# in each measured period (the JSON samples).  Wall-timed ops (lookup, update,
+# noop, baseline): throughput = ops of all producers / elapsed, latency =
+# 1000 x producers / throughput, kernel_latency = kernel_ns / ops; with several
+# producers, ops is the sum of each one's own count, none of them idle.
+CLOSE='close = lambda a, b: abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1)'
+defs_wall() {	# defs_wall FILE PRODUCERS
+	json_check "$1" "$CLOSE
+r = d['runs'][0]; p = $2; S = r['samples']
+prods = lambda s: [s['ops_prod%d' % i] for i in range(p)] if p > 1 else [s['ops']]
+def good(s):
+    return (s['ops'] > 0 and min(prods(s)) > 0 and close(sum(prods(s)), s['ops']) and
+            close(s['throughput'] * s['elapsed_ns'] / 1e3, s['ops']) and
+            close(s['latency'], 1e3 * p / s['throughput']) and
+            close(s['kernel_latency'], s['kernel_ns'] / s['ops']))
+len(S) == r['metrics']['throughput']['n'] > 0 and all(good(s) for s in S)"
+}
+# The Summary prints the samples' mean throughput, per producer, and
+# 1000 x producers / that mean; the kernel's run_common.sh ops() patterns
+# (re-written here) read both numbers from it.
+summary_ok() {	# summary_ok FILE PRODUCERS
+	local line
+	line=$(grep '^Summary:' <<<"$OUT")
+	[ -n "$(sed -nE 's/.*throughput\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+\sM\sops\/s).*/\1/p' <<<"$line")" ] &&
+	[ -n "$(sed -nE 's/.*latency\s+([0-9]+\.[0-9]+\sns\/op).*/\1/p' <<<"$line")" ] &&
+	python3 - "$1" "$2" "$line" <<'PY'
+import json, re, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+p = int(sys.argv[2])
+m = re.match(r"Summary: throughput +([0-9.]+) ± [0-9.]+ M ops/s \( *([0-9.]+)M ops/prod\), "
+             r"latency +([0-9.]+) ns/op$", sys.argv[3])
+t = r["metrics"]["throughput"]["mean"]
+near = lambda shown, v: abs(float(shown) - v) <= 0.0011
+sys.exit(0 if m and near(m[1], t) and near(m[2], t / p) and near(m[3], 1e3 * p / t) else 1)
+PY
+}
+for p in 1 2; do
+	run -w0 -d2 -a -p $p lpm-trie-lookup --json "$TMPD/w$p.json"
+	[ "$RC" -eq 0 ] && defs_wall "$TMPD/w$p.json" $p && summary_ok "$TMPD/w$p.json" $p
+	ok $? "lookup -p $p: throughput = ops of all producers / wall time, latency = 1000 x $p / throughput, summary from them" ||
+		diag "rc=$RC $(grep '^Summary' <<<"$OUT") $ERR"
+done
+run -w0 -d1 -p 2 lpm-trie-update --json "$TMPD/u.json"
+[ "$RC" -eq 0 ] && defs_wall "$TMPD/u.json" 2
+ok $? "update -p 2: the same definitions"
+# -r: each repetition's fresh setup finds the run's metrics again
+run -r 2 -w0 -d1 -p 2 lpm-trie-noop --json "$TMPD/r.json"
+[ "$RC" -eq 0 ] && defs_wall "$TMPD/r.json" 2 && json_check "$TMPD/r.json" 'len(d["runs"][0]["samples"]) == 2'
+ok $? "noop -r 2 -p 2: two repetitions, the same definitions in each"
+
+# insert, delete: over in-kernel time, as upstream's frac_second_report_*
+defs_kernel() {	# defs_kernel FILE
+	json_check "$1" "$CLOSE
+S = d['runs'][0]['samples']
+def good(s):
+    return (s['ops'] > 0 and close(s['throughput'], s['ops'] * 1e3 / s['kernel_ns']) and
+            close(s['latency'], s['kernel_ns'] / s['ops']))
+len(S) > 0 and all(good(s) for s in S)"
+}
+for b in insert delete; do
+	run -w0 -d1 lpm-trie-$b --json "$TMPD/k.json"
+	[ "$RC" -eq 0 ] && defs_kernel "$TMPD/k.json"
+	ok $? "$b: throughput = ops / in-kernel time, latency = in-kernel ns / op"
+done
+
 # free: median latency of each size; the big trie must take clearly longer
 free_median() {	# free_median FILE -> median latency in ms, or nothing
 	python3 - "$1" <<'PY'
@@ -88,9 +155,19 @@ r = json.load(open(sys.argv[1]))["runs"][0]
 print(r["metrics"]["latency"]["median"])
 PY
 }
+# a sample is a period of frees: K frees per second of free time, ms per
+# free; the frees' time lies within the sample's; memcg names its version
+memcg_ver=$("$BPFBENCH" probe --json 2>/dev/null | jq -r '.features.memcg.detail' | cut -d: -f1)
 free_json_ok() {	# free_json_ok FILE METHOD-WORD
-	json_check "$1" "r = d['runs'][0]
-r['method'].startswith('$2') and all(s['latency'] > 0 and s['throughput'] > 0 for s in r['samples'])"
+	local also=True
+	[ "$2" = memcg ] && also="'cgroup-$memcg_ver ' in r['method']"
+	json_check "$1" "$CLOSE
+r = d['runs'][0]
+def good(s):
+    return (s['ops'] >= 1 and 0 < s['free_ns'] <= s['elapsed_ns'] and
+            close(s['throughput'], s['ops'] * 1e6 / s['free_ns']) and
+            close(s['latency'], s['free_ns'] / s['ops'] / 1e6))
+r['method'].startswith('$2') and $also and len(r['samples']) > 0 and all(good(s) for s in r['samples'])"
 }
 
 # memcg cannot see a small trie (charge caching): its sizes are larger
@@ -117,16 +194,18 @@ for m in wq-tracepoint memcg; do
 	fi
 done
 
-# the memcg way makes a cgroup: gone after the run, and after SIGINT mid-run
-cgdirs() { find /sys/fs/cgroup/memory -maxdepth 4 -name 'bpfbench-lpm-free.*' 2>/dev/null | wc -l; }
+# the memcg way makes a cgroup bpfbench-PID (the name the stale sweep knows),
+# of whichever version: there during the run, gone after SIGINT mid-run
+cgdirs() { find /sys/fs/cgroup -maxdepth 6 -type d -name "bpfbench-$1" 2>/dev/null | wc -l; }
 "$BPFBENCH" -w0 -d30 lpm-trie-free --free-method memcg --nr_entries 800000 >/dev/null 2>&1 &
 pid=$!
 sleep 1
+during=$(cgdirs $pid)
 kill -INT $pid
 wait $pid
 rc=$?
-[ "$(cgdirs)" -eq 0 ] && [ "$rc" -eq 130 ]
-ok $? "SIGINT during a memcg free run: clean stop (rc $rc), no cgroup left"
+[ "$during" -eq 1 ] && [ "$(cgdirs $pid)" -eq 0 ] && [ "$rc" -eq 130 ]
+ok $? "SIGINT during a memcg free run: clean stop (rc $rc), its cgroup ($during during) gone"
 
 for i in $(seq 1 50); do [ "$(ours)" -eq 0 ] && break; sleep 0.1; done
 [ "$(ours)" -eq 0 ]

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lpm-trie: the contract between lpm_trie.bpf.c and user space, and what
+ * the family's two user-side files (lpm_trie.c: the operations;
+ * lpm_trie_free.c: the free) share.
+ *
+ * Every trie holds (or, for insert, will hold) the keys [0, nr_entries):
+ * key i is i in the first prefix_len bits of the data, big-endian, so the
+ * keys are gapless and distinct for any prefix length (with /32 they are
+ * the integers 0..nr_entries-1 in network order).
+ */
+#ifndef BPFBENCH_LPM_TRIE_H
+#define BPFBENCH_LPM_TRIE_H
+
+#define LPM_LOOPS	10000	/* operations per program run, as the kernel's bench */
+#define LPM_RESET	1	/* a run's return: the trie is full (insert) or empty (delete) */
+#define LPM_MAX_PROD	1024	/* producers the counters hold: BENCH_MAX_THREADS */
+#define LPM_PKT_PROD	32	/* where in the test-run packet the producer's index is (u32) */
+
+enum lpm_op { LPM_NOOP, LPM_BASELINE, LPM_LOOKUP, LPM_INSERT, LPM_UPDATE, LPM_DELETE };
+
+/* The trie's key: prefix length, then up to 32 bits of big-endian data. */
+struct lpm_key {
+	__u32 prefixlen;
+	__u32 data;
+};
+
+/*
+ * What one producer's program runs did, alone on its cache line: the
+ * producer passes its index in the packet, so the figures can be told
+ * apart by producer (and add up over all of them) whatever CPU ran them.
+ */
+struct lpm_prod {
+	__u64 ops;	/* operations done */
+	__u64 ns;	/* in-kernel time of the runs' loops: bpf_ktime_get_ns() around each */
+	__u64 pad[6];
+} __attribute__((aligned(64)));
+
+#ifndef __bpf__
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "bench.h"
+
+#define LPM_MAX_ENTRIES	(1u << 24)
+
+/* Every option of the family; lpm-trie-free uses its own subset. */
+struct lpm_args {
+	uint64_t nr_entries;
+	uint64_t prefix_len;
+	bool random;
+	bool verify;
+	int free_method;	/* lpm-trie-free: enum free_method */
+};
+
+/* The key set [0, nr_entries) and a value for each, for user-space fills. */
+struct lpm_keys {
+	struct lpm_key *keys;
+	__u32 *vals;
+	uint32_t n;
+};
+
+__u32 lpm_key_data(uint32_t i, uint32_t prefix_len);
+int lpm_keys_make(struct lpm_keys *k, const struct lpm_args *a);
+void lpm_keys_free(struct lpm_keys *k);
+/* Puts every key in (update) or takes every key out of the trie at fd: batched where possible. */
+int lpm_fill(const struct lpm_keys *k, int fd);
+int lpm_empty(const struct lpm_keys *k, int fd);
+/* The checks every lpm-trie benchmark makes: 0 or -EINVAL after one line. */
+int lpm_check_keys(const struct bench_env *env);
+/* The kernel bench's summary line: throughput ± sd (per producer), latency. */
+void lpm_report_summary(struct bench_env *env, const struct run_result *res);
+/* A suite row: the same figures, and the in-kernel ns per op where the headline is wall-timed. */
+void lpm_format_row(const struct run_result *res, char *buf, size_t len);
+#endif
+
+#endif
