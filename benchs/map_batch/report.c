@@ -32,13 +32,13 @@ static void put(struct text *t, const char *fmt, ...)
 		t->off += (size_t)n;
 }
 
-/* "hash map, 1000000 elements, 4 B keys, 4 B values, 3 passes" */
-static void describe(struct text *t, const struct map_batch_args *a, int passes)
+/* "hash map, 1000000 elements, 4 B keys, 4 B values": at most 75 characters */
+static void describe(struct text *t, const struct map_batch_args *a)
 {
-	put(t, "%s map, %llu elements, %llu B keys, %llu B values%s, %d pass%s",
+	put(t, "%s map, %llu elements, %llu B keys, %llu B values%s",
 	    mb_kind_names[a->map_kind], (unsigned long long)a->max_entries,
 	    (unsigned long long)a->key_size, (unsigned long long)a->value_size,
-	    a->no_prealloc ? ", not preallocated" : "", passes, passes == 1 ? "" : "es");
+	    a->no_prealloc ? ", no prealloc" : "");
 }
 
 static void header(struct text *t, const char *indent)
@@ -74,7 +74,7 @@ static void table(struct text *t, const char *indent, const struct run_result *r
 		  const struct mb_plan *p)
 {
 	const struct map_batch_args *a = res->spec.args;
-	int i, j, op;
+	int i, j, op, n;
 
 	header(t, indent);
 	for (i = 0; i < p->nr_ops; i++) {
@@ -83,14 +83,12 @@ static void table(struct text *t, const char *indent, const struct run_result *r
 			row(t, indent, res, op, mb_way_batch(a, j), &p->figs[op][j],
 			    &p->figs[op][p->nr_ways - 1]);
 	}
+	n = res->st[p->checked].n;
+	put(t, "%s%d pass%s; ms/pass: the syscall loop's time; speed-up: one-by-one ms / ms\n",
+	    indent, n, n == 1 ? "" : "es");
 	if (res->st[p->retries].max > 0)
 		put(t, "%sENOSPC: a bucket outgrew the batch buffer %.1f times per pass "
 		    "(buffer grown, call retried)\n", indent, res->st[p->retries].mean);
-}
-
-static int passes_of(const struct run_result *res, const struct mb_plan *p)
-{
-	return res->st[p->checked].n;
 }
 
 void mb_report_final(struct bench_env *env, const struct run_result *res)
@@ -103,8 +101,8 @@ void mb_report_final(struct bench_env *env, const struct run_result *res)
 	if (mb_plan_of_result(res, &p))
 		return;
 	put(&t, "Summary: ");
-	describe(&t, res->spec.args, passes_of(res, &p));
-	put(&t, "; time of one full pass\n");
+	describe(&t, res->spec.args);
+	put(&t, "\n");
 	table(&t, "", res, &p);
 	fputs(buf, report_out(env->opts));
 }
@@ -123,7 +121,7 @@ void mb_format_row(const struct run_result *res, char *buf, size_t len)
 		put(&t, "(see --json)");
 		return;
 	}
-	describe(&t, res->spec.args, passes_of(res, &p));
+	describe(&t, res->spec.args);
 	put(&t, "\n");
 	table(&t, "  ", res, &p);
 	if (t.off && t.off <= len && buf[t.off - 1] == '\n')
