@@ -134,6 +134,32 @@ want = {"_ms": ("time", "lower"), "_rate": ("inverse", "higher"), "_speedup": ("
 all(m[k]["kind"] == want[e][0] and m[k]["better"] == want[e][1] for k in m for e in want if k.endswith(e)) and m["lookup_batch_7_rate"]["of"] == "lookup_batch_7_ms" and (m["enospc_retries"]["kind"], m["enospc_retries"]["better"]) == ("count", "lower") and (m["elements_checked"]["kind"], m["elements_checked"]["better"]) == ("count", "none")'
 ok $? "JSON: ms is a time, rate its inverse, speed-up a ratio, calls, retries and elements checked counts (retries: lower is better)"
 
+# The syscalls as the kernel saw them, counted by strace: the lookups' batch calls are the calls
+# metrics' sum plus setup's one probe of each; the one-by-one walks' get_next_key, lookup and
+# delete calls are theirs exactly; update_elem's add only libbpf's initialisation of our
+# .rodata and .bss.
+if command -v strace >/dev/null; then
+	J="$TMPD/strace.json"
+	strace -f -qq -e trace=bpf -o "$TMPD/strace" "$BPFBENCH" -w0 -d1 -q map-batch --max_entries 3000 \
+		--batch 100,5000 --json "$J" >/dev/null 2>&1
+	ok $? "hash, 3000 elements, under strace: runs"
+	python3 - "$J" "$TMPD/strace" <<'PY'
+import collections, json, re, sys
+s = json.load(open(sys.argv[1]))["runs"][0]["samples"]
+seen = collections.Counter(m.group(1) for m in map(re.compile(r"^\d+ +bpf\((\w+)").match, open(sys.argv[2])) if m)
+tot = lambda *keys: sum(x[k] for x in s for k in keys)
+batches = [k for k in s[0] if k.endswith("_calls") and "_batch_" in k]
+assert seen["BPF_MAP_LOOKUP_BATCH"] == tot(*[k for k in batches if k.startswith("lookup_batch")]) + 1, seen
+assert seen["BPF_MAP_LOOKUP_AND_DELETE_BATCH"] == tot(*[k for k in batches if k.startswith("lookup_and")]) + 1, seen
+walk = tot("lookup_one_by_one_calls", "lookup_and_delete_one_by_one_calls", "delete_one_by_one_calls")
+assert seen["BPF_MAP_GET_NEXT_KEY"] + seen["BPF_MAP_LOOKUP_ELEM"] + seen["BPF_MAP_DELETE_ELEM"] == walk, (seen, walk)
+assert 0 <= seen["BPF_MAP_UPDATE_ELEM"] - tot("update_one_by_one_calls") <= 4, seen
+PY
+	ok $? "the kernel got exactly the syscalls the calls metrics count (strace)"
+else
+	skip "strace not installed: syscall counts not cross-checked"
+fi
+
 # Other key and value sizes, per-CPU values, no preallocation.
 J="$TMPD/sizes.json"
 run -w0 -d1 -q map-batch --map-type percpu_hash --no-prealloc --key-size 12 --value-size 20 --max_entries 500 --batch 1,64 --json "$J"
