@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "bench.h"
 #include "skel_util.h"
+#include "bpf_loop.h"
 #include "bpf_loop.skel.h"
 
 #define BPF_LOOP_MAX	(1u << 23)	/* the kernel's BPF_MAX_LOOPS */
@@ -21,13 +22,16 @@ static const struct opt_def bpf_loop_opts[] = {
 static const struct metric_def loop_metrics[] = {
 	{ "throughput", "M ops/s", METRIC_RATE, .prod_unit = "M ops" },
 	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0 },
+	/* the period's raw counts: throughput is ops over the period */
+	{ "ops", "ops", METRIC_COUNT },
+	{ "runs", "program runs", METRIC_COUNT },
 };
 
 static const enum probe_id bpf_loop_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
 
 struct bpf_loop_state {
 	struct bpf_loop_bpf *skel;
-	struct delta hits;
+	struct delta hits, runs;
 };
 
 static int bpf_loop_setup(struct bench_env *env)
@@ -60,9 +64,15 @@ static int bpf_loop_setup(struct bench_env *env)
 static void bpf_loop_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
 {
 	struct bpf_loop_state *s = env->priv;
-	uint64_t ops = delta_next(&s->hits, slots_sum(s->skel->bss->bench_slots, SLOT_HITS));
+	const struct bench_slot *slot = s->skel->bss->bench_slots;
+	uint64_t ops = delta_next(&s->hits, slots_sum(slot, SLOT_HITS)), runs = 0;
+	int i;
 
+	for (i = 0; i < BENCH_NR_SLOTS; i++)
+		runs += slot[i].extra[BPF_LOOP_SLOT_RUNS];
 	vals[0] = mops(ops, elapsed_ns);
+	vals[2] = ops;
+	vals[3] = delta_next(&s->runs, runs);
 }
 
 static void bpf_loop_teardown(struct bench_env *env)
@@ -116,7 +126,7 @@ static const struct suite_step bpf_loop_quick[] = {
 
 const struct suite suite_bpf_loop = {
 	.name = "bpf-loop",
-	.summary = "bpf_loop() throughput and latency, nr_loops 1 ... 1000000 (seed 003)",
+	.summary = "bpf_loop() throughput and latency, nr_loops 1 ... 1000000 (run_bench_bpf_loop.sh)",
 	.steps = bpf_loop_steps,
 	.quick = bpf_loop_quick,
 };

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# bpf-loop end to end: real programs, figures that agree with each other,
-# JSON that a parser reads back and that matches the human summary.
+# bpf-loop end to end: real programs, figures that agree with each other and
+# with what the program counted (iterations = nr_loops x calls x program
+# runs, as the kernel's bench makes 1000 calls a run), JSON that a parser
+# reads back and that matches the human summary, which the kernel's
+# summarize patterns read.
 source "$(dirname "$0")/lib.sh"
 need_bpf
 
@@ -43,9 +46,39 @@ s = d["runs"][0]["samples"]
 all(0.2e9 < x["elapsed_ns"] < 0.5e9 for x in s)'
 ok $? "each sample's real elapsed time is about one period"
 
+json_check "$J" '
+s = d["runs"][0]["samples"]
+all(x["ops"] > 0 and abs(x["throughput"] * x["elapsed_ns"] / 1e3 - x["ops"]) <= 1e-9 * x["ops"] for x in s)'
+ok $? "per sample, throughput x elapsed time = the ops the program counted"
+
+# ops_per_run FILE NR_LOOPS CALLS: every sample's ops are NR_LOOPS x CALLS per program run
+# counted, give or take the runs still going when the period ended (one per producer, and
+# one started between the two counters' reads).
+ops_per_run() {
+	json_check "$1" "
+r = d['runs'][0]; p = r['options']['producers']; per_run = $2 * $3
+all(x['runs'] > 0 and abs(x['ops'] - per_run * x['runs']) <= per_run * (p + 1) for x in r['samples']) and sum(x['ops'] for x in r['samples']) <= per_run * (sum(x['runs'] for x in r['samples']) + p + 1)"
+}
+ops_per_run "$J" 100 1000
+ok $? "nr_loops 100: ops = 100 iterations x 1000 bpf_loop calls x program runs, as the kernel's bench"
+
+json_check "$J" '
+m = d["runs"][0]["metrics"]
+[(m[k]["kind"], m[k]["better"]) for k in ("throughput", "latency", "ops", "runs")] == [("rate", "higher"), ("inverse", "lower"), ("count", "none"), ("count", "none")]'
+ok $? "JSON: throughput a rate, latency its inverse, ops and runs counts"
+
 line=$(grep '^Summary:' <<<"$OUT")
-grep -Eq '^Summary: throughput +[0-9]+\.[0-9]{3} ± [0-9]+\.[0-9]{3} M ops/s \( *[0-9]+\.[0-9]{3}M ops/prod\), latency +[0-9]+\.[0-9]{3} ns/op$' <<<"$line"
+grep -Eq '^Summary: throughput +[0-9]+\.[0-9]{3} ± [0-9]+\.[0-9]{3} M ops/s \( *[0-9]+\.[0-9]{3}M ops/prod\), latency +[0-9]+\.[0-9]{3} ns/op(, |$)' <<<"$line"
 ok $? "Summary line in the kernel bench's shape" || diag "$line"
+
+# run_bench_bpf_loop.sh's summarize_ops: the whole output on one line (echo $2 | tail -n1),
+# then ops()'s two sed patterns.
+flat=$(echo $OUT | tail -n1)
+tp=$(sed -E 's/.*throughput\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+\sM\sops\/s).*/\1/' <<<"$flat")
+lat=$(sed -E 's/.*latency\s+([0-9]+\.[0-9]+\sns\/op).*/\1/' <<<"$flat")
+want=$(python3 -c 'import json,sys; m = json.load(open(sys.argv[1]))["runs"][0]["metrics"]; print("%.3f ± %.3f M ops/s|%.3f ns/op" % (m["throughput"]["mean"], m["throughput"]["stddev"], m["latency"]["of_mean_inverse"]))' "$J")
+[ "$tp|$lat" = "$want" ]
+ok $? "the kernel's summarize_ops sed patterns read throughput and latency from our output" || diag "got '$tp|$lat', want '$want'"
 
 mean=$(python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["runs"][0]["metrics"]["throughput"]["mean"])' "$J")
 grep -q "throughput *$mean ±" <<<"$line"
@@ -53,6 +86,14 @@ ok $? "human summary and JSON agree ($mean)"
 
 [ "$(grep -c '^Iter ' <<<"$OUT")" -eq 4 ]
 ok $? "one Iter line per period"
+
+# Past 1000 iterations a call, fewer calls keep a run near a million iterations.
+run bpf-loop -w0 -d1 -q --period-ms 250 --nr_loops 5000 --json "$TMPD/5000.json"
+[ "$RC" -eq 0 ] && ops_per_run "$TMPD/5000.json" 5000 200
+ok $? "nr_loops 5000: ops = 5000 iterations x 200 calls x program runs" || diag "$ERR"
+run bpf-loop -w0 -d1 -q --period-ms 250 --nr_loops 1 --trigger raw-tp --json "$TMPD/1.json"
+[ "$RC" -eq 0 ] && ops_per_run "$TMPD/1.json" 1 1000
+ok $? "nr_loops 1, raw-tp: ops = 1 iteration x 1000 calls x program runs (getpgid calls)" || diag "$ERR"
 
 run bpf-loop -w0 -d1 -q --nr_loops 1000000 --json -
 [ "$RC" -eq 0 ] && python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["runs"][0]["metrics"]["throughput"]["mean"] > 0' <<<"$OUT"

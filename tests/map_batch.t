@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # map-batch end to end on small real maps: every op and batch size moves
 # exactly max_entries elements (the benchmark checks keys and values and
-# exits 1 otherwise; -v names each check, JSON counts them), a batch
-# buffer smaller than a hash bucket is grown and the call retried, an op
-# the map type lacks is a SKIP line, and the kernel is left as it was.
+# exits 1 otherwise; -v names each check, JSON counts them), each figure
+# is what its definition says (time of the syscall loop of one full pass,
+# the syscalls that loop made, rate and speed-up derived from the times),
+# the summary is one aligned table, a batch buffer smaller than a hash
+# bucket is grown and the call retried, an op the map type lacks is a
+# SKIP line, and the kernel is left as it was.
 source "$(dirname "$0")/lib.sh"
 need_bpf
 command -v bpftool >/dev/null && command -v jq >/dev/null || skip_all "needs bpftool and jq"
@@ -36,6 +39,45 @@ py() {
 	json_check "$1" "(lambda r: (lambda m, s: $2)(r['metrics'], r['samples']))(d['runs'][0])"
 }
 
+# calls_ok FILE N "B1 B2 ...": every sample's syscall counts are what each loop must make.
+calls_ok() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+n, batches = int(sys.argv[2]), [int(b) for b in sys.argv[3].split()]
+one = {"update": n, "lookup": 2 * n + 1, "lookup_and_delete": 3 * n + 1, "delete": 2 * n + 1}
+for x in r["samples"]:
+    for op in one:
+        if op + "_one_by_one_calls" not in x:
+            continue
+        assert x[op + "_one_by_one_calls"] == one[op], (op, x[op + "_one_by_one_calls"])
+        for b in batches:
+            c, least = x["%s_batch_%d_calls" % (op, b)], -(-n // b)
+            if op in ("update", "delete"):
+                assert c == least, (op, b, c)
+            else:
+                assert c >= least and (b <= n or c == 1), (op, b, c)
+PY
+}
+
+# The summary table: from the line after "Summary:" to the first line that is not a table row.
+summary_table() {
+	awk '/^Summary:/ { on = 1; next } on && /^(op|update|lookup|lookup_and_delete|delete) / { print; next } on { exit }'
+}
+
+# aligned FILE: every line as wide as the header (<= 120), each figure ending where its header ends.
+aligned() {
+	python3 - "$1" <<'PY'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+head, rows = lines[0], lines[1:]
+assert rows and len(head) <= 120 and all(len(l) == len(head) for l in rows), [len(l) for l in lines]
+ends = [head.index(n) + len(n) for n in ("ms/pass", "sd", "elem/s", "speed-up", "calls/pass")]
+for l in rows:
+    assert [m.end() for m in re.finditer(r"\S+", l)][2:] == ends, (l, ends)
+PY
+}
+
 # One run per map type, all ops, three batch sizes incl. a partial last batch (7) and
 # one larger than the map (a single call that ends with ENOENT).
 for type in hash percpu_hash lru_hash; do
@@ -44,7 +86,7 @@ for type in hash percpu_hash lru_hash; do
 	ok "$RC" "$type: all ops, batch 7,100,5000 on $N elements (exit $RC)" || diag "$(grep -v ^libbpf <<<"$ERR" | tail -3)"
 	missing=""
 	for op in $OPS; do
-		for how in "batch 7" "batch 100" "batch 5000" "one by one"; do
+		for how in "batch 7" "batch 100" "batch 5000" "one-by-one"; do
 			grep -q "map-batch: $op $how: $N elements checked" <<<"$ERR" || missing+=" $op/$how"
 		done
 	done
@@ -54,13 +96,70 @@ for type in hash percpu_hash lru_hash; do
 	ok $? "$type: JSON: every pass checked 4 ops x 4 ways x $N elements"
 	py "$J" "all(x[o + '_batch_%d_ms' % b] > 0 and abs(x[o + '_batch_%d_rate' % b] * x[o + '_batch_%d_ms' % b] - $N / 1000) < 1e-6 and abs(x[o + '_batch_%d_speedup' % b] * x[o + '_batch_%d_ms' % b] - x[o + '_one_by_one_ms']) < 1e-6 for x in s for o in '$OPS'.split() for b in (7, 100, 5000))"
 	ok $? "$type: per sample, rate = N / time and speed-up = one-by-one time / batch time"
-	[ "$(grep -cE "^measure_(update|lookup|lookup_delete|delete): max_entries $N, (batch [0-9]+|no batching|not batch), time [0-9.]+ \(± [0-9.]+ ms, [0-9.]+ M elem/s(, [0-9.]+x one-by-one)?, n [0-9]+\)$" <<<"$OUT")" -eq 16 ]
-	ok $? "$type: 16 summary lines in the seed's shape" || diag "$(grep ^measure <<<"$OUT" | head -3)"
+	py "$J" "all(sum(v for k, v in x.items() if k.endswith('_ms')) <= x['elapsed_ns'] / 1e6 for x in s)"
+	ok $? "$type: per sample, the timed loops (sum of every _ms) lie within the pass's elapsed time"
+	calls_ok "$J" $N "7 100 5000"
+	ok $? "$type: calls per pass: batched update/delete ceil(N/b), lookups >= ceil(N/b) (1 if b > N), one-by-one N, 2N+1, 3N+1"
+	summary_table <<<"$OUT" >"$TMPD/table"
+	[ "$(grep -cE '^(update|lookup|lookup_and_delete|delete) +(7|100|5000|one-by-one) +[0-9]+\.[0-9]{3} +([0-9]+\.[0-9]{3}|-) +[0-9]+\.[0-9]{3} +([0-9]+\.[0-9]{2}x|-) +[0-9]+$' "$TMPD/table")" -eq 16 ]
+	ok $? "$type: summary: one table row per op and batch size, then one-by-one (16 rows)" || diag "$(head -4 "$TMPD/table")"
+	aligned "$TMPD/table"
+	ok $? "$type: summary table: header and rows of one width, columns aligned, <= 120 characters" || diag "$(cat "$TMPD/table")"
 done
 
-mean=$(python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["runs"][0]["metrics"]["lookup_batch_100_ms"]["stddev"])' "$TMPD/lru_hash.json")
-grep -q "^measure_lookup: max_entries $N, batch 100, time [0-9.]* (± $mean ms" <<<"$OUT"
-ok $? "human summary and JSON agree (lookup batch 100 ± $mean ms)"
+# The lru_hash run's table against its JSON: ms, sd, rate (N / mean ms), speed-up (ratio of
+# the mean times), calls.
+python3 - "$TMPD/lru_hash.json" "$TMPD/table" $N <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["runs"][0]["metrics"]
+n = int(sys.argv[3])
+rows = {tuple(l.split()[:2]): l.split() for l in open(sys.argv[2]) if not l.startswith("op ")}
+for op in ("update", "lookup", "lookup_and_delete", "delete"):
+    for way in ("7", "100", "5000", "one-by-one"):
+        k = op + ("_one_by_one" if way == "one-by-one" else "_batch_" + way)
+        r = rows[(op, way)]
+        ms = m[k + "_ms"]
+        assert r[2] == "%.3f" % ms["mean"], (k, r)
+        assert r[3] == ("%.3f" % ms["stddev"] if ms["n"] > 1 else "-"), (k, r)
+        assert r[4] == "%.3f" % (n / 1000 / ms["mean"]) == "%.3f" % m[k + "_rate"]["of_mean_inverse"], (k, r)
+        one = m[op + "_one_by_one_ms"]["mean"]
+        assert r[5] == ("-" if way == "one-by-one" else "%.2fx" % (one / ms["mean"])), (k, r)
+        assert r[6] == "%.0f" % m[k + "_calls"]["mean"], (k, r)
+PY
+ok $? "human table and JSON agree on every row (lru_hash)"
+
+json_check "$TMPD/hash.json" '
+m = d["runs"][0]["metrics"]
+want = {"_ms": ("time", "lower"), "_rate": ("inverse", "higher"), "_speedup": ("ratio", "higher"), "_calls": ("count", "none")}
+all(m[k]["kind"] == want[e][0] and m[k]["better"] == want[e][1] for k in m for e in want if k.endswith(e)) and m["lookup_batch_7_rate"]["of"] == "lookup_batch_7_ms" and (m["enospc_retries"]["kind"], m["enospc_retries"]["better"]) == ("count", "lower") and (m["elements_checked"]["kind"], m["elements_checked"]["better"]) == ("count", "none")'
+ok $? "JSON: ms is a time, rate its inverse, speed-up a ratio, calls, retries and elements checked counts (retries: lower is better)"
+
+# The syscalls as the kernel saw them, counted by strace: the lookups' batch calls are the calls
+# metrics' sum plus setup's one probe of each; the one-by-one walks' get_next_key, lookup and
+# delete calls are theirs exactly; update_elem's add only libbpf's initialisation of our
+# .rodata and .bss.
+if command -v strace >/dev/null; then
+	J="$TMPD/strace.json"
+	# LeakSanitizer cannot work under ptrace: off for this run of a sanitizer build
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=bpf -o "$TMPD/strace" "$BPFBENCH" -w0 -d1 -q \
+		map-batch --max_entries 3000 --batch 100,5000 --json "$J" >/dev/null 2>&1
+	ok $? "hash, 3000 elements, under strace: runs"
+	python3 - "$J" "$TMPD/strace" <<'PY'
+import collections, json, re, sys
+s = json.load(open(sys.argv[1]))["runs"][0]["samples"]
+seen = collections.Counter(m.group(1) for m in map(re.compile(r"^\d+ +bpf\((\w+)").match, open(sys.argv[2])) if m)
+tot = lambda *keys: sum(x[k] for x in s for k in keys)
+batches = [k for k in s[0] if k.endswith("_calls") and "_batch_" in k]
+assert seen["BPF_MAP_LOOKUP_BATCH"] == tot(*[k for k in batches if k.startswith("lookup_batch")]) + 1, seen
+assert seen["BPF_MAP_LOOKUP_AND_DELETE_BATCH"] == tot(*[k for k in batches if k.startswith("lookup_and")]) + 1, seen
+walk = tot("lookup_one_by_one_calls", "lookup_and_delete_one_by_one_calls", "delete_one_by_one_calls")
+assert seen["BPF_MAP_GET_NEXT_KEY"] + seen["BPF_MAP_LOOKUP_ELEM"] + seen["BPF_MAP_DELETE_ELEM"] == walk, (seen, walk)
+assert 0 <= seen["BPF_MAP_UPDATE_ELEM"] - tot("update_one_by_one_calls") <= 4, seen
+PY
+	ok $? "the kernel got exactly the syscalls the calls metrics count (strace)"
+else
+	skip "strace not installed: syscall counts not cross-checked"
+fi
 
 # Other key and value sizes, per-CPU values, no preallocation.
 J="$TMPD/sizes.json"
@@ -85,13 +184,16 @@ ok $? "the summary says the buffer was grown"
 J="$TMPD/array.json"
 run -w0 -d1 map-batch --map-type array --max_entries $N --batch 10,2000 --json "$J"
 ok "$RC" "array with the default ops: exit 0 (exit $RC)" || diag "$ERR"
-grep -qx "SKIP delete: array maps have no delete (the kernel answers ENOTSUPP batched, EINVAL one by one)" <<<"$OUT" &&
-	grep -qx "SKIP lookup_and_delete: array maps have no lookup_and_delete (the kernel answers ENOTSUPP batched, EINVAL one by one)" <<<"$OUT"
+grep -qx "SKIP delete: array maps have no delete (the kernel answers ENOTSUPP batched, EINVAL one-by-one)" <<<"$OUT" &&
+	grep -qx "SKIP lookup_and_delete: array maps have no lookup_and_delete (the kernel answers ENOTSUPP batched, EINVAL one-by-one)" <<<"$OUT"
 ok $? "array: one SKIP line each for delete and lookup_and_delete" || diag "$(grep SKIP <<<"$OUT")"
 py "$J" "all(x['elements_checked'] == 6 * $N for x in s) and not any(k.startswith('delete') or k.startswith('lookup_and') for k in m) and 'lookup_batch_2000_ms' in m"
 ok $? "array: update and lookup measured and checked, no delete metrics"
-grep -q '^measure_lookup: max_entries 1000, batch 10, time' <<<"$OUT" && ! grep -q '^measure_delete' <<<"$OUT"
-ok $? "array: summary has lookup lines, no delete lines"
+summary_table <<<"$OUT" >"$TMPD/table"
+grep -qE '^lookup +10 +[0-9.]+ ' "$TMPD/table" && ! grep -qE '^(lookup_and_)?delete ' "$TMPD/table" && aligned "$TMPD/table"
+ok $? "array: the summary table has lookup rows, no delete rows" || diag "$OUT"
+calls_ok "$J" $N "" && py "$J" "all(x['lookup_one_by_one_calls'] == 2 * $N + 1 and x['update_batch_10_calls'] == $N / 10 for x in s)"
+ok $? "array: calls per pass: one-by-one lookup 2N+1, batched update N / 10"
 
 run -w0 -d1 -q map-batch --map-type percpu_array --max_entries 300 --batch 16 --op lookup,update --json "$TMPD/pa.json"
 [ "$RC" -eq 0 ] && py "$TMPD/pa.json" "all(x['elements_checked'] == 4 * 300 for x in s)"
@@ -117,15 +219,21 @@ done
 wait "$pid"
 rc=$?
 [ "$deleted" = yes ] && [ "$rc" -eq 1 ] && grep -q "lookup, .*: saw 999 elements, expected exactly $N" "$TMPD/short.err" &&
-	! grep -q '^measure_lookup' "$TMPD/short.out"
+	! grep -qE '^(Summary|lookup) ' "$TMPD/short.out"
 ok $? "an element deleted from outside: exit 1 naming the short count, no figures (deleted $deleted, exit $rc)" ||
 	diag "$(cat "$TMPD/short.err")"
 
 # The seed's suite, shrunk: one row per seed function, each with its own metrics.
 J="$TMPD/suite.json"
 run suite map-batch -w0 -d1 --max_entries $N --json "$J"
-[ "$RC" -eq 0 ] && [ "$(grep -cE '^measure_(lookup|lookup_delete|delete|update) +max_entries 1000; batch 10, time [0-9.]+ \(± .*; no batching|not batch' <<<"$OUT")" -eq 4 ]
-ok $? "suite map-batch: four rows in the seed's words (exit $RC)" || diag "$OUT" "$ERR"
+[ "$RC" -eq 0 ] && [ "$(grep -cE '^measure_(lookup|lookup_delete|delete|update) +hash map, 1000 elements, 4 B keys, 4 B values$' <<<"$OUT")" -eq 4 ] &&
+	[ "$(grep -cE '^  [0-9]+ pass(es)?; ' <<<"$OUT")" -eq 4 ]
+ok $? "suite map-batch: one labelled row per test_maps function (exit $RC)" || diag "$OUT" "$ERR"
+rows=$(grep -E '^  [a-z_]+ +[0-9a-z-]+ +[0-9]' <<<"$OUT" | awk '{ print $1 "/" $2 }' | tr '\n' ' ')
+[ "$rows" = "lookup/10 lookup/1000 lookup/1000000 lookup/one-by-one lookup_and_delete/10 lookup_and_delete/1000 lookup_and_delete/1000000 lookup_and_delete/one-by-one delete/10 delete/1000 delete/1000000 delete/one-by-one update/10 update/1000 update/1000000 update/one-by-one " ]
+ok $? "suite map-batch: under each, a table row per batch size and one-by-one" || diag "$rows"
+awk 'length > 120 { bad = 1 } END { exit bad }' <<<"$OUT" && ! grep -qE 'no batching|not batch|one by one' <<<"$OUT"
+ok $? "suite map-batch: every line <= 120 characters, the baseline always called one-by-one"
 json_check "$J" '
 r = d["runs"]
 [x["label"] for x in r] == ["measure_lookup", "measure_lookup_delete", "measure_delete", "measure_update"] and all(x["metrics"]["elements_checked"]["mean"] == 4 * 1000 for x in r) and "lookup_and_delete_batch_1000000_ms" in r[1]["metrics"] and "delete_one_by_one_ms" in r[2]["metrics"] and not any(k.startswith("update") for k in r[0]["metrics"])'

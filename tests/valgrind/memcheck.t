@@ -5,7 +5,7 @@ source "$(dirname "$0")/memcheck.sh"
 
 memcheck core-test-run noop
 memcheck core-raw-tp --trigger raw-tp noop --batch 100
-memcheck bpf-loop bpf-loop --nr_loops 1000
+memcheck bpf-loop bpf-loop --nr_loops 1
 memcheck htab-mem htab-mem --use-case batch_add_batch_del
 memcheck htab-mem-pairs -p2 htab-mem --use-case add_del_on_diff_cpu
 memcheck rb-custom -c1 --rb-total 20000 rb-custom
