@@ -117,6 +117,8 @@ struct bench {
 	 * Called after teardown: use env->args and res, not env->priv.
 	 */
 	void (*report_final)(struct bench_env *env, const struct run_result *res);
+	/* Optional: the text of an Iter line after "Iter N (drift): ", for metrics too many to list. */
+	void (*format_iter)(const struct bench_env *env, const double *vals, char *buf, size_t len);
 	/* Optional: a suite table row in this family's own shape (its seed script's). */
 	void (*format_row)(const struct run_result *res, char *buf, size_t len);
 	/* Releases everything setup made; must tolerate a partial setup. */

@@ -38,7 +38,6 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 {
 	const struct run_result *r = &row->res;
 	const struct metric_def *m;
-	struct stats one = { .n = 1 };
 	char n1[64];
 	size_t off = 0;
 	int i;
@@ -63,10 +62,8 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 			break;
 		}
 		m = &r->metrics[i];
-		/* an inverse is scale / mean of its base: its own spread is not the figure's */
 		appendf(buf, len, &off, "%s%s %s %s", i ? ", " : "", m->name,
-			report_figure(n1, sizeof(n1), res_shown_mean(r, i),
-				      m->kind == METRIC_INVERSE ? &one : &r->st[i]), m->unit);
+			report_metric_figure(n1, sizeof(n1), r, i), m->unit);
 	}
 	if (r->precision_target)
 		appendf(buf, len, &off, " [CI ±%.2lf%%%s, %.1lf s]", r->precision_pct,
@@ -166,27 +163,109 @@ static void md_cell(FILE *f, const char *s)
 	fputc(' ', f);
 }
 
+#define MD_MAX_COLS	6	/* more metrics than this stay in JSON and CSV */
+
+/* The metric columns of rows [from, to): the first MD_MAX_COLS names, in order of appearance. */
+static int md_columns(struct result_row *rows, int from, int to, const char **names)
+{
+	const struct run_result *r;
+	int i, m, k, n = 0;
+
+	for (i = from; i < to; i++) {
+		r = &rows[i].res;
+		if (rows[i].status || !r->bench || r->bench->format_row)
+			continue;
+		for (m = 0; m < r->nr_metrics && n < MD_MAX_COLS; m++) {
+			for (k = 0; k < n && strcmp(names[k], r->metrics[m].name); k++)
+				;
+			if (k == n)
+				names[n++] = r->metrics[m].name;
+		}
+	}
+	return n;
+}
+
+static void md_figure(FILE *f, const struct run_result *r, const char *name)
+{
+	char fig[64], cell[128];
+	int i = res_metric(r, name);
+
+	if (i < 0) {
+		md_cell(f, "");
+		return;
+	}
+	report_metric_figure(fig, sizeof(fig), r, i);
+	snprintf(cell, sizeof(cell), "%s %s", fig, r->metrics[i].unit);
+	md_cell(f, cell);
+}
+
+static void md_note(FILE *f, const struct result_row *row)
+{
+	char note[400];
+
+	if (row->status == EXIT_SKIP)
+		snprintf(note, sizeof(note), "SKIP: %s", row->note);
+	else if (row->status || !row->res.bench)
+		snprintf(note, sizeof(note), "FAILED (exit %d): %s", row->status, row->note);
+	else if (row->res.bench->format_row)
+		snprintf(note, sizeof(note), "see below");
+	else
+		note[0] = 0;
+	md_cell(f, note);
+}
+
+/* One section: a table whose columns are its metrics; a family's own table follows it. */
+static void md_section(FILE *f, const char *title, struct result_row *rows, int from, int to)
+{
+	const char *names[MD_MAX_COLS];
+	char text[8192];
+	int i, c, n = md_columns(rows, from, to, names);
+
+	if (title)
+		fprintf(f, "## %s\n\n", title);
+	fputs("| Step | Benchmark", f);
+	for (c = 0; c < n; c++)
+		fprintf(f, " | %s", names[c]);
+	fputs(" | Note |\n|---|---", f);
+	for (c = 0; c <= n; c++)
+		fputs("|---", f);
+	fputs("|\n", f);
+	for (i = from; i < to; i++) {
+		md_cell(f, rows[i].label ? rows[i].label : rows[i].res.bench ?
+			rows[i].res.bench->name : "");
+		md_cell(f, rows[i].res.bench ? rows[i].res.bench->name : "");
+		for (c = 0; c < n; c++) {
+			if (rows[i].status || !rows[i].res.bench)
+				md_cell(f, "");
+			else
+				md_figure(f, &rows[i].res, names[c]);
+		}
+		md_note(f, &rows[i]);
+		fputs("|\n", f);
+	}
+	fputc('\n', f);
+	for (i = from; i < to; i++) {
+		if (rows[i].status || !rows[i].res.bench || !rows[i].res.bench->format_row)
+			continue;
+		row_summary(&rows[i], 0, text, sizeof(text));
+		fprintf(f, "%s:\n\n```\n%s\n```\n\n", rows[i].label ? rows[i].label :
+			rows[i].res.bench->name, text);
+	}
+}
+
 static void write_md(FILE *f, const char *title, struct result_row *rows, int n)
 {
-	const char *section = NULL;
-	char summary[8192];
 	struct utsname u;
-	int i;
+	int i, from = 0;
 
 	uname(&u);
 	fprintf(f, "# bpfbench: %s\n\nKernel %s (%s), %d CPUs. Mean ± sample standard deviation.\n\n",
 		title, u.release, u.machine, nr_online_cpus());
-	fputs("| Section | Step | Benchmark | Result |\n| --- | --- | --- | --- |\n", f);
-	for (i = 0; i < n; i++) {
-		if (rows[i].header)
-			section = rows[i].header;
-		row_summary(&rows[i], 0, summary, sizeof(summary));
-		md_cell(f, section);
-		md_cell(f, rows[i].label ? rows[i].label :
-			rows[i].res.bench ? rows[i].res.bench->name : "");
-		md_cell(f, rows[i].res.bench ? rows[i].res.bench->name : "");
-		md_cell(f, summary);
-		fputs("|\n", f);
+	for (i = 1; i <= n; i++) {
+		if (i < n && !rows[i].header)
+			continue;
+		md_section(f, rows[from].header, rows, from, i);
+		from = i;
 	}
 }
 

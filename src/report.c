@@ -42,6 +42,13 @@ static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
 	int i;
 
 	fprintf(out, "Iter %3d (%7.3lfus): ", iter, drift_ns / 1000.0);
+	if (env->bench->format_iter) {
+		char text[256];
+
+		env->bench->format_iter(env, vals, text, sizeof(text));
+		fprintf(out, "%s\n", text);
+		return;
+	}
 	for (i = 0; i < res->nr_metrics; i++)
 		fprintf(out, "%s%s %8.3lf %s", i ? ", " : "", res->metrics[i].name, vals[i],
 			res->metrics[i].unit);
@@ -75,6 +82,20 @@ const char *report_figure(char *buf, size_t len, double mean, const struct stats
 		snprintf(buf, len, "%.*f ± %.*f", d, mean, d, st->stddev);
 	else
 		snprintf(buf, len, "%.*f", d, mean);
+	return buf;
+}
+
+const char *report_metric_figure(char *buf, size_t len, const struct run_result *r, int i)
+{
+	const struct metric_def *m = &r->metrics[i];
+	struct stats one = { .n = 1 };
+	double v = res_shown_mean(r, i);
+
+	/* an exact count needs no decimals; an inverse's own spread is not the figure's */
+	if (m->kind == METRIC_COUNT && v == floor(v) && r->st[i].n < 2)
+		snprintf(buf, len, "%.0f", v);
+	else
+		report_figure(buf, len, v, m->kind == METRIC_INVERSE ? &one : &r->st[i]);
 	return buf;
 }
 

@@ -27,6 +27,8 @@ struct reporter {
 const struct reporter *reporter_for(const struct run_opts *o);
 /* "mean ± sd" with the decimals the spread justifies; "mean" alone for one sample. */
 const char *report_figure(char *buf, size_t len, double mean, const struct stats *st);
+/* Metric i of a result as its summary shows it (an inverse from its base, a count whole). */
+const char *report_metric_figure(char *buf, size_t len, const struct run_result *r, int i);
 /* "name mean ± sd unit" as the kernel bench prints it (no ± for one sample); for report_final hooks. */
 void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod);
 

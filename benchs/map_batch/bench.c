@@ -483,6 +483,7 @@ const struct bench bench_map_batch = {
 	.run_once = mb_run_once,
 	.report_final = mb_report_final,
 	.format_row = mb_format_row,
+	.format_iter = mb_format_iter,
 	.teardown = map_batch_teardown,
 };
 

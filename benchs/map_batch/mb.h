@@ -60,6 +60,7 @@ bool mb_is_percpu(const struct map_batch_args *a);
 int mb_parse_ops(const struct map_batch_args *a, struct mb_plan *p);
 /* The figures' indices in a finished result (the reporters); -ENOENT if one is missing. */
 int mb_plan_of_result(const struct run_result *res, struct mb_plan *p);
+void mb_format_iter(const struct bench_env *env, const double *vals, char *buf, size_t len);
 /* Batch size of way j, 0 for one-by-one. */
 uint32_t mb_way_batch(const struct map_batch_args *a, int j);
 

@@ -127,3 +127,24 @@ void mb_format_row(const struct run_result *res, char *buf, size_t len)
 	if (t.off && t.off <= len && buf[t.off - 1] == '\n')
 		buf[t.off - 1] = 0;	/* the suite ends the row */
 }
+
+/* One short Iter line per pass: the table has the figures. */
+void mb_format_iter(const struct bench_env *env, const double *vals, char *buf, size_t len)
+{
+	const struct run_result *res = env->res;
+	double ms = 0;
+	struct mb_plan p;
+	int i, op, j;
+
+	if (mb_plan_of_result(res, &p)) {
+		snprintf(buf, len, "pass done");
+		return;
+	}
+	for (i = 0; i < p.nr_ops; i++) {
+		op = p.op_order[i];
+		for (j = 0; j < p.nr_ways; j++)
+			ms += vals[p.figs[op][j].ms];
+	}
+	snprintf(buf, len, "pass: %d ops x %d ways, %.0f elements checked, %.0f retries, "
+		 "%.3f ms in syscalls", p.nr_ops, p.nr_ways, vals[p.checked], vals[p.retries], ms);
+}
