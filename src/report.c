@@ -189,10 +189,7 @@ static void human_summary(struct bench_env *env, const struct run_result *res)
 
 	if (!res->nr_metrics)
 		return;
-	if (env->bench->report_final)
-		env->bench->report_final(env, res);
-	else
-		summary_line(out, res, env->nr_producers);
+	/* the Summary comes last, as the kernel bench's scripts read it (| tail -1) */
 	stats_lines(out, res);
 	if (res->nr_repeats > 1)
 		runs_line(out, res);
@@ -204,6 +201,10 @@ static void human_summary(struct bench_env *env, const struct run_result *res)
 			res->nr_samples, NOISE_STEAL_PCT, NOISE_PRESSURE_PCT);
 	if (res->precision_target)
 		precision_line(out, res);
+	if (env->bench->report_final)
+		env->bench->report_final(env, res);
+	else
+		summary_line(out, res, env->nr_producers);
 	fflush(out);
 }
 
