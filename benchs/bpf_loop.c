@@ -21,7 +21,7 @@ static const struct opt_def bpf_loop_opts[] = {
 
 static const struct metric_def loop_metrics[] = {
 	{ "throughput", "M ops/s", METRIC_RATE, .prod_unit = "M ops" },
-	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0 },
+	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0, .per_producer = true },
 	/* the period's raw counts: throughput is ops over the period */
 	{ "ops", "ops", METRIC_COUNT },
 	{ "runs", "program runs", METRIC_COUNT },

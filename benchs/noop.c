@@ -24,7 +24,7 @@ static const struct opt_def noop_opts[] = {
 
 static const struct metric_def noop_metrics[] = {
 	{ "throughput", "M ops/s", METRIC_RATE, .prod_unit = "M ops" },
-	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0 },
+	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0, .per_producer = true },
 };
 
 struct noop_state {

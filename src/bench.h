@@ -55,6 +55,7 @@ struct metric_def {
 	enum metric_kind kind;
 	int base;		/* METRIC_INVERSE: index of the metric it inverts */
 	double scale;		/* METRIC_INVERSE: value = scale / base */
+	bool per_producer;	/* METRIC_INVERSE: value = scale * producers / base (the kernel's latency) */
 	const char *prod_unit;	/* non-NULL: human summary adds "(X<prod_unit>/prod)" */
 	enum metric_better better;
 };

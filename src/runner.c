@@ -208,6 +208,12 @@ int bench_add_metric(struct bench_env *env, const struct metric_def *def)
 	return res->nr_metrics++;
 }
 
+/* An inverse's scale; the kernel bench's latency is per producer: 1000 * producers / rate. */
+static double inverse_scale(const struct run_result *res, const struct metric_def *m)
+{
+	return m->per_producer ? m->scale * res->spec.opts.producers : m->scale;
+}
+
 double res_shown_mean(const struct run_result *r, int i)
 {
 	const struct metric_def *m = &r->metrics[i];
@@ -216,7 +222,7 @@ double res_shown_mean(const struct run_result *r, int i)
 	if (m->kind != METRIC_INVERSE)
 		return r->st[i].mean;
 	base = r->st[m->base].mean;
-	return base ? m->scale / base : 0.0;
+	return base ? inverse_scale(r, m) / base : 0.0;
 }
 
 void run_spread(const struct run_result *r, int m, struct run_spread *out)
@@ -300,7 +306,7 @@ static void derive_metrics(const struct run_result *res, double *vals)
 	for (i = 0; i < res->nr_metrics; i++) {
 		m = &res->metrics[i];
 		if (m->kind == METRIC_INVERSE)
-			vals[i] = vals[m->base] ? m->scale / vals[m->base] : 0.0;
+			vals[i] = vals[m->base] ? inverse_scale(res, m) / vals[m->base] : 0.0;
 	}
 }
 
