@@ -47,32 +47,44 @@ static const char *const mem_method_names[] = {
 	NULL,
 };
 
-static int use_case;
-static bool preallocated;
-static uint64_t value_size;
-static uint64_t max_entries;
-static int mem_method;
+struct htab_mem_args {
+	int use_case;
+	bool preallocated;
+	uint64_t value_size;
+	uint64_t max_entries;
+	int mem_method;
+};
+
+#define ARG(field)	OPT_OFF(struct htab_mem_args, field)
 
 static const struct opt_def htab_mem_opts[] = {
-	{ "use-case", 0, OPT_CHOICE, &use_case, "overwrite", 0, 0, use_case_names, "CASE",
+	{ "use-case", 0, OPT_CHOICE, ARG(use_case), "overwrite", 0, 0, use_case_names, "CASE",
 	  "what each producer does with its 64 keys per program run" },
-	{ "preallocated", 0, OPT_FLAG, &preallocated, NULL, 0, 0, NULL, NULL,
+	{ "preallocated", 0, OPT_FLAG, ARG(preallocated), NULL, 0, 0, NULL, NULL,
 	  "preallocated hash map (default: BPF_F_NO_PREALLOC, the BPF memory allocator)" },
-	{ "value-size", 0, OPT_UINT, &value_size, "8", 1, HTAB_MEM_VALUE_MAX, NULL, "BYTES",
+	{ "value-size", 0, OPT_UINT, ARG(value_size), "8", 1, HTAB_MEM_VALUE_MAX, NULL, "BYTES",
 	  "value size of the hash map" },
-	{ "max-entries", 0, OPT_UINT, &max_entries, "0", 0, MAX_ENTRIES, NULL, "N",
+	{ "max-entries", 0, OPT_UINT, ARG(max_entries), "0", 0, MAX_ENTRIES, NULL, "N",
 	  "map size; 0: max(8192, 64 x CPUs, 64 x producers) as the kernel bench" },
-	{ "memory-method", 0, OPT_CHOICE, &mem_method, "auto", 0, 0, mem_method_names, "HOW",
+	{ "memory-method", 0, OPT_CHOICE, ARG(mem_method), "auto", 0, 0, mem_method_names, "HOW",
 	  "memory measurement: own memory cgroup, else the map's fdinfo memlock" },
 	{ NULL },
 };
 
+/*
+ * Memory is a level, not an estimate: a preallocated map's is fixed at
+ * setup, and a cgroup's usage also carries the per-CPU charge batches
+ * (up to 64 pages a CPU) left over from setup.
+ */
 static const struct metric_def htab_mem_metrics[] = {
-	{ "per-prod-op", "k/s", METRIC_SAMPLED },
-	{ "memory", "MiB", METRIC_SAMPLED },
-	{ "peak-memory", "MiB", METRIC_SAMPLED },
-	{ "failed-ops", "ops", METRIC_SAMPLED },	/* per period: all succeed when parts are kept */
+	{ "per-prod-op", "k/s", METRIC_RATE },
+	{ "memory", "MiB", METRIC_LEVEL },
+	{ "peak-memory", "MiB", METRIC_PEAK },
+	/* per period: all succeed when parts are kept */
+	{ "failed-ops", "ops", METRIC_COUNT, .better = BETTER_LOWER },
 };
+
+static const enum probe_id htab_mem_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
 
 /*
  * add_del_on_diff_cpu: a pair takes turns, the adder first.  The partner
@@ -95,37 +107,39 @@ struct htab_mem_state {
 };
 
 /* Keys a part needs: producer i (or pair i) uses i + k * parts, k < 64. */
-static uint64_t keys_needed(int producers)
+static uint64_t keys_needed(const struct htab_mem_args *a, int producers)
 {
-	int parts = use_case == HTAB_MEM_ADD_DEL_DIFF_CPU ? producers / 2 : producers;
+	int parts = a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU ? producers / 2 : producers;
 
 	return (uint64_t)HTAB_MEM_BATCH * (parts ? parts : 1);
 }
 
-static uint64_t map_entries(int producers)
+static uint64_t map_entries(const struct htab_mem_args *a, int producers)
 {
 	uint64_t n = DEF_ENTRIES;
 
-	if (max_entries)
-		return max_entries;
+	if (a->max_entries)
+		return a->max_entries;
 	if ((uint64_t)HTAB_MEM_BATCH * nr_online_cpus() > n)
 		n = (uint64_t)HTAB_MEM_BATCH * nr_online_cpus();
-	if (keys_needed(producers) > n)
-		n = keys_needed(producers);
+	if (keys_needed(a, producers) > n)
+		n = keys_needed(a, producers);
 	return n;
 }
 
 static int htab_mem_validate(struct bench_env *env)
 {
-	if (use_case == HTAB_MEM_ADD_DEL_DIFF_CPU && env->nr_producers % 2) {
+	const struct htab_mem_args *a = env->args;
+
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU && env->nr_producers % 2) {
 		errmsg("htab-mem: add_del_on_diff_cpu pairs producers (one adds, its partner deletes): "
 		       "-p must be even, got %d", env->nr_producers);
 		return -EINVAL;
 	}
-	if (max_entries && max_entries < keys_needed(env->nr_producers)) {
+	if (a->max_entries && a->max_entries < keys_needed(a, env->nr_producers)) {
 		errmsg("htab-mem: --max-entries %llu cannot hold 64 keys per part: %d producers need %llu",
-		       (unsigned long long)max_entries, env->nr_producers,
-		       (unsigned long long)keys_needed(env->nr_producers));
+		       (unsigned long long)a->max_entries, env->nr_producers,
+		       (unsigned long long)keys_needed(a, env->nr_producers));
 		return -EINVAL;
 	}
 	return 0;
@@ -180,21 +194,23 @@ static int pick_trigger(struct bench_env *env, struct htab_mem_bpf *skel)
 
 static int configure_map(struct bench_env *env, struct htab_mem_bpf *skel)
 {
+	const struct htab_mem_args *a = env->args;
 	struct bpf_map *map = skel->maps.htab_mem_map;
 	__u32 flags = bpf_map__map_flags(map);
 	int err;
 
-	err = bpf_map__set_value_size(map, value_size);
+	err = bpf_map__set_value_size(map, a->value_size);
 	if (!err)
-		err = bpf_map__set_max_entries(map, map_entries(env->nr_producers));
-	if (!err && preallocated)
+		err = bpf_map__set_max_entries(map, map_entries(a, env->nr_producers));
+	if (!err && a->preallocated)
 		err = bpf_map__set_map_flags(map, flags & ~BPF_F_NO_PREALLOC);
 	return err;
 }
 
 static int enter_memcg(struct bench_env *env, struct htab_mem_state *s)
 {
-	int err = memcg_enter(&s->mem, mem_method);
+	const struct htab_mem_args *a = env->args;
+	int err = memcg_enter(&s->mem, a->mem_method);
 
 	/* a cgroup was demanded and the system has none for us */
 	return err ? -EOPNOTSUPP : 0;
@@ -202,6 +218,7 @@ static int enter_memcg(struct bench_env *env, struct htab_mem_state *s)
 
 static int htab_mem_setup(struct bench_env *env)
 {
+	const struct htab_mem_args *a = env->args;
 	struct htab_mem_state *s = calloc(1, sizeof(*s));
 	char desc[PATH_MAX + 200];
 	int err;
@@ -217,7 +234,7 @@ static int htab_mem_setup(struct bench_env *env)
 	if (!s->skel)
 		return -errno;
 	BENCH_SKEL_INIT(s->skel);
-	s->skel->rodata->use_case = use_case;
+	s->skel->rodata->use_case = a->use_case;
 	s->skel->rodata->nr_producers = env->nr_producers;
 	err = configure_map(env, s->skel);
 	if (!err)
@@ -228,10 +245,10 @@ static int htab_mem_setup(struct bench_env *env)
 		return err;
 	memcg_watch_map(&s->mem, bpf_map__fd(s->skel->maps.htab_mem_map));
 	/* a pair's turns are single runs; calibrating would add twice */
-	if (use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
 		env->trig.repeat = 1;
 	err = trigger_attach(&env->trig);
-	if (!err && use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
+	if (!err && a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
 		err = init_pairs(s, env->nr_producers / 2);
 	if (err)
 		return err;
@@ -312,12 +329,13 @@ static void pass_turn(struct handoff *h, bool to_del)
 
 static void htab_mem_producer(struct bench_env *env, int idx)
 {
+	const struct htab_mem_args *a = env->args;
 	struct htab_mem_state *s = env->priv;
 	struct handoff *h = NULL;
 	bool del = idx & 1;
 	int err;
 
-	if (use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
 		h = &s->pairs[idx / 2];
 	while (!bench_stopping(env)) {
 		if (h && !wait_turn(env, h, del))
@@ -362,9 +380,10 @@ static void htab_mem_measure(struct bench_env *env, uint64_t elapsed_ns, double 
 }
 
 /* The kernel bench's line, which run_bench_htab_mem.sh takes apart; then the method. */
-static void htab_mem_report_final(struct bench_env *env, const struct stats *st)
+static void htab_mem_report_final(struct bench_env *env, const struct run_result *res)
 {
-	FILE *out = report_out();
+	const struct stats *st = res->st;
+	FILE *out = report_out(env->opts);
 
 	fprintf(out, "Summary: per-prod-op %.2lf ± %.2lfk/s, memory usage %.2lf ± %.2lfMiB, "
 		"peak memory usage %.2lfMiB\n", st[0].mean, st[0].stddev, st[1].mean,
@@ -374,9 +393,10 @@ static void htab_mem_report_final(struct bench_env *env, const struct stats *st)
 }
 
 /* A suite row as run_bench_htab_mem.sh prints it. */
-static void htab_mem_format_row(const struct bench *b, const struct stats *st, char *buf,
-				size_t len)
+static void htab_mem_format_row(const struct run_result *res, char *buf, size_t len)
 {
+	const struct stats *st = res->st;
+
 	snprintf(buf, len, "per-prod-op: %.2lf ± %.2lfk/s, avg mem: %.2lf ± %.2lfMiB, peak mem: %.2lfMiB",
 		 st[0].mean, st[0].stddev, st[1].mean, st[1].stddev, st[2].max);
 }
@@ -404,6 +424,8 @@ const struct bench bench_htab_mem = {
 	.summary = "hash map: per-producer ops and memory, preallocated vs BPF memory allocator",
 	.family = "htab-mem",
 	.opts = htab_mem_opts,
+	.args_size = sizeof(struct htab_mem_args),
+	.requires = htab_mem_requires,
 	.metrics = htab_mem_metrics,
 	.nr_metrics = ARRAY_SIZE(htab_mem_metrics),
 	.validate = htab_mem_validate,

@@ -127,6 +127,8 @@ ok $? "--value-size above 4096: exit 2"
 # bg_start ARGS...: a run in the background; PID, once its producers started
 bg_start() {
 	local i
+	# the previous run's "started" line must not be taken for this one's
+	rm -f "$TMPD/bg.out" "$TMPD/bg.err"
 	"$BPFBENCH" "$@" >"$TMPD/bg.out" 2>"$TMPD/bg.err" &
 	PID=$!
 	for i in $(seq 1 200); do
