@@ -9,7 +9,7 @@
  * charged (src/memcg.h), sampled every period.
  */
 #include <errno.h>
-#include <pthread.h>
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +30,21 @@
 #define MIB		(1024.0 * 1024.0)
 #define DEF_ENTRIES	8192	/* the kernel bench's floor */
 #define MAX_ENTRIES	(1u << 24)
-#define TURN_WAIT_NS	10000000l	/* a sleeping partner re-checks stop this often */
-#define TURN_SPIN_NS	200000ull	/* and spins this long before it sleeps */
+#define PAIR_WAIT_NS	10000000l	/* a sleeping partner re-checks stop this often */
+#define PAIR_SPIN_NS	200000ull	/* --pair-wait spin: how long before it sleeps */
 
 static const char *const use_case_names[] = {
 	[HTAB_MEM_OVERWRITE] = "overwrite",
 	[HTAB_MEM_BATCH_ADD_DEL] = "batch_add_batch_del",
 	[HTAB_MEM_ADD_DEL_DIFF_CPU] = "add_del_on_diff_cpu",
+	NULL,
+};
+
+enum pair_wait { PAIR_WAIT_SLEEP, PAIR_WAIT_SPIN };
+
+static const char *const pair_wait_names[] = {
+	[PAIR_WAIT_SLEEP] = "sleep",
+	[PAIR_WAIT_SPIN] = "spin",
 	NULL,
 };
 
@@ -53,6 +61,7 @@ struct htab_mem_args {
 	uint64_t value_size;
 	uint64_t max_entries;
 	int mem_method;
+	int pair_wait;
 };
 
 #define ARG(field)	OPT_OFF(struct htab_mem_args, field)
@@ -68,6 +77,10 @@ static const struct opt_def htab_mem_opts[] = {
 	  "map size; 0: max(8192, 64 x CPUs, 64 x producers) as the kernel bench" },
 	{ "memory-method", 0, OPT_CHOICE, ARG(mem_method), "auto", 0, 0, mem_method_names, "HOW",
 	  "memory measurement: own memory cgroup, else the map's fdinfo memlock" },
+	{ "pair-wait", 0, OPT_CHOICE, ARG(pair_wait), "sleep", 0, 0, pair_wait_names, "HOW",
+	  "add_del_on_diff_cpu: a partner waits for its turn asleep, as the kernel bench's "
+	  "barriers (the figure includes two cross-CPU wake-ups a round), or spins up to "
+	  "200 us first (the figure is closer to the map's own cost)" },
 	{ NULL },
 };
 
@@ -87,21 +100,23 @@ static const struct metric_def htab_mem_metrics[] = {
 static const enum probe_id htab_mem_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
 
 /*
- * add_del_on_diff_cpu: a pair takes turns, the adder first.  The partner
- * spins a little before it sleeps: waking a sleeping CPU costs about a
- * millisecond on some VMs, which would be measured instead of the map.
+ * add_del_on_diff_cpu: the two producers of a pair meet at a barrier
+ * twice a round, as the kernel bench's pthread barriers make them: the
+ * adder runs, both meet, the deleter runs, both meet.  A round therefore
+ * costs both runs and two cross-CPU wake-ups, and that is what the
+ * kernel's per-prod-op counts.  The waits time out to notice the end.
  */
-struct handoff {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	atomic_bool del_turn;
-};
+struct pair_barrier {
+	atomic_uint arrived;	/* at the barrier this round: 0 or 1 */
+	atomic_uint round;	/* the futex word: bumped by the second arrival */
+	atomic_uint sleepers;	/* in FUTEX_WAIT on round */
+} __attribute__((aligned(64)));
 
 struct htab_mem_state {
 	struct htab_mem_bpf *skel;
 	struct memcg mem;
-	struct handoff *pairs;
-	int nr_pairs;		/* initialised handoffs */
+	struct pair_barrier *pairs;
+	uint64_t spin_ns;	/* how long a producer spins at a barrier before it sleeps */
 	struct delta ops, failed;
 	bool primed;		/* the peak restarted when producers were about to start */
 };
@@ -136,6 +151,10 @@ static int htab_mem_validate(struct bench_env *env)
 		       "-p must be even, got %d", env->nr_producers);
 		return -EINVAL;
 	}
+	if (a->pair_wait == PAIR_WAIT_SPIN && a->use_case != HTAB_MEM_ADD_DEL_DIFF_CPU) {
+		errmsg("htab-mem: --pair-wait spin applies to --use-case add_del_on_diff_cpu only");
+		return -EINVAL;
+	}
 	if (a->max_entries && a->max_entries < keys_needed(a, env->nr_producers)) {
 		errmsg("htab-mem: --max-entries %llu cannot hold 64 keys per part: %d producers need %llu",
 		       (unsigned long long)a->max_entries, env->nr_producers,
@@ -143,30 +162,6 @@ static int htab_mem_validate(struct bench_env *env)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static int init_pairs(struct htab_mem_state *s, int n)
-{
-	pthread_condattr_t attr;
-	int err = 0;
-
-	s->pairs = calloc(n, sizeof(*s->pairs));
-	if (!s->pairs)
-		return -ENOMEM;
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	for (; s->nr_pairs < n; s->nr_pairs++) {
-		err = -pthread_mutex_init(&s->pairs[s->nr_pairs].lock, NULL);
-		if (err)
-			break;
-		err = -pthread_cond_init(&s->pairs[s->nr_pairs].cond, &attr);
-		if (err) {
-			pthread_mutex_destroy(&s->pairs[s->nr_pairs].lock);
-			break;
-		}
-	}
-	pthread_condattr_destroy(&attr);
-	return err;
 }
 
 /* The kernel bench's way in: a program per syscall.  Else test-run. */
@@ -248,10 +243,14 @@ static int htab_mem_setup(struct bench_env *env)
 	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
 		env->trig.repeat = 1;
 	err = trigger_attach(&env->trig);
-	if (!err && a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
-		err = init_pairs(s, env->nr_producers / 2);
 	if (err)
 		return err;
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU) {
+		s->pairs = calloc(env->nr_producers / 2, sizeof(*s->pairs));
+		if (!s->pairs)
+			return -ENOMEM;
+		s->spin_ns = a->pair_wait == PAIR_WAIT_SPIN ? PAIR_SPIN_NS : 0;
+	}
 	env->method = memcg_method_label(&s->mem);
 	memcg_describe(&s->mem, desc, sizeof(desc));
 	if (!env->opts->quiet)
@@ -282,14 +281,23 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static bool spin_for_turn(struct bench_env *env, struct handoff *h, bool del)
+static bool round_passed(struct pair_barrier *b, unsigned int r)
 {
-	uint64_t until = now_ns() + TURN_SPIN_NS;
+	return atomic_load(&b->round) != r;
+}
+
+static bool spin_round(struct bench_env *env, struct pair_barrier *b, unsigned int r,
+		       uint64_t spin_ns)
+{
+	uint64_t until;
 	int i;
 
+	if (!spin_ns)
+		return false;
+	until = now_ns() + spin_ns;
 	do {
 		for (i = 0; i < 256; i++) {
-			if (atomic_load(&h->del_turn) == del)
+			if (round_passed(b, r))
 				return true;
 			cpu_relax();
 		}
@@ -297,58 +305,75 @@ static bool spin_for_turn(struct bench_env *env, struct handoff *h, bool del)
 	return false;
 }
 
-static bool wait_turn(struct bench_env *env, struct handoff *h, bool del)
+static void sleep_round(struct bench_env *env, struct pair_barrier *b, unsigned int r)
 {
-	struct timespec ts;
-	bool mine;
+	struct timespec ts = { 0, PAIR_WAIT_NS };
 
-	if (spin_for_turn(env, h, del))
-		return !bench_stopping(env);
-	pthread_mutex_lock(&h->lock);
-	while (h->del_turn != del && !bench_stopping(env)) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += TURN_WAIT_NS;
-		if (ts.tv_nsec >= 1000000000l) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000l;
-		}
-		pthread_cond_timedwait(&h->cond, &h->lock, &ts);
+	while (!round_passed(b, r) && !bench_stopping(env)) {
+		atomic_fetch_add(&b->sleepers, 1);
+		/* returns at once if the round has moved on since the check */
+		syscall(SYS_futex, &b->round, FUTEX_WAIT_PRIVATE, r, &ts, NULL, 0);
+		atomic_fetch_sub(&b->sleepers, 1);
 	}
-	mine = h->del_turn == del;
-	pthread_mutex_unlock(&h->lock);
-	return mine && !bench_stopping(env);
 }
 
-static void pass_turn(struct handoff *h, bool to_del)
+/* Both producers of a pair pass here; false when the run is over. */
+static bool pair_meet(struct bench_env *env, struct pair_barrier *b, uint64_t spin_ns)
 {
-	pthread_mutex_lock(&h->lock);
-	h->del_turn = to_del;
-	pthread_cond_signal(&h->cond);
-	pthread_mutex_unlock(&h->lock);
+	unsigned int r = atomic_load(&b->round);
+
+	if (atomic_fetch_add(&b->arrived, 1) == 1) {
+		/* reset before the round moves: the partner may arrive again at once */
+		atomic_store(&b->arrived, 0);
+		atomic_fetch_add(&b->round, 1);
+		if (atomic_load(&b->sleepers))
+			syscall(SYS_futex, &b->round, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		return !bench_stopping(env);
+	}
+	if (!spin_round(env, b, r, spin_ns))
+		sleep_round(env, b, r);
+	return round_passed(b, r) && !bench_stopping(env);
+}
+
+static bool fire_ok(struct bench_env *env, int idx)
+{
+	int err = fire(env, idx);
+
+	if (err)
+		bench_fail(env, err, "trigger %s failed: %s", trigger_names[env->trig.kind],
+			   strerror(-err));
+	return !err;
+}
+
+/* The kernel bench's order: the adder runs first, the deleter between the two barriers. */
+static void pair_producer(struct bench_env *env, int idx)
+{
+	struct htab_mem_state *s = env->priv;
+	struct pair_barrier *b = &s->pairs[idx / 2];
+	bool adder = !(idx & 1);
+
+	while (!bench_stopping(env)) {
+		if (adder && !fire_ok(env, idx))
+			return;
+		if (!pair_meet(env, b, s->spin_ns))
+			return;
+		if (!adder && !fire_ok(env, idx))
+			return;
+		if (!pair_meet(env, b, s->spin_ns))
+			return;
+	}
 }
 
 static void htab_mem_producer(struct bench_env *env, int idx)
 {
 	const struct htab_mem_args *a = env->args;
-	struct htab_mem_state *s = env->priv;
-	struct handoff *h = NULL;
-	bool del = idx & 1;
-	int err;
 
-	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
-		h = &s->pairs[idx / 2];
-	while (!bench_stopping(env)) {
-		if (h && !wait_turn(env, h, del))
-			break;
-		err = fire(env, idx);
-		if (err) {
-			bench_fail(env, err, "trigger %s failed: %s",
-				   trigger_names[env->trig.kind], strerror(-err));
-			return;
-		}
-		if (h)
-			pass_turn(h, !del);
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU) {
+		pair_producer(env, idx);
+		return;
 	}
+	while (!bench_stopping(env) && fire_ok(env, idx))
+		;
 }
 
 static void htab_mem_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
@@ -404,15 +429,10 @@ static void htab_mem_format_row(const struct run_result *res, char *buf, size_t 
 static void htab_mem_teardown(struct bench_env *env)
 {
 	struct htab_mem_state *s = env->priv;
-	int i;
 
 	if (!s)
 		return;
 	htab_mem_bpf__destroy(s->skel);
-	for (i = 0; i < s->nr_pairs; i++) {
-		pthread_cond_destroy(&s->pairs[i].cond);
-		pthread_mutex_destroy(&s->pairs[i].lock);
-	}
 	free(s->pairs);
 	memcg_leave(&s->mem);
 	free(s);
