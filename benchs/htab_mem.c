@@ -89,12 +89,22 @@ static const struct opt_def htab_mem_opts[] = {
  * setup, and a cgroup's usage also carries the per-CPU charge batches
  * (up to 64 pages a CPU) left over from setup.
  */
+enum { M_OP, M_MEM, M_PEAK, M_FAILED, M_OPS, M_DELS };
+
+/*
+ * An op is the kernel bench's: one program run's 64 updates or 64
+ * deletes (batch_add_batch_del's run is two).  per-prod-op is the
+ * period's ops over all producers, divided by the producer count, per
+ * second; ops and del-ops are the period's raw counts behind it.
+ */
 static const struct metric_def htab_mem_metrics[] = {
-	{ "per-prod-op", "k/s", METRIC_RATE },
-	{ "memory", "MiB", METRIC_LEVEL },
-	{ "peak-memory", "MiB", METRIC_PEAK },
-	/* per period: all succeed when parts are kept */
-	{ "failed-ops", "ops", METRIC_COUNT, .better = BETTER_LOWER },
+	[M_OP] = { "per-prod-op", "k/s", METRIC_RATE },
+	[M_MEM] = { "memory", "MiB", METRIC_LEVEL },
+	[M_PEAK] = { "peak-memory", "MiB", METRIC_PEAK },
+	/* map operations (elements) that failed: none when parts are kept */
+	[M_FAILED] = { "failed-ops", "elements", METRIC_COUNT, .better = BETTER_LOWER },
+	[M_OPS] = { "ops", "ops", METRIC_COUNT },
+	[M_DELS] = { "del-ops", "ops", METRIC_COUNT },
 };
 
 static const enum probe_id htab_mem_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
@@ -112,12 +122,19 @@ struct pair_barrier {
 	atomic_uint sleepers;	/* in FUTEX_WAIT on round */
 } __attribute__((aligned(64)));
 
+/* A producer's program runs as it triggered them: the BPF side's count, kept independently. */
+struct fire_count {
+	atomic_ullong runs;
+} __attribute__((aligned(64)));
+
 struct htab_mem_state {
 	struct htab_mem_bpf *skel;
 	struct memcg mem;
 	struct pair_barrier *pairs;
 	uint64_t spin_ns;	/* how long a producer spins at a barrier before it sleeps */
-	struct delta ops, failed;
+	struct fire_count *fired;	/* one per producer */
+	struct delta ops, dels, failed;
+	uint64_t ops_base;	/* the BPF side's ops before the producers started */
 	bool primed;		/* the peak restarted when producers were about to start */
 };
 
@@ -245,6 +262,9 @@ static int htab_mem_setup(struct bench_env *env)
 	err = trigger_attach(&env->trig);
 	if (err)
 		return err;
+	s->fired = calloc(env->nr_producers, sizeof(*s->fired));
+	if (!s->fired)
+		return -ENOMEM;
 	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU) {
 		s->pairs = calloc(env->nr_producers / 2, sizeof(*s->pairs));
 		if (!s->pairs)
@@ -258,18 +278,25 @@ static int htab_mem_setup(struct bench_env *env)
 	return 0;
 }
 
-/* One program run on this producer's part, on this CPU. */
+/* One program run on this producer's part, on this CPU (test-run: repeat runs). */
 static int fire(struct bench_env *env, int idx)
 {
+	struct htab_mem_state *s = env->priv;
 	unsigned char pkt[sizeof(env->trig.pkt)] = { 0 };
 	__u32 word = idx;
+	uint64_t runs = 1;
+	int err = 0;
 
 	if (env->trig.kind == TRIG_RAW_TP) {
 		syscall(__NR_getpgid, 0, (long)idx);
-		return 0;
+	} else {
+		memcpy(pkt, &word, sizeof(word));
+		err = test_run_pkt(env->trig.prog_fd, pkt, sizeof(pkt), env->trig.repeat, NULL);
+		runs = env->trig.repeat;
 	}
-	memcpy(pkt, &word, sizeof(word));
-	return test_run_pkt(env->trig.prog_fd, pkt, sizeof(pkt), env->trig.repeat, NULL);
+	if (!err)
+		atomic_fetch_add_explicit(&s->fired[idx].runs, runs, memory_order_relaxed);
+	return err;
 }
 
 static inline void cpu_relax(void)
@@ -376,18 +403,33 @@ static void htab_mem_producer(struct bench_env *env, int idx)
 		;
 }
 
+static uint64_t dels_sum(const struct bench_slot *slots)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < BENCH_NR_SLOTS; i++)
+		sum += __atomic_load_n(&slots[i].extra[HTAB_MEM_SLOT_DELS], __ATOMIC_RELAXED);
+	return sum;
+}
+
 static void htab_mem_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
 {
 	struct htab_mem_state *s = env->priv;
 	const struct bench_slot *slots = s->skel->bss->bench_slots;
-	uint64_t ops = delta_next(&s->ops, slots_sum(slots, SLOT_HITS));
-	uint64_t failed = delta_next(&s->failed, slots_sum(slots, SLOT_DROPS));
+	uint64_t total = slots_sum(slots, SLOT_HITS), ops, dels, failed;
 	double secs = elapsed_ns / 1e9;
 	uint64_t usage = 0, peak = 0;
 	int err;
 
+	/* a run counts its deletes before its ops: read in the other order */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	ops = delta_next(&s->ops, total);
+	dels = delta_next(&s->dels, dels_sum(slots));
+	failed = delta_next(&s->failed, slots_sum(slots, SLOT_DROPS));
 	/* the first call comes before the producers start: setup's peak is not theirs */
 	if (!s->primed) {
+		s->ops_base = total;
 		err = memcg_reset_peak(&s->mem);
 		if (err)
 			vmsg("htab-mem: cannot restart the memory peak (%s); using the largest sample",
@@ -398,10 +440,12 @@ static void htab_mem_measure(struct bench_env *env, uint64_t elapsed_ns, double 
 	if (err)
 		bench_fail(env, err, "cannot read memory (%s): %s", memcg_method_label(&s->mem),
 			   strerror(-err));
-	vals[0] = ops / (double)env->nr_producers / secs / 1000.0;
-	vals[1] = usage / MIB;
-	vals[2] = peak / MIB;
-	vals[3] = failed;
+	vals[M_OP] = ops / (double)env->nr_producers / secs / 1000.0;
+	vals[M_MEM] = usage / MIB;
+	vals[M_PEAK] = peak / MIB;
+	vals[M_FAILED] = failed;
+	vals[M_OPS] = ops;
+	vals[M_DELS] = dels;
 }
 
 /* The kernel bench's line, which run_bench_htab_mem.sh takes apart; then the method. */
@@ -426,13 +470,39 @@ static void htab_mem_format_row(const struct run_result *res, char *buf, size_t 
 		 st[0].mean, st[0].stddev, st[1].mean, st[1].stddev, st[2].max);
 }
 
+/*
+ * What the programs counted while the producers ran against what the
+ * producers triggered: equal unless a count is lost or made up.
+ */
+static void check_counts(struct bench_env *env, struct htab_mem_state *s)
+{
+	const struct htab_mem_args *a = env->args;
+	uint64_t fired = 0, counted, per_run = a->use_case == HTAB_MEM_BATCH_ADD_DEL ? 2 : 1;
+	int i;
+
+	if (!s->primed || !s->fired || atomic_load(&env->error))
+		return;
+	for (i = 0; i < env->nr_producers; i++)
+		fired += atomic_load(&s->fired[i].runs);
+	counted = slots_sum(s->skel->bss->bench_slots, SLOT_HITS) - s->ops_base;
+	if (counted != fired * per_run)
+		errmsg("htab-mem: warning: the programs counted %llu ops, the producers triggered %llu",
+		       (unsigned long long)counted, (unsigned long long)(fired * per_run));
+	else
+		vmsg("htab-mem: ops counted by the programs %llu, triggered by the producers %llu",
+		     (unsigned long long)counted, (unsigned long long)(fired * per_run));
+}
+
 static void htab_mem_teardown(struct bench_env *env)
 {
 	struct htab_mem_state *s = env->priv;
 
 	if (!s)
 		return;
+	if (s->skel)
+		check_counts(env, s);
 	htab_mem_bpf__destroy(s->skel);
+	free(s->fired);
 	free(s->pairs);
 	memcg_leave(&s->mem);
 	free(s);
