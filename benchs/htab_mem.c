@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * htab-mem: hash map operation rate and memory, preallocated or served
- * by the BPF memory allocator, in three use cases (seed 000).
+ * by the BPF memory allocator, in three use cases: the kernel's
+ * selftests bench htab-mem (benchs/bench_htab_mem.c).
  *
  * Every program run works on 64 elements of the calling producer's own
  * part of the map, on the producer's CPU: the allocator's per-CPU caches
@@ -518,26 +519,54 @@ static void htab_mem_measure(struct bench_env *env, uint64_t elapsed_ns, double 
 	vals[M_DELS] = dels;
 }
 
-/* The kernel bench's line, which run_bench_htab_mem.sh takes apart; then the method. */
-static void htab_mem_report_final(struct bench_env *env, const struct run_result *res)
-{
-	const struct stats *st = res->st;
-	FILE *out = report_out(env->opts);
+/*
+ * The kernel bench's three figures, in one of two shapes: its Summary
+ * line, which run_bench_htab_mem.sh takes apart, and the row that
+ * script prints from it.
+ */
+struct figure_shape {
+	const char *op, *mem, *peak;
+};
 
-	fprintf(out, "Summary: per-prod-op %.2lf ± %.2lfk/s, memory usage %.2lf ± %.2lfMiB, "
-		"peak memory usage %.2lfMiB\n", st[0].mean, st[0].stddev, st[1].mean,
-		st[1].stddev, st[2].max);
-	fprintf(out, "Memory: %s, failed map operations %.0lf\n", env->method ? env->method : "none",
-		st[3].mean * st[3].n);
+static const struct figure_shape summary_shape = {
+	"Summary: per-prod-op ", ", memory usage ", ", peak memory usage ",
+};
+static const struct figure_shape row_shape = { "per-prod-op: ", ", avg mem: ", ", peak mem: " };
+
+/* One sample has no spread: the kernel bench prints 0 then. */
+static double spread_of(const struct stats *st)
+{
+	return st->n > 1 ? st->stddev : 0.0;
 }
 
-/* A suite row as run_bench_htab_mem.sh prints it. */
+static void format_figures(const struct run_result *res, const struct figure_shape *sh,
+			   char *buf, size_t len)
+{
+	const struct stats *op = &res->st[M_OP], *mem = &res->st[M_MEM];
+
+	snprintf(buf, len, "%s%.2lf ± %.2lfk/s%s%.2lf ± %.2lfMiB%s%.2lfMiB", sh->op, op->mean,
+		 spread_of(op), sh->mem, mem->mean, spread_of(mem), sh->peak,
+		 res->st[M_PEAK].max);
+}
+
+static void htab_mem_report_final(struct bench_env *env, const struct run_result *res)
+{
+	int kmem = res_metric(res, kmem_metric.name);
+	FILE *out = report_out(env->opts);
+	char line[256];
+
+	format_figures(res, &summary_shape, line, sizeof(line));
+	fprintf(out, "%s\n", line);
+	fprintf(out, "Memory: %s; setup peak %.2lf MiB", env->method ? env->method : "none",
+		res->st[M_SETUP_PEAK].max);
+	if (kmem >= 0)
+		fprintf(out, ", kernel %.2lf MiB", res->st[kmem].mean);
+	fprintf(out, "; failed map operations %.0lf\n", res->st[M_FAILED].mean * res->st[M_FAILED].n);
+}
+
 static void htab_mem_format_row(const struct run_result *res, char *buf, size_t len)
 {
-	const struct stats *st = res->st;
-
-	snprintf(buf, len, "per-prod-op: %.2lf ± %.2lfk/s, avg mem: %.2lf ± %.2lfMiB, peak mem: %.2lfMiB",
-		 st[0].mean, st[0].stddev, st[1].mean, st[1].stddev, st[2].max);
+	format_figures(res, &row_shape, buf, len);
 }
 
 /*
@@ -605,7 +634,7 @@ static const struct suite_step htab_mem_steps[] = {
 	HTAB_MEM_STEP("preallocated", "overwrite", " --preallocated"),
 	HTAB_MEM_STEP(NULL, "batch_add_batch_del", " --preallocated"),
 	HTAB_MEM_STEP(NULL, "add_del_on_diff_cpu", " --preallocated"),
-	HTAB_MEM_STEP("normal bpf ma", "overwrite", ""),
+	HTAB_MEM_STEP("BPF memory allocator", "overwrite", ""),
 	HTAB_MEM_STEP(NULL, "batch_add_batch_del", ""),
 	HTAB_MEM_STEP(NULL, "add_del_on_diff_cpu", ""),
 	{ NULL },
@@ -613,6 +642,6 @@ static const struct suite_step htab_mem_steps[] = {
 
 const struct suite suite_htab_mem = {
 	.name = "htab-mem",
-	.summary = "hash map ops and memory: 3 use cases x preallocated / BPF memory allocator, -p2 (seed 000)",
+	.summary = "hash map ops and memory: 3 use cases x preallocated / BPF memory allocator, -p2",
 	.steps = htab_mem_steps,
 };
