@@ -247,6 +247,16 @@ static int enter_memcg(struct bench_env *env, struct htab_mem_state *s)
 	return err ? -EOPNOTSUPP : 0;
 }
 
+/* Zeroed, each element on cache lines of its own (calloc aligns to 16 bytes only). */
+static void *calloc_lines(size_t n, size_t size)
+{
+	void *p;
+
+	if (posix_memalign(&p, 64, n * size))
+		return NULL;
+	return memset(p, 0, n * size);
+}
+
 static int read_kmem_bytes(const struct htab_mem_state *s, uint64_t *bytes)
 {
 	char path[PATH_MAX + 64];
@@ -312,11 +322,11 @@ static int htab_mem_setup(struct bench_env *env)
 	err = trigger_attach(&env->trig);
 	if (err)
 		return err;
-	s->fired = calloc(env->nr_producers, sizeof(*s->fired));
+	s->fired = calloc_lines(env->nr_producers, sizeof(*s->fired));
 	if (!s->fired)
 		return -ENOMEM;
 	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU) {
-		s->pairs = calloc(env->nr_producers / 2, sizeof(*s->pairs));
+		s->pairs = calloc_lines(env->nr_producers / 2, sizeof(*s->pairs));
 		if (!s->pairs)
 			return -ENOMEM;
 		s->spin_ns = a->pair_wait == PAIR_WAIT_SPIN ? PAIR_SPIN_NS : 0;
