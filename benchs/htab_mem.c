@@ -23,7 +23,6 @@
 #include "bench.h"
 #include "cli.h"
 #include "memcg.h"
-#include "probe.h"
 #include "report.h"
 #include "skel_util.h"
 #include "htab_mem.h"
@@ -80,17 +79,11 @@ static const struct opt_def htab_mem_opts[] = {
 	{ "memory-method", 0, OPT_CHOICE, ARG(mem_method), "auto", 0, 0, mem_method_names, "HOW",
 	  "memory measurement: own memory cgroup, else the map's fdinfo memlock" },
 	{ "pair-wait", 0, OPT_CHOICE, ARG(pair_wait), "sleep", 0, 0, pair_wait_names, "HOW",
-	  "add_del_on_diff_cpu: a partner waits for its turn asleep, as the kernel bench's "
-	  "barriers (the figure includes two cross-CPU wake-ups a round), or spins up to "
-	  "200 us first (the figure is closer to the map's own cost)" },
+	  "add_del_on_diff_cpu: wait for the partner asleep, as the kernel bench (a round pays two "
+	  "cross-CPU wake-ups), or spin up to 200 us first (nearer the map's own cost)" },
 	{ NULL },
 };
 
-/*
- * Memory is a level, not an estimate: a preallocated map's is fixed at
- * setup, and a cgroup's usage also carries the per-CPU charge batches
- * (up to 64 pages a CPU) left over from setup.
- */
 enum { M_OP, M_MEM, M_PEAK, M_FAILED, M_OPS, M_DELS, M_SETUP_PEAK };
 
 /*
@@ -98,6 +91,9 @@ enum { M_OP, M_MEM, M_PEAK, M_FAILED, M_OPS, M_DELS, M_SETUP_PEAK };
  * deletes (batch_add_batch_del's run is two).  per-prod-op is the
  * period's ops over all producers, divided by the producer count, per
  * second; ops and del-ops are the period's raw counts behind it.
+ * Memory is a level, not an estimate: a preallocated map's is fixed at
+ * setup, and a cgroup's usage also carries the per-CPU charge batches
+ * (up to 64 pages a CPU) left over from setup.
  */
 static const struct metric_def htab_mem_metrics[] = {
 	[M_OP] = { "per-prod-op", "k/s", METRIC_RATE },
@@ -107,10 +103,7 @@ static const struct metric_def htab_mem_metrics[] = {
 	[M_FAILED] = { "failed-ops", "elements", METRIC_COUNT, .better = BETTER_LOWER },
 	[M_OPS] = { "ops", "ops", METRIC_COUNT },
 	[M_DELS] = { "del-ops", "ops", METRIC_COUNT },
-	/*
-	 * peak-memory starts with the producers; the kernel bench's peak
-	 * is the larger of the two (its cgroup's since creation)
-	 */
+	/* peak-memory starts with the producers; the kernel bench's is the larger of the two */
 	[M_SETUP_PEAK] = { "setup-peak-memory", "MiB", METRIC_LEVEL },
 };
 
@@ -238,15 +231,6 @@ static int configure_map(struct bench_env *env, struct htab_mem_bpf *skel)
 	return err;
 }
 
-static int enter_memcg(struct bench_env *env, struct htab_mem_state *s)
-{
-	const struct htab_mem_args *a = env->args;
-	int err = memcg_enter(&s->mem, a->mem_method);
-
-	/* a cgroup was demanded and the system has none for us */
-	return err ? -EOPNOTSUPP : 0;
-}
-
 /* Zeroed, each element on cache lines of its own (calloc aligns to 16 bytes only). */
 static void *calloc_lines(size_t n, size_t size)
 {
@@ -257,9 +241,10 @@ static void *calloc_lines(size_t n, size_t size)
 	return memset(p, 0, n * size);
 }
 
-static int read_kmem_bytes(const struct htab_mem_state *s, uint64_t *bytes)
+static int read_kmem(const struct htab_mem_state *s, double *mib)
 {
 	char path[PATH_MAX + 64];
+	uint64_t bytes = 0;
 	FILE *f;
 	int ret;
 
@@ -267,25 +252,10 @@ static int read_kmem_bytes(const struct htab_mem_state *s, uint64_t *bytes)
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	ret = fscanf(f, "%" SCNu64, bytes) == 1 ? 0 : -EINVAL;
+	ret = fscanf(f, "%" SCNu64, &bytes) == 1 ? 0 : -EINVAL;
 	fclose(f);
-	return ret;
-}
-
-static bool has_kmem(const struct htab_mem_state *s)
-{
-	uint64_t bytes;
-
-	return s->mem.method == MEMCG_V1 && !read_kmem_bytes(s, &bytes);
-}
-
-static int read_kmem(const struct htab_mem_state *s, double *mib)
-{
-	uint64_t bytes = 0;
-	int err = read_kmem_bytes(s, &bytes);
-
 	*mib = bytes / MIB;
-	return err;
+	return ret;
 }
 
 static int htab_mem_setup(struct bench_env *env)
@@ -299,9 +269,8 @@ static int htab_mem_setup(struct bench_env *env)
 		return -ENOMEM;
 	env->priv = s;
 	/* first: the map's memory is charged to the cgroup its creator is in */
-	err = enter_memcg(env, s);
-	if (err)
-		return err;
+	if (memcg_enter(&s->mem, a->mem_method))
+		return -EOPNOTSUPP;	/* a cgroup was demanded and there is none for us */
 	s->skel = htab_mem_bpf__open();
 	if (!s->skel)
 		return -errno;
@@ -332,7 +301,7 @@ static int htab_mem_setup(struct bench_env *env)
 		s->spin_ns = a->pair_wait == PAIR_WAIT_SPIN ? PAIR_SPIN_NS : 0;
 	}
 	s->m_kmem = -1;
-	if (has_kmem(s))
+	if (s->mem.method == MEMCG_V1 && !read_kmem(s, &(double){ 0 }))
 		s->m_kmem = bench_add_metric(env, &kmem_metric);
 	env->method = memcg_method_label(&s->mem);
 	memcg_describe(&s->mem, desc, sizeof(desc));
@@ -379,19 +348,13 @@ static bool round_passed(struct pair_barrier *b, unsigned int r)
 static bool spin_round(struct bench_env *env, struct pair_barrier *b, unsigned int r,
 		       uint64_t spin_ns)
 {
-	uint64_t until;
+	uint64_t until = now_ns() + spin_ns;
 	int i;
 
-	if (!spin_ns)
-		return false;
-	until = now_ns() + spin_ns;
-	do {
-		for (i = 0; i < 256; i++) {
+	while (spin_ns && now_ns() < until && !bench_stopping(env))
+		for (i = 0; i < 256; i++, cpu_relax())
 			if (round_passed(b, r))
 				return true;
-			cpu_relax();
-		}
-	} while (now_ns() < until && !bench_stopping(env));
 	return false;
 }
 
@@ -458,12 +421,11 @@ static void htab_mem_producer(struct bench_env *env, int idx)
 {
 	const struct htab_mem_args *a = env->args;
 
-	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU) {
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
 		pair_producer(env, idx);
-		return;
-	}
-	while (!bench_stopping(env) && fire_ok(env, idx))
-		;
+	else
+		while (!bench_stopping(env) && fire_ok(env, idx))
+			;
 }
 
 static uint64_t dels_sum(const struct bench_slot *slots)
