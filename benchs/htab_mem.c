@@ -612,8 +612,16 @@ static const struct suite_step htab_mem_steps[] = {
 	{ NULL },
 };
 
+/* The quick look adds the one use case the default run does not cover: paired producers. */
+static const struct suite_step htab_mem_quick[] = {
+	{ "htab-mem, paired producers", "add_del_on_diff_cpu",
+	  "-w0 -d1 -a -p2 htab-mem --use-case add_del_on_diff_cpu" },
+	{ NULL },
+};
+
 const struct suite suite_htab_mem = {
 	.name = "htab-mem",
 	.summary = "hash map ops and memory: 3 use cases x preallocated / BPF memory allocator, -p2",
 	.steps = htab_mem_steps,
+	.quick = htab_mem_quick,
 };
