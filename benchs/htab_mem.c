@@ -190,6 +190,8 @@ static int htab_mem_validate(struct bench_env *env)
 		       (unsigned long long)keys_needed(a, env->nr_producers));
 		return -EINVAL;
 	}
+	if (a->mem_method == MEMCG_WANT_CGROUP)
+		return bench_require(env, PROBE_MEMCG, "--memory-method cgroup");
 	return 0;
 }
 
