@@ -62,7 +62,7 @@ static __always_inline __u32 walk_part(__u32 part, __u32 nr_parts, __u64 flags, 
 
 static __always_inline void htab_mem_run(__u32 idx)
 {
-	__u32 failed, ops = 1;
+	__u32 failed, ops = 1, dels = 0;
 
 	if (idx >= nr_producers)
 		return;		/* not one of our producers' calls */
@@ -74,17 +74,23 @@ static __always_inline void htab_mem_run(__u32 idx)
 		failed = walk_part(idx, nr_producers, BPF_ANY, false);
 		failed += walk_part(idx, nr_producers, 0, true);
 		ops = 2;
+		dels = 1;
 		break;
 	case HTAB_MEM_ADD_DEL_DIFF_CPU:
 		/* a pair shares part idx / 2: the even one adds, the odd one deletes */
-		if (idx & 1)
+		if (idx & 1) {
 			failed = walk_part(idx / 2, nr_producers / 2, 0, true);
-		else
+			dels = 1;
+		} else {
 			failed = walk_part(idx / 2, nr_producers / 2, BPF_NOEXIST, false);
+		}
 		break;
 	default:
 		return;
 	}
+	/* the deletes first: a reader that sees a run's hits sees its deletes */
+	if (dels)
+		__sync_fetch_and_add(&bench_my_slot()->extra[HTAB_MEM_SLOT_DELS], dels);
 	bench_add_hits(ops);
 	if (failed)
 		bench_add_drops(failed);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * htab-mem: hash map operation rate and memory, preallocated or served
- * by the BPF memory allocator, in three use cases (seed 000).
+ * by the BPF memory allocator, in three use cases: the kernel's
+ * selftests bench htab-mem (benchs/bench_htab_mem.c).
  *
  * Every program run works on 64 elements of the calling producer's own
  * part of the map, on the producer's CPU: the allocator's per-CPU caches
@@ -9,7 +10,8 @@
  * charged (src/memcg.h), sampled every period.
  */
 #include <errno.h>
-#include <pthread.h>
+#include <inttypes.h>
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,6 @@
 #include "bench.h"
 #include "cli.h"
 #include "memcg.h"
-#include "probe.h"
 #include "report.h"
 #include "skel_util.h"
 #include "htab_mem.h"
@@ -30,13 +31,21 @@
 #define MIB		(1024.0 * 1024.0)
 #define DEF_ENTRIES	8192	/* the kernel bench's floor */
 #define MAX_ENTRIES	(1u << 24)
-#define TURN_WAIT_NS	10000000l	/* a sleeping partner re-checks stop this often */
-#define TURN_SPIN_NS	200000ull	/* and spins this long before it sleeps */
+#define PAIR_WAIT_NS	10000000l	/* a sleeping partner re-checks stop this often */
+#define PAIR_SPIN_NS	200000ull	/* --pair-wait spin: how long before it sleeps */
 
 static const char *const use_case_names[] = {
 	[HTAB_MEM_OVERWRITE] = "overwrite",
 	[HTAB_MEM_BATCH_ADD_DEL] = "batch_add_batch_del",
 	[HTAB_MEM_ADD_DEL_DIFF_CPU] = "add_del_on_diff_cpu",
+	NULL,
+};
+
+enum pair_wait { PAIR_WAIT_SLEEP, PAIR_WAIT_SPIN };
+
+static const char *const pair_wait_names[] = {
+	[PAIR_WAIT_SLEEP] = "sleep",
+	[PAIR_WAIT_SPIN] = "spin",
 	NULL,
 };
 
@@ -47,112 +56,143 @@ static const char *const mem_method_names[] = {
 	NULL,
 };
 
-static int use_case;
-static bool preallocated;
-static uint64_t value_size;
-static uint64_t max_entries;
-static int mem_method;
+struct htab_mem_args {
+	int use_case;
+	bool preallocated;
+	uint64_t value_size;
+	uint64_t max_entries;
+	int mem_method;
+	int pair_wait;
+};
+
+#define ARG(field)	OPT_OFF(struct htab_mem_args, field)
 
 static const struct opt_def htab_mem_opts[] = {
-	{ "use-case", 0, OPT_CHOICE, &use_case, "overwrite", 0, 0, use_case_names, "CASE",
+	{ "use-case", 0, OPT_CHOICE, ARG(use_case), "overwrite", 0, 0, use_case_names, "CASE",
 	  "what each producer does with its 64 keys per program run" },
-	{ "preallocated", 0, OPT_FLAG, &preallocated, NULL, 0, 0, NULL, NULL,
+	{ "preallocated", 0, OPT_FLAG, ARG(preallocated), NULL, 0, 0, NULL, NULL,
 	  "preallocated hash map (default: BPF_F_NO_PREALLOC, the BPF memory allocator)" },
-	{ "value-size", 0, OPT_UINT, &value_size, "8", 1, HTAB_MEM_VALUE_MAX, NULL, "BYTES",
+	{ "value-size", 0, OPT_UINT, ARG(value_size), "8", 1, HTAB_MEM_VALUE_MAX, NULL, "BYTES",
 	  "value size of the hash map" },
-	{ "max-entries", 0, OPT_UINT, &max_entries, "0", 0, MAX_ENTRIES, NULL, "N",
+	{ "max-entries", 0, OPT_UINT, ARG(max_entries), "0", 0, MAX_ENTRIES, NULL, "N",
 	  "map size; 0: max(8192, 64 x CPUs, 64 x producers) as the kernel bench" },
-	{ "memory-method", 0, OPT_CHOICE, &mem_method, "auto", 0, 0, mem_method_names, "HOW",
+	{ "memory-method", 0, OPT_CHOICE, ARG(mem_method), "auto", 0, 0, mem_method_names, "HOW",
 	  "memory measurement: own memory cgroup, else the map's fdinfo memlock" },
+	{ "pair-wait", 0, OPT_CHOICE, ARG(pair_wait), "sleep", 0, 0, pair_wait_names, "HOW",
+	  "add_del_on_diff_cpu: wait for the partner asleep, as the kernel bench (a round pays two "
+	  "cross-CPU wake-ups), or spin up to 200 us first (nearer the map's own cost)" },
 	{ NULL },
 };
 
+enum { M_OP, M_MEM, M_PEAK, M_FAILED, M_OPS, M_DELS, M_SETUP_PEAK };
+
+/*
+ * An op is the kernel bench's: one program run's 64 updates or 64
+ * deletes (batch_add_batch_del's run is two).  per-prod-op is the
+ * period's ops over all producers, divided by the producer count, per
+ * second; ops and del-ops are the period's raw counts behind it.
+ * Memory is a level, not an estimate: a preallocated map's is fixed at
+ * setup, and a cgroup's usage also carries the per-CPU charge batches
+ * (up to 64 pages a CPU) left over from setup.
+ */
 static const struct metric_def htab_mem_metrics[] = {
-	{ "per-prod-op", "k/s", METRIC_SAMPLED },
-	{ "memory", "MiB", METRIC_SAMPLED },
-	{ "peak-memory", "MiB", METRIC_SAMPLED },
-	{ "failed-ops", "ops", METRIC_SAMPLED },	/* per period: all succeed when parts are kept */
+	[M_OP] = { "per-prod-op", "k/s", METRIC_RATE },
+	[M_MEM] = { "memory", "MiB", METRIC_LEVEL },
+	[M_PEAK] = { "peak-memory", "MiB", METRIC_PEAK },
+	/* map operations (elements) that failed: none when parts are kept */
+	[M_FAILED] = { "failed-ops", "elements", METRIC_COUNT, .better = BETTER_LOWER },
+	[M_OPS] = { "ops", "ops", METRIC_COUNT },
+	[M_DELS] = { "del-ops", "ops", METRIC_COUNT },
+	/* peak-memory starts with the producers; the kernel bench's is the larger of the two */
+	[M_SETUP_PEAK] = { "setup-peak-memory", "MiB", METRIC_LEVEL },
 };
 
 /*
- * add_del_on_diff_cpu: a pair takes turns, the adder first.  The partner
- * spins a little before it sleeps: waking a sleeping CPU costs about a
- * millisecond on some VMs, which would be measured instead of the map.
+ * cgroup v1 also keeps the kernel memory charged (the map, the programs,
+ * the threads' kernel stacks) in a counter of its own, charged page by
+ * page: unlike usage, it carries no per-CPU charge batches, so identical
+ * runs read the same figure.
  */
-struct handoff {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	atomic_bool del_turn;
-};
+static const struct metric_def kmem_metric = { "kernel-memory", "MiB", METRIC_LEVEL };
+
+#define KMEM_FILE	"memory.kmem.usage_in_bytes"
+
+static const enum probe_id htab_mem_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
+
+/*
+ * add_del_on_diff_cpu: the two producers of a pair meet at a barrier
+ * twice a round, as the kernel bench's pthread barriers make them: the
+ * adder runs, both meet, the deleter runs, both meet.  A round therefore
+ * costs both runs and two cross-CPU wake-ups, and that is what the
+ * kernel's per-prod-op counts.  The waits time out to notice the end.
+ */
+struct pair_barrier {
+	atomic_uint arrived;	/* at the barrier this round: 0 or 1 */
+	atomic_uint round;	/* the futex word: bumped by the second arrival */
+	atomic_uint sleepers;	/* in FUTEX_WAIT on round */
+} __attribute__((aligned(64)));
+
+/* A producer's program runs as it triggered them: the BPF side's count, kept independently. */
+struct fire_count {
+	atomic_ullong runs;
+} __attribute__((aligned(64)));
 
 struct htab_mem_state {
 	struct htab_mem_bpf *skel;
 	struct memcg mem;
-	struct handoff *pairs;
-	int nr_pairs;		/* initialised handoffs */
-	struct delta ops, failed;
+	struct pair_barrier *pairs;
+	uint64_t spin_ns;	/* how long a producer spins at a barrier before it sleeps */
+	struct fire_count *fired;	/* one per producer */
+	struct delta ops, dels, failed;
+	uint64_t ops_base;	/* the BPF side's ops before the producers started */
 	bool primed;		/* the peak restarted when producers were about to start */
+	uint64_t setup_peak;	/* bytes, before that restart */
+	int m_kmem;		/* index of kernel-memory, -1: not measured */
 };
 
 /* Keys a part needs: producer i (or pair i) uses i + k * parts, k < 64. */
-static uint64_t keys_needed(int producers)
+static uint64_t keys_needed(const struct htab_mem_args *a, int producers)
 {
-	int parts = use_case == HTAB_MEM_ADD_DEL_DIFF_CPU ? producers / 2 : producers;
+	int parts = a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU ? producers / 2 : producers;
 
 	return (uint64_t)HTAB_MEM_BATCH * (parts ? parts : 1);
 }
 
-static uint64_t map_entries(int producers)
+static uint64_t map_entries(const struct htab_mem_args *a, int producers)
 {
 	uint64_t n = DEF_ENTRIES;
 
-	if (max_entries)
-		return max_entries;
+	if (a->max_entries)
+		return a->max_entries;
 	if ((uint64_t)HTAB_MEM_BATCH * nr_online_cpus() > n)
 		n = (uint64_t)HTAB_MEM_BATCH * nr_online_cpus();
-	if (keys_needed(producers) > n)
-		n = keys_needed(producers);
+	if (keys_needed(a, producers) > n)
+		n = keys_needed(a, producers);
 	return n;
 }
 
 static int htab_mem_validate(struct bench_env *env)
 {
-	if (use_case == HTAB_MEM_ADD_DEL_DIFF_CPU && env->nr_producers % 2) {
+	const struct htab_mem_args *a = env->args;
+
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU && env->nr_producers % 2) {
 		errmsg("htab-mem: add_del_on_diff_cpu pairs producers (one adds, its partner deletes): "
 		       "-p must be even, got %d", env->nr_producers);
 		return -EINVAL;
 	}
-	if (max_entries && max_entries < keys_needed(env->nr_producers)) {
-		errmsg("htab-mem: --max-entries %llu cannot hold 64 keys per part: %d producers need %llu",
-		       (unsigned long long)max_entries, env->nr_producers,
-		       (unsigned long long)keys_needed(env->nr_producers));
+	if (a->pair_wait == PAIR_WAIT_SPIN && a->use_case != HTAB_MEM_ADD_DEL_DIFF_CPU) {
+		errmsg("htab-mem: --pair-wait spin applies to --use-case add_del_on_diff_cpu only");
 		return -EINVAL;
 	}
-	return 0;
-}
-
-static int init_pairs(struct htab_mem_state *s, int n)
-{
-	pthread_condattr_t attr;
-	int err = 0;
-
-	s->pairs = calloc(n, sizeof(*s->pairs));
-	if (!s->pairs)
-		return -ENOMEM;
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	for (; s->nr_pairs < n; s->nr_pairs++) {
-		err = -pthread_mutex_init(&s->pairs[s->nr_pairs].lock, NULL);
-		if (err)
-			break;
-		err = -pthread_cond_init(&s->pairs[s->nr_pairs].cond, &attr);
-		if (err) {
-			pthread_mutex_destroy(&s->pairs[s->nr_pairs].lock);
-			break;
-		}
+	if (a->max_entries && a->max_entries < keys_needed(a, env->nr_producers)) {
+		errmsg("htab-mem: --max-entries %llu cannot hold 64 keys per part: %d producers need %llu",
+		       (unsigned long long)a->max_entries, env->nr_producers,
+		       (unsigned long long)keys_needed(a, env->nr_producers));
+		return -EINVAL;
 	}
-	pthread_condattr_destroy(&attr);
-	return err;
+	if (a->mem_method == MEMCG_WANT_CGROUP)
+		return bench_require(env, PROBE_MEMCG, "--memory-method cgroup");
+	return 0;
 }
 
 /* The kernel bench's way in: a program per syscall.  Else test-run. */
@@ -180,28 +220,49 @@ static int pick_trigger(struct bench_env *env, struct htab_mem_bpf *skel)
 
 static int configure_map(struct bench_env *env, struct htab_mem_bpf *skel)
 {
+	const struct htab_mem_args *a = env->args;
 	struct bpf_map *map = skel->maps.htab_mem_map;
 	__u32 flags = bpf_map__map_flags(map);
 	int err;
 
-	err = bpf_map__set_value_size(map, value_size);
+	err = bpf_map__set_value_size(map, a->value_size);
 	if (!err)
-		err = bpf_map__set_max_entries(map, map_entries(env->nr_producers));
-	if (!err && preallocated)
+		err = bpf_map__set_max_entries(map, map_entries(a, env->nr_producers));
+	if (!err && a->preallocated)
 		err = bpf_map__set_map_flags(map, flags & ~BPF_F_NO_PREALLOC);
 	return err;
 }
 
-static int enter_memcg(struct bench_env *env, struct htab_mem_state *s)
+/* Zeroed, each element on cache lines of its own (calloc aligns to 16 bytes only). */
+static void *calloc_lines(size_t n, size_t size)
 {
-	int err = memcg_enter(&s->mem, mem_method);
+	void *p;
 
-	/* a cgroup was demanded and the system has none for us */
-	return err ? -EOPNOTSUPP : 0;
+	if (posix_memalign(&p, 64, n * size))
+		return NULL;
+	return memset(p, 0, n * size);
+}
+
+static int read_kmem(const struct htab_mem_state *s, double *mib)
+{
+	char path[PATH_MAX + 64];
+	uint64_t bytes = 0;
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/" KMEM_FILE, s->mem.dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ret = fscanf(f, "%" SCNu64, &bytes) == 1 ? 0 : -EINVAL;
+	fclose(f);
+	*mib = bytes / MIB;
+	return ret;
 }
 
 static int htab_mem_setup(struct bench_env *env)
 {
+	const struct htab_mem_args *a = env->args;
 	struct htab_mem_state *s = calloc(1, sizeof(*s));
 	char desc[PATH_MAX + 200];
 	int err;
@@ -210,14 +271,13 @@ static int htab_mem_setup(struct bench_env *env)
 		return -ENOMEM;
 	env->priv = s;
 	/* first: the map's memory is charged to the cgroup its creator is in */
-	err = enter_memcg(env, s);
-	if (err)
-		return err;
+	if (memcg_enter(&s->mem, a->mem_method))
+		return -EOPNOTSUPP;	/* a cgroup was demanded and there is none for us */
 	s->skel = htab_mem_bpf__open();
 	if (!s->skel)
 		return -errno;
 	BENCH_SKEL_INIT(s->skel);
-	s->skel->rodata->use_case = use_case;
+	s->skel->rodata->use_case = a->use_case;
 	s->skel->rodata->nr_producers = env->nr_producers;
 	err = configure_map(env, s->skel);
 	if (!err)
@@ -228,13 +288,23 @@ static int htab_mem_setup(struct bench_env *env)
 		return err;
 	memcg_watch_map(&s->mem, bpf_map__fd(s->skel->maps.htab_mem_map));
 	/* a pair's turns are single runs; calibrating would add twice */
-	if (use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
 		env->trig.repeat = 1;
 	err = trigger_attach(&env->trig);
-	if (!err && use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
-		err = init_pairs(s, env->nr_producers / 2);
 	if (err)
 		return err;
+	s->fired = calloc_lines(env->nr_producers, sizeof(*s->fired));
+	if (!s->fired)
+		return -ENOMEM;
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU) {
+		s->pairs = calloc_lines(env->nr_producers / 2, sizeof(*s->pairs));
+		if (!s->pairs)
+			return -ENOMEM;
+		s->spin_ns = a->pair_wait == PAIR_WAIT_SPIN ? PAIR_SPIN_NS : 0;
+	}
+	s->m_kmem = -1;
+	if (s->mem.method == MEMCG_V1 && !read_kmem(s, &(double){ 0 }))
+		s->m_kmem = bench_add_metric(env, &kmem_metric);
 	env->method = memcg_method_label(&s->mem);
 	memcg_describe(&s->mem, desc, sizeof(desc));
 	if (!env->opts->quiet)
@@ -242,18 +312,25 @@ static int htab_mem_setup(struct bench_env *env)
 	return 0;
 }
 
-/* One program run on this producer's part, on this CPU. */
+/* One program run on this producer's part, on this CPU (test-run: repeat runs). */
 static int fire(struct bench_env *env, int idx)
 {
+	struct htab_mem_state *s = env->priv;
 	unsigned char pkt[sizeof(env->trig.pkt)] = { 0 };
 	__u32 word = idx;
+	uint64_t runs = 1;
+	int err = 0;
 
 	if (env->trig.kind == TRIG_RAW_TP) {
 		syscall(__NR_getpgid, 0, (long)idx);
-		return 0;
+	} else {
+		memcpy(pkt, &word, sizeof(word));
+		err = test_run_pkt(env->trig.prog_fd, pkt, sizeof(pkt), env->trig.repeat, NULL);
+		runs = env->trig.repeat;
 	}
-	memcpy(pkt, &word, sizeof(word));
-	return test_run_pkt(env->trig.prog_fd, pkt, sizeof(pkt), env->trig.repeat, NULL);
+	if (!err)
+		atomic_fetch_add_explicit(&s->fired[idx].runs, runs, memory_order_relaxed);
+	return err;
 }
 
 static inline void cpu_relax(void)
@@ -265,134 +342,240 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static bool spin_for_turn(struct bench_env *env, struct handoff *h, bool del)
+static bool round_passed(struct pair_barrier *b, unsigned int r)
 {
-	uint64_t until = now_ns() + TURN_SPIN_NS;
+	return atomic_load(&b->round) != r;
+}
+
+static bool spin_round(struct bench_env *env, struct pair_barrier *b, unsigned int r,
+		       uint64_t spin_ns)
+{
+	uint64_t until = now_ns() + spin_ns;
 	int i;
 
-	do {
-		for (i = 0; i < 256; i++) {
-			if (atomic_load(&h->del_turn) == del)
+	while (spin_ns && now_ns() < until && !bench_stopping(env))
+		for (i = 0; i < 256; i++, cpu_relax())
+			if (round_passed(b, r))
 				return true;
-			cpu_relax();
-		}
-	} while (now_ns() < until && !bench_stopping(env));
 	return false;
 }
 
-static bool wait_turn(struct bench_env *env, struct handoff *h, bool del)
+static void sleep_round(struct bench_env *env, struct pair_barrier *b, unsigned int r)
 {
-	struct timespec ts;
-	bool mine;
+	struct timespec ts = { 0, PAIR_WAIT_NS };
 
-	if (spin_for_turn(env, h, del))
-		return !bench_stopping(env);
-	pthread_mutex_lock(&h->lock);
-	while (h->del_turn != del && !bench_stopping(env)) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += TURN_WAIT_NS;
-		if (ts.tv_nsec >= 1000000000l) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000l;
-		}
-		pthread_cond_timedwait(&h->cond, &h->lock, &ts);
+	while (!round_passed(b, r) && !bench_stopping(env)) {
+		atomic_fetch_add(&b->sleepers, 1);
+		/* returns at once if the round has moved on since the check */
+		syscall(SYS_futex, &b->round, FUTEX_WAIT_PRIVATE, r, &ts, NULL, 0);
+		atomic_fetch_sub(&b->sleepers, 1);
 	}
-	mine = h->del_turn == del;
-	pthread_mutex_unlock(&h->lock);
-	return mine && !bench_stopping(env);
 }
 
-static void pass_turn(struct handoff *h, bool to_del)
+/* Both producers of a pair pass here; false when the run is over. */
+static bool pair_meet(struct bench_env *env, struct pair_barrier *b, uint64_t spin_ns)
 {
-	pthread_mutex_lock(&h->lock);
-	h->del_turn = to_del;
-	pthread_cond_signal(&h->cond);
-	pthread_mutex_unlock(&h->lock);
+	unsigned int r = atomic_load(&b->round);
+
+	if (atomic_fetch_add(&b->arrived, 1) == 1) {
+		/* reset before the round moves: the partner may arrive again at once */
+		atomic_store(&b->arrived, 0);
+		atomic_fetch_add(&b->round, 1);
+		if (atomic_load(&b->sleepers))
+			syscall(SYS_futex, &b->round, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		return !bench_stopping(env);
+	}
+	if (!spin_round(env, b, r, spin_ns))
+		sleep_round(env, b, r);
+	return round_passed(b, r) && !bench_stopping(env);
+}
+
+static bool fire_ok(struct bench_env *env, int idx)
+{
+	int err = fire(env, idx);
+
+	if (err)
+		bench_fail(env, err, "trigger %s failed: %s", trigger_names[env->trig.kind],
+			   strerror(-err));
+	return !err;
+}
+
+/* The kernel bench's order: the adder runs first, the deleter between the two barriers. */
+static void pair_producer(struct bench_env *env, int idx)
+{
+	struct htab_mem_state *s = env->priv;
+	struct pair_barrier *b = &s->pairs[idx / 2];
+	bool adder = !(idx & 1);
+
+	while (!bench_stopping(env)) {
+		if (adder && !fire_ok(env, idx))
+			return;
+		if (!pair_meet(env, b, s->spin_ns))
+			return;
+		if (!adder && !fire_ok(env, idx))
+			return;
+		if (!pair_meet(env, b, s->spin_ns))
+			return;
+	}
 }
 
 static void htab_mem_producer(struct bench_env *env, int idx)
 {
-	struct htab_mem_state *s = env->priv;
-	struct handoff *h = NULL;
-	bool del = idx & 1;
+	const struct htab_mem_args *a = env->args;
+
+	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
+		pair_producer(env, idx);
+	else
+		while (!bench_stopping(env) && fire_ok(env, idx))
+			;
+}
+
+static uint64_t dels_sum(const struct bench_slot *slots)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < BENCH_NR_SLOTS; i++)
+		sum += __atomic_load_n(&slots[i].extra[HTAB_MEM_SLOT_DELS], __ATOMIC_RELAXED);
+	return sum;
+}
+
+/*
+ * The peak restarts when the producers start: setup's is mostly
+ * libbpf's, which parses the kernel's BTF (5 MiB of it) for our CO-RE
+ * reads, and no part of the map.  What setup reached is kept apart.
+ */
+static void prime_peak(struct htab_mem_state *s)
+{
+	uint64_t usage = 0, peak = 0;
 	int err;
 
-	if (use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
-		h = &s->pairs[idx / 2];
-	while (!bench_stopping(env)) {
-		if (h && !wait_turn(env, h, del))
-			break;
-		err = fire(env, idx);
-		if (err) {
-			bench_fail(env, err, "trigger %s failed: %s",
-				   trigger_names[env->trig.kind], strerror(-err));
-			return;
-		}
-		if (h)
-			pass_turn(h, !del);
-	}
+	if (!memcg_sample(&s->mem, &usage, &peak))
+		s->setup_peak = peak > usage ? peak : usage;
+	err = memcg_reset_peak(&s->mem);
+	if (err)
+		vmsg("htab-mem: cannot restart the memory peak (%s); using the largest sample",
+		     strerror(-err));
+	s->primed = true;
 }
 
 static void htab_mem_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
 {
 	struct htab_mem_state *s = env->priv;
 	const struct bench_slot *slots = s->skel->bss->bench_slots;
-	uint64_t ops = delta_next(&s->ops, slots_sum(slots, SLOT_HITS));
-	uint64_t failed = delta_next(&s->failed, slots_sum(slots, SLOT_DROPS));
+	uint64_t total = slots_sum(slots, SLOT_HITS), ops, dels, failed;
 	double secs = elapsed_ns / 1e9;
 	uint64_t usage = 0, peak = 0;
 	int err;
 
-	/* the first call comes before the producers start: setup's peak is not theirs */
+	/* a run counts its deletes before its ops: read in the other order */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	ops = delta_next(&s->ops, total);
+	dels = delta_next(&s->dels, dels_sum(slots));
+	failed = delta_next(&s->failed, slots_sum(slots, SLOT_DROPS));
+	/* the first call comes before the producers start */
 	if (!s->primed) {
-		err = memcg_reset_peak(&s->mem);
-		if (err)
-			vmsg("htab-mem: cannot restart the memory peak (%s); using the largest sample",
-			     strerror(-err));
-		s->primed = true;
+		s->ops_base = total;
+		prime_peak(s);
 	}
 	err = memcg_sample(&s->mem, &usage, &peak);
+	if (!err && s->m_kmem >= 0)
+		err = read_kmem(s, &vals[s->m_kmem]);
 	if (err)
 		bench_fail(env, err, "cannot read memory (%s): %s", memcg_method_label(&s->mem),
 			   strerror(-err));
-	vals[0] = ops / (double)env->nr_producers / secs / 1000.0;
-	vals[1] = usage / MIB;
-	vals[2] = peak / MIB;
-	vals[3] = failed;
+	vals[M_OP] = ops / (double)env->nr_producers / secs / 1000.0;
+	vals[M_MEM] = usage / MIB;
+	vals[M_PEAK] = peak / MIB;
+	vals[M_SETUP_PEAK] = s->setup_peak / MIB;
+	vals[M_FAILED] = failed;
+	vals[M_OPS] = ops;
+	vals[M_DELS] = dels;
 }
 
-/* The kernel bench's line, which run_bench_htab_mem.sh takes apart; then the method. */
-static void htab_mem_report_final(struct bench_env *env, const struct stats *st)
-{
-	FILE *out = report_out();
+/*
+ * The kernel bench's three figures, in one of two shapes: its Summary
+ * line, which run_bench_htab_mem.sh takes apart, and the row that
+ * script prints from it.
+ */
+struct figure_shape {
+	const char *op, *mem, *peak;
+};
 
-	fprintf(out, "Summary: per-prod-op %.2lf ± %.2lfk/s, memory usage %.2lf ± %.2lfMiB, "
-		"peak memory usage %.2lfMiB\n", st[0].mean, st[0].stddev, st[1].mean,
-		st[1].stddev, st[2].max);
-	fprintf(out, "Memory: %s, failed map operations %.0lf\n", env->method ? env->method : "none",
-		st[3].mean * st[3].n);
+static const struct figure_shape summary_shape = {
+	"Summary: per-prod-op ", ", memory usage ", ", peak memory usage ",
+};
+static const struct figure_shape row_shape = { "per-prod-op: ", ", avg mem: ", ", peak mem: " };
+
+/* One sample has no spread: the kernel bench prints 0 then. */
+static double spread_of(const struct stats *st)
+{
+	return st->n > 1 ? st->stddev : 0.0;
 }
 
-/* A suite row as run_bench_htab_mem.sh prints it. */
-static void htab_mem_format_row(const struct bench *b, const struct stats *st, char *buf,
-				size_t len)
+static void format_figures(const struct run_result *res, const struct figure_shape *sh,
+			   char *buf, size_t len)
 {
-	snprintf(buf, len, "per-prod-op: %.2lf ± %.2lfk/s, avg mem: %.2lf ± %.2lfMiB, peak mem: %.2lfMiB",
-		 st[0].mean, st[0].stddev, st[1].mean, st[1].stddev, st[2].max);
+	const struct stats *op = &res->st[M_OP], *mem = &res->st[M_MEM];
+
+	snprintf(buf, len, "%s%.2lf ± %.2lfk/s%s%.2lf ± %.2lfMiB%s%.2lfMiB", sh->op, op->mean,
+		 spread_of(op), sh->mem, mem->mean, spread_of(mem), sh->peak,
+		 res->st[M_PEAK].max);
+}
+
+static void htab_mem_report_final(struct bench_env *env, const struct run_result *res)
+{
+	int kmem = res_metric(res, kmem_metric.name);
+	FILE *out = report_out(env->opts);
+	char line[256];
+
+	format_figures(res, &summary_shape, line, sizeof(line));
+	fprintf(out, "%s\n", line);
+	fprintf(out, "Memory: %s; setup peak %.2lf MiB", env->method ? env->method : "none",
+		res->st[M_SETUP_PEAK].max);
+	if (kmem >= 0)
+		fprintf(out, ", kernel %.2lf MiB", res->st[kmem].mean);
+	fprintf(out, "; failed map operations %.0lf\n", res->st[M_FAILED].mean * res->st[M_FAILED].n);
+}
+
+static void htab_mem_format_row(const struct run_result *res, char *buf, size_t len)
+{
+	format_figures(res, &row_shape, buf, len);
+}
+
+/*
+ * What the programs counted while the producers ran against what the
+ * producers triggered: equal unless a count is lost or made up.
+ */
+static void check_counts(struct bench_env *env, struct htab_mem_state *s)
+{
+	const struct htab_mem_args *a = env->args;
+	uint64_t fired = 0, counted, per_run = a->use_case == HTAB_MEM_BATCH_ADD_DEL ? 2 : 1;
+	int i;
+
+	if (!s->primed || !s->fired || atomic_load(&env->error))
+		return;
+	for (i = 0; i < env->nr_producers; i++)
+		fired += atomic_load(&s->fired[i].runs);
+	counted = slots_sum(s->skel->bss->bench_slots, SLOT_HITS) - s->ops_base;
+	if (counted != fired * per_run)
+		errmsg("htab-mem: warning: the programs counted %llu ops, the producers triggered %llu",
+		       (unsigned long long)counted, (unsigned long long)(fired * per_run));
+	else
+		vmsg("htab-mem: ops counted by the programs %llu, triggered by the producers %llu",
+		     (unsigned long long)counted, (unsigned long long)(fired * per_run));
 }
 
 static void htab_mem_teardown(struct bench_env *env)
 {
 	struct htab_mem_state *s = env->priv;
-	int i;
 
 	if (!s)
 		return;
+	if (s->skel)
+		check_counts(env, s);
 	htab_mem_bpf__destroy(s->skel);
-	for (i = 0; i < s->nr_pairs; i++) {
-		pthread_cond_destroy(&s->pairs[i].cond);
-		pthread_mutex_destroy(&s->pairs[i].lock);
-	}
+	free(s->fired);
 	free(s->pairs);
 	memcg_leave(&s->mem);
 	free(s);
@@ -404,6 +587,8 @@ const struct bench bench_htab_mem = {
 	.summary = "hash map: per-producer ops and memory, preallocated vs BPF memory allocator",
 	.family = "htab-mem",
 	.opts = htab_mem_opts,
+	.args_size = sizeof(struct htab_mem_args),
+	.requires = htab_mem_requires,
 	.metrics = htab_mem_metrics,
 	.nr_metrics = ARRAY_SIZE(htab_mem_metrics),
 	.validate = htab_mem_validate,
@@ -423,14 +608,22 @@ static const struct suite_step htab_mem_steps[] = {
 	HTAB_MEM_STEP("preallocated", "overwrite", " --preallocated"),
 	HTAB_MEM_STEP(NULL, "batch_add_batch_del", " --preallocated"),
 	HTAB_MEM_STEP(NULL, "add_del_on_diff_cpu", " --preallocated"),
-	HTAB_MEM_STEP("normal bpf ma", "overwrite", ""),
+	HTAB_MEM_STEP("BPF memory allocator", "overwrite", ""),
 	HTAB_MEM_STEP(NULL, "batch_add_batch_del", ""),
 	HTAB_MEM_STEP(NULL, "add_del_on_diff_cpu", ""),
 	{ NULL },
 };
 
+/* The quick look adds the one use case the default run does not cover: paired producers. */
+static const struct suite_step htab_mem_quick[] = {
+	{ "htab-mem, paired producers", "add_del_on_diff_cpu",
+	  "-w0 -d1 -a -p2 htab-mem --use-case add_del_on_diff_cpu" },
+	{ NULL },
+};
+
 const struct suite suite_htab_mem = {
 	.name = "htab-mem",
-	.summary = "hash map ops and memory: 3 use cases x preallocated / BPF memory allocator, -p2 (seed 000)",
+	.summary = "hash map ops and memory: 3 use cases x preallocated / BPF memory allocator, -p2",
 	.steps = htab_mem_steps,
+	.quick = htab_mem_quick,
 };

@@ -6,6 +6,8 @@
 /* Elements one program run works on: the unit the kernel's bench counts in. */
 #define HTAB_MEM_BATCH		64
 #define HTAB_MEM_VALUE_MAX	4096
+/* struct bench_slot extra[] index: runs that deleted (a share of the hits) */
+#define HTAB_MEM_SLOT_DELS	0
 
 enum htab_mem_use_case {
 	HTAB_MEM_OVERWRITE,		/* overwrite own 64 keys: 1 op */

@@ -52,18 +52,65 @@ before=$(own_objects)
 diag "htab_mem programs maps links before: $before" "memory cgroup: $MEMCG_KIND $MEMCG_MNT"
 
 # --- each use case, both allocation modes: ops counted, none failed ---
+# -v: at the end the run prints the ops its programs counted and the ops
+# its producers triggered, each counted on its own side.
+counted_line() {	# counted_line STDERR: "COUNTED TRIGGERED", or nothing
+	sed -nE 's/.*ops counted by the programs ([0-9]+), triggered by the producers ([0-9]+)$/\1 \2/p' <<<"$1"
+}
+
+# What per-prod-op means (the kernel bench's htab_mem_measure and
+# report): the period's ops over all producers / producers / seconds,
+# in thousands; del-ops are the deleting runs among ops.
+definition_check() {	# definition_check FILE USE-CASE
+	json_check "$1" '
+r = d["runs"][0]
+P = r["options"]["producers"]
+uc = sys_uc = "'"$2"'"
+rate_ok = all(abs(x["per-prod-op"] * 1000 * P * x["elapsed_ns"] / 1e9 - x["ops"]) <= 1e-6 * max(x["ops"], 1) for x in r["samples"])
+# a run counts its deletes before its ops, the reader reads ops first: at most one run per producer apart
+dels = [x["ops"] - 2 * x["del-ops"] for x in r["samples"]]
+if uc == "overwrite": dels_ok = all(x["del-ops"] == 0 for x in r["samples"])
+else: dels_ok = all(abs(v) <= 2 * P for v in dels)
+rate_ok and dels_ok and all(x["ops"] == int(x["ops"]) for x in r["samples"])'
+}
+
 for uc in overwrite batch_add_batch_del add_del_on_diff_cpu; do
 	for pre in "" --preallocated; do
 		J="$TMPD/$uc$pre.json"
-		run -w0 -d1 -p2 --period-ms 500 htab-mem --use-case "$uc" $pre --json "$J"
+		run -v -w0 -d1 -p2 --period-ms 500 htab-mem --use-case "$uc" $pre --json "$J"
 		[ "$uc$pre" = overwrite ] && HUMAN=$OUT
 		[ "$RC" -eq 0 ] && json_check "$J" '
 s = d["runs"][0]["samples"]
 len(s) == 2 and all(x["per-prod-op"] > 0 and x["failed-ops"] == 0 and x["memory"] > 0 for x in s)'
 		ok $? "$uc${pre:+ $pre}: ops counted every period, no map operation failed, memory > 0" ||
 			diag "rc $RC" "$ERR" "$OUT"
+		definition_check "$J" "$uc"
+		ok $? "$uc${pre:+ $pre}: per-prod-op x producers x seconds = ops in every sample; del-ops fit the use case" ||
+			diag "$(python3 -m json.tool "$J" | grep -A12 samples)"
+		read -r counted fired <<<"$(counted_line "$ERR")"
+		sum=$(python3 -c 'import json,sys; print(int(sum(x["ops"] for x in json.load(open(sys.argv[1]))["runs"][0]["samples"])))' "$J")
+		[ -n "$counted" ] && [ "$counted" = "$fired" ] && [ "$sum" -le "$counted" ]
+		ok $? "$uc${pre:+ $pre}: the programs counted the ops the producers triggered ($counted = $fired), the samples hold $sum of them" ||
+			diag "$ERR"
 	done
 done
+
+# test-run: a syscall is repeat program runs, every one of them counted
+run -v -w0 -d1 -p2 --trigger test-run htab-mem --json "$TMPD/tr.json"
+read -r counted fired <<<"$(counted_line "$ERR")"
+[ "$RC" -eq 0 ] && [ -n "$counted" ] && [ "$counted" = "$fired" ] && definition_check "$TMPD/tr.json" overwrite
+ok $? "test-run trigger: per-prod-op from the ops counted, which are the runs triggered ($counted)" ||
+	diag "rc $RC" "$ERR"
+
+# The pair waits as the kernel bench's barriers make it, or spins first: same definition either way.
+run -v -w0 -d1 -a -p2 htab-mem --use-case add_del_on_diff_cpu --pair-wait spin --json "$TMPD/spin.json"
+read -r counted fired <<<"$(counted_line "$ERR")"
+[ "$RC" -eq 0 ] && [ "$counted" = "$fired" ] && definition_check "$TMPD/spin.json" add_del_on_diff_cpu &&
+	json_check "$TMPD/spin.json" 'all(x["failed-ops"] == 0 for x in d["runs"][0]["samples"])'
+ok $? "--pair-wait spin: pairs still alternate (del-ops half the ops), none failed" || diag "rc $RC" "$ERR"
+run -w0 -d1 htab-mem --pair-wait spin
+[ "$RC" -eq 2 ] && grep -q 'pair-wait spin applies to --use-case add_del_on_diff_cpu only' <<<"$ERR"
+ok $? "--pair-wait spin without pairs: exit 2, says why" || diag "rc $RC" "$ERR"
 
 J="$TMPD/overwrite.json"
 json_check "$J" '
@@ -89,6 +136,79 @@ mem=$(python3 -c 'import sys; print("%.2f" % float(sys.argv[1]))' "$(json_mean "
 grep -q "memory usage $mem ±" <<<"$line" && grep -q '^Memory: cgroup-v1\|^Memory: cgroup-v2\|^Memory: fdinfo' <<<"$HUMAN"
 ok $? "human memory usage and JSON agree ($mem MiB), the method is printed" || diag "$HUMAN"
 
+# run_bench_htab_mem.sh's summarize, done again here: the run's whole
+# stdout joined into one line (the script echoes it unquoted), then one
+# sed capture per figure; a pattern that does not match leaves the
+# whole line, which the shape checks below reject.
+seed_capture() {	# seed_capture OUTPUT: the row the script would print
+	local s
+	# shellcheck disable=SC2086
+	s=$(echo $1 | tail -n1)
+	printf 'per-prod-op: %s, avg mem: %s, peak mem: %s\n' \
+		"$(sed -E 's/.* per-prod-op\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+k\/s).*/\1/' <<<"$s")" \
+		"$(sed -E 's/.* memory usage\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+MiB).*/\1/' <<<"$s")" \
+		"$(sed -E 's/.* peak memory usage\s+([0-9]+\.[0-9]+MiB).*/\1/' <<<"$s")"
+}
+row_shape='^per-prod-op: [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+k/s, avg mem: [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+MiB, peak mem: [0-9]+\.[0-9]+MiB$'
+
+# Two periods, so the spread is a real one; the Markdown row is format_row's.
+run -w0 -d2 -p2 --period-ms 500 htab-mem --json "$TMPD/sum.json"
+SUM_OUT=$OUT
+got=$(seed_capture "$OUT")
+want=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]["metrics"]
+f = lambda m, k: "%.2f" % r[m][k]
+print("per-prod-op: %s ± %sk/s, avg mem: %s ± %sMiB, peak mem: %sMiB" % (f("per-prod-op", "mean"),
+      f("per-prod-op", "stddev"), f("memory", "mean"), f("memory", "stddev"), f("peak-memory", "max")))' "$TMPD/sum.json")
+[ "$RC" -eq 0 ] && grep -Eq "$row_shape" <<<"$got" && [ "$got" = "$want" ]
+ok $? "the seed script's summarize takes the run's figures from its output: $got" ||
+	diag "want: $want" "$OUT"
+
+run -q -w0 -d1 -p2 htab-mem --md -
+summary=$(grep '^Summary:' <<<"$ERR")
+row=$(sed -nE 's/^\| *\| htab-mem \| htab-mem \| (.*) \|$/\1/p' <<<"$OUT")
+[ "$RC" -eq 0 ] && [ -n "$row" ] && [ "$(seed_capture "$summary")" = "$row" ]
+ok $? "a suite row is what the seed script makes of the same run's Summary: $row" ||
+	diag "$summary" "$OUT"
+
+# --- metric kinds, and what setup leaves in the figures ---
+json_check "$TMPD/overwrite--preallocated.json" '
+m = d["runs"][0]["metrics"]
+k = {n: (v["kind"], v["better"]) for n, v in m.items()}
+k["per-prod-op"] == ("rate", "higher") and k["memory"] == ("level", "lower") and k["peak-memory"] == ("peak", "lower") and k["setup-peak-memory"] == ("level", "lower") and k["failed-ops"] == ("count", "lower") and k["ops"] == ("count", "none") and k["del-ops"] == ("count", "none")'
+ok $? "metric kinds: per-prod-op a rate, memory and setup's peak levels, the peak a running maximum, counts"
+
+# setup's peak is fixed before the producers start; the run's peak starts there
+json_check "$TMPD/overwrite--preallocated.json" '
+s = d["runs"][0]["samples"]
+len(set(x["setup-peak-memory"] for x in s)) == 1 and s[0]["setup-peak-memory"] > 0 and all(x["peak-memory"] >= x["memory"] for x in s) and all(b["peak-memory"] >= a["peak-memory"] for a, b in zip(s, s[1:]))'
+ok $? "setup-peak-memory is one value for the run; peak-memory never falls and is never below usage"
+setup=$(python3 -c 'import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["runs"][0]["metrics"]["setup-peak-memory"]["max"])' "$TMPD/sum.json")
+grep -q "^Memory: .*; setup peak $setup MiB" <<<"$SUM_OUT"
+ok $? "the Memory line gives setup's peak ($setup MiB), apart from the Summary's" || diag "$SUM_OUT"
+
+if [ "$MEMCG_KIND" = v1 ]; then
+	# usage carries the per-CPU charge batches left from setup, which differ run to run;
+	# the kernel memory counter is charged page by page
+	run -q -w0 -d1 -p2 --period-ms 500 htab-mem --preallocated --json "$TMPD/k1.json"
+	r1=$RC
+	run -q -w0 -d1 -p2 --period-ms 500 htab-mem --preallocated --json "$TMPD/k2.json"
+	slack=$((8192 * $(nproc)))
+	[ "$r1" -eq 0 ] && [ "$RC" -eq 0 ] && python3 - "$TMPD/k1.json" "$TMPD/k2.json" "$slack" <<'PY'
+import json, sys
+k = [[x["kernel-memory"] * 1048576 for x in json.load(open(f))["runs"][0]["samples"]] for f in sys.argv[1:3]]
+slack = int(sys.argv[3])
+flat = [v for run in k for v in run]
+sys.exit(0 if min(flat) > 0 and max(flat) - min(flat) <= slack else 1)
+PY
+	ok $? "cgroup v1 --preallocated: kernel-memory is the same (within $slack bytes) in every sample of two runs" ||
+		diag "$(grep -h kernel-memory "$TMPD/k1.json" "$TMPD/k2.json" | head)"
+else
+	json_check "$TMPD/overwrite.json" '"kernel-memory" not in d["runs"][0]["metrics"]'
+	ok $? "no cgroup v1: no kernel-memory figure"
+fi
+
 # --- non-preallocated above preallocated, two runs compared ---
 # 8 producers x 64 keys in a map of exactly 512 entries, 4 KiB values: the
 # preallocated map is one array of 512 elements; the allocator serves each
@@ -109,6 +229,15 @@ else
 	fail "non-preallocated vs preallocated runs (rc $rc1, $RC)" "$ERR"
 fi
 
+# --- the suite: the seed script's table, no internal words ---
+run suite htab-mem -w0 -d1
+rows=$(grep -cE "^(overwrite|batch_add_batch_del|add_del_on_diff_cpu) +per-prod-op: " <<<"$OUT")
+bad=$(grep -E "^(overwrite|batch_add_batch_del|add_del_on_diff_cpu) " <<<"$OUT" | sed -E 's/^[a-z_]+ +//' | grep -Evc "$row_shape")
+[ "$RC" -eq 0 ] && [ "$rows" -eq 6 ] && [ "$bad" -eq 0 ] && grep -qx "BPF memory allocator" <<<"$OUT" &&
+	! grep -qiE "seed|normal bpf ma" <<<"$OUT"
+ok $? "suite htab-mem: six rows in the seed script's shape, sections preallocated and BPF memory allocator" ||
+	diag "rc $RC" "$OUT" "$ERR"
+
 # --- bad input ---
 run -w0 -d1 -p3 htab-mem --use-case add_del_on_diff_cpu
 [ "$RC" -eq 2 ] && head -1 <<<"$ERR" | grep -q 'add_del_on_diff_cpu pairs producers.*-p must be even, got 3'
@@ -127,6 +256,8 @@ ok $? "--value-size above 4096: exit 2"
 # bg_start ARGS...: a run in the background; PID, once its producers started
 bg_start() {
 	local i
+	# the previous run's "started" line must not be taken for this one's
+	rm -f "$TMPD/bg.out" "$TMPD/bg.err"
 	"$BPFBENCH" "$@" >"$TMPD/bg.out" 2>"$TMPD/bg.err" &
 	PID=$!
 	for i in $(seq 1 200); do
