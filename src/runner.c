@@ -111,9 +111,12 @@ static void stop_workers(struct bench_env *env, struct worker *w, int n)
 	int i;
 
 	atomic_store(&env->stop, true);
-	for (i = 0; i < n; i++)
-		if (w[i].started)
+	for (i = 0; i < n; i++) {
+		if (w[i].started && w[i].consumer)
 			pthread_join(w[i].thread, NULL);
+		else if (w[i].started)	/* out of a long test run at once */
+			thread_join_waking(w[i].thread);
+	}
 }
 
 /* Sleeps until an absolute time; false if a signal or a thread failure cut it short. */

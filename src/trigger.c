@@ -125,6 +125,8 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
 	t->kind = want;
 	t->prog = prog_of(progs, want);
 	t->repeat = env->opts->test_run_repeat;
+	t->user_repeat = t->repeat;
+	t->max_call_ns = env->opts->period_ms * 1000000ull / 10;
 	t->prog_fd = -1;
 	if (want == TRIG_FENTRY)
 		return set_fentry_target(t->prog);
@@ -134,35 +136,98 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
 /*
  * Each test-run syscall has a fixed cost, so `repeat` doubles until one
  * syscall takes both TEST_RUN_TARGET_NS and FIXED_COST_SHARE times the
- * cost of a single run: the fixed part is then spread thin, yet a stop
- * request is still noticed within milliseconds.
+ * cost of a single run: the fixed part is then spread thin.  It stops
+ * doubling before one call would take more than t->max_call_ns (a tenth
+ * of the period), so each period holds ten calls or more and its sample
+ * is not made of one call's leftovers.
  */
 #define TEST_RUN_TARGET_NS	2000000ull
 #define TEST_RUN_MAX_NS		100000000ull
 #define FIXED_COST_SHARE	20
+#define MEASURE_NS		1000000ull	/* a user's repeat: extrapolated from a call this long */
+#define MEASURE_TRIES		5		/* ... the least of this many */
 
-static int calibrate_repeat(struct trigger *t)
+/* Doubles t->repeat from 1 until a call takes target/2 or repeat reaches max; *took its time. */
+static int double_until(struct trigger *t, uint64_t target, uint32_t max, uint64_t *took)
 {
-	uint64_t t0, took, first = 0, target = TEST_RUN_TARGET_NS;
+	uint64_t t0;
 	int err;
 
 	for (t->repeat = 1;; t->repeat *= 2) {
+		if (t->repeat > max)
+			t->repeat = max;
 		t0 = now_ns();
 		err = trigger_fire(t);
 		if (err)
 			return err;
-		took = now_ns() - t0;
-		if (!first) {
-			first = took;
-			if (target < FIXED_COST_SHARE * first)
-				target = FIXED_COST_SHARE * first;
-			if (target > TEST_RUN_MAX_NS)
-				target = TEST_RUN_MAX_NS;
-		}
-		if (took >= target / 2 || t->repeat >= TEST_RUN_MAX_REPEAT)
-			break;
+		*took = now_ns() - t0;
+		if (*took >= target / 2 || t->repeat >= max)
+			return 0;
 	}
-	vmsg("test-run: %u program runs per syscall (%.3f ms)", t->repeat, took / 1e6);
+}
+
+/* One more call at t->repeat: *took becomes the least time seen. */
+static int fire_min(struct trigger *t, uint64_t *took)
+{
+	uint64_t t0 = now_ns();
+	int err = trigger_fire(t);
+
+	if (!err && now_ns() - t0 < *took)
+		*took = now_ns() - t0;
+	return err;
+}
+
+static int calibrate_repeat(struct trigger *t)
+{
+	uint64_t target = TEST_RUN_TARGET_NS, first;
+	int err;
+
+	err = double_until(t, 0, 1, &first);	/* one run alone */
+	if (err)
+		return err;
+	if (target < FIXED_COST_SHARE * first)
+		target = FIXED_COST_SHARE * first;
+	if (target > TEST_RUN_MAX_NS)
+		target = TEST_RUN_MAX_NS;
+	if (target > t->max_call_ns)
+		target = t->max_call_ns;
+	err = double_until(t, target, TEST_RUN_MAX_REPEAT, &first);
+	if (!err && first > t->max_call_ns && t->repeat > 1) {	/* a noisy step overshot */
+		t->repeat /= 2;
+		first /= 2;
+	}
+	if (!err)
+		vmsg("test-run: %u program runs per syscall (%.3f ms)", t->repeat, first / 1e6);
+	return err;
+}
+
+/*
+ * --test-run-repeat N is refused (exit 2) when one call would take longer
+ * than the bound: measured with up to N runs for about a millisecond (the
+ * least of MEASURE_TRIES calls, as a busy machine preempts us), then
+ * extrapolated.  Reducing it instead would measure what was not asked for.
+ */
+static int check_repeat(struct trigger *t)
+{
+	uint32_t want = t->repeat, most;
+	uint64_t took;
+	double est;
+	int err = double_until(t, 2 * MEASURE_NS, want, &took), i;
+
+	/* being preempted only adds time: the least of a few calls is the cost */
+	for (i = 0; !err && i < MEASURE_TRIES - 1 && t->repeat < want; i++)
+		err = fire_min(t, &took);
+	if (err)
+		return err;
+	est = (double)took * want / t->repeat;
+	if (est > t->max_call_ns) {
+		most = (uint32_t)((double)t->max_call_ns / est * want);
+		errmsg("--test-run-repeat %u: one test-run call would take about %.0f ms here, "
+		       "over the %.0f ms bound (a tenth of --period-ms); at most about %u",
+		       want, est / 1e6, t->max_call_ns / 1e6, most ? most : 1);
+		return -EINVAL;
+	}
+	t->repeat = want;
 	return 0;
 }
 
@@ -171,8 +236,13 @@ int trigger_attach(struct trigger *t)
 	t->prog_fd = bpf_program__fd(t->prog);
 	if (t->prog_fd < 0)
 		return -EBADF;
-	if (t->kind == TRIG_TEST_RUN)
-		return t->repeat ? 0 : calibrate_repeat(t);
+	if (t->kind != TRIG_TEST_RUN)
+		goto attach;
+	if (!t->repeat)
+		return calibrate_repeat(t);
+	/* a repeat the benchmark chose itself is its own business, and may not tolerate extra runs */
+	return t->repeat == t->user_repeat ? check_repeat(t) : 0;
+attach:
 	t->link = bpf_program__attach(t->prog);
 	if (!t->link)
 		return -errno;
@@ -192,8 +262,11 @@ int test_run_pkt(int prog_fd, void *pkt, uint32_t len, uint32_t repeat, uint32_t
 		    .data_size_out = len,
 		    .repeat = repeat);
 
+	/* a single run is never cut short, so callers that read retval see it */
+	if (repeat > 1 && thread_woken())
+		return 0;
 	if (bpf_prog_test_run_opts(prog_fd, &opts))
-		return -errno;
+		return errno == EINTR && repeat > 1 && thread_woken() ? 0 : -errno;
 	if (retval)
 		*retval = opts.retval;
 	return 0;

@@ -46,6 +46,8 @@ struct trigger {
 	struct bpf_link *link;
 	int prog_fd;
 	uint32_t repeat;	/* test-run: program runs per syscall; 0: calibrate */
+	uint32_t user_repeat;	/* --test-run-repeat, 0 if not given */
+	uint64_t max_call_ns;	/* test-run: one call's bound, a tenth of --period-ms */
 	unsigned char pkt[64];	/* test-run: the packet */
 };
 
@@ -55,14 +57,23 @@ struct trigger {
  * Returns 0, or -EOPNOTSUPP after printing why (the run then exits SKIP).
  */
 int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs);
-/* After load: attach (raw-tp, fentry) and remember the fd. */
+/*
+ * After load: attach (raw-tp, fentry) and remember the fd.  test-run: one
+ * call is bounded by max_call_ns (a tenth of the period, so a period
+ * holds ten calls or more); repeat 0 is calibrated below it, and a
+ * --test-run-repeat whose call would take longer is refused with one
+ * line, -EINVAL (exit 2).  A repeat the benchmark set itself is kept.
+ */
 int trigger_attach(struct trigger *t);
 /* Makes the program run once (raw-tp, fentry) or `repeat` times (test-run). */
 int trigger_fire(struct trigger *t);
 /*
  * BPF_PROG_TEST_RUN of prog_fd on the len-byte pkt, repeat times; the
  * packet as the last run left it is copied back into pkt.  0 or -errno;
- * *retval (may be NULL) gets the program's return value.
+ * *retval (may be NULL) gets the program's return value.  In a worker
+ * that thread_join_waking() woke, a call of repeat > 1 returns 0 at once
+ * or when cut short (EINTR), pkt and *retval as they were: the run is
+ * over, and the programs counted what they did.  One run is never cut.
  */
 int test_run_pkt(int prog_fd, void *pkt, uint32_t len, uint32_t repeat, uint32_t *retval);
 void trigger_detach(struct trigger *t);

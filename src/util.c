@@ -13,6 +13,8 @@
 
 bool verbose;
 
+#define WAKE_INTERVAL_NS	10000000l	/* thread_join_waking(): a wake-up every 10 ms */
+
 static void vprint(const char *fmt, va_list ap)
 {
 	fputs("bpfbench: ", stderr);
@@ -154,6 +156,62 @@ bool interrupted(void)
 }
 
 /*
+ * The wake-up: a signal whose handler only notes it, installed without
+ * SA_RESTART, so that a syscall the woken thread sits in returns EINTR.
+ * The kernel's test-run loop checks for a signal pending for the calling
+ * thread between program runs; a process-directed SIGINT goes to the main
+ * thread (the others block it), so a producer must be told on its own.
+ */
+static __thread volatile sig_atomic_t woken;
+
+static void on_wake(int sig)
+{
+	woken = 1;
+}
+
+static void wake_install(void)
+{
+	static bool done;
+	struct sigaction sa;
+
+	if (done)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGRTMIN, &sa, NULL);
+	done = true;
+}
+
+bool thread_woken(void)
+{
+	return woken;
+}
+
+int thread_join_waking(pthread_t t)
+{
+	struct timespec ts;
+	int err;
+
+	wake_install();
+	for (;;) {
+		/* again and again: it may have been between its last look and the syscall */
+		err = pthread_kill(t, SIGRTMIN);
+		if (err)	/* already gone */
+			return -pthread_join(t, NULL);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += WAKE_INTERVAL_NS;
+		if (ts.tv_nsec >= 1000000000l) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000l;
+		}
+		err = pthread_timedjoin_np(t, NULL, &ts);
+		if (err != ETIMEDOUT)
+			return -err;
+	}
+}
+
+/*
  * The last atexit handler.  A signal that arrived at any time, even in
  * the final teardown or while results were written, decides the status;
  * an unwritten stdout fails the run.
@@ -174,6 +232,7 @@ void install_signal_handlers(void)
 	size_t i;
 
 	atexit(at_exit);
+	wake_install();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

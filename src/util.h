@@ -2,6 +2,7 @@
 #ifndef BPFBENCH_UTIL_H
 #define BPFBENCH_UTIL_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,6 +39,16 @@ bool interrupted(void);
 void install_signal_handlers(void);
 /* Blocks those signals in the calling thread, *old the previous mask: threads created next inherit it. */
 void stop_signals_block(sigset_t *old);
+/*
+ * Joins a worker that was told to stop, waking it with a signal (SIGRTMIN,
+ * a handler that only notes it, no SA_RESTART) every 10 ms until it ends,
+ * so a syscall it sits in, a long BPF_PROG_TEST_RUN above all, returns
+ * EINTR at once.  Only for threads that treat EINTR after a stop as the
+ * end (test_run_pkt() does); 0 or -errno.
+ */
+int thread_join_waking(pthread_t t);
+/* In a worker: thread_join_waking() has woken it, the run is over. */
+bool thread_woken(void);
 
 void *xcalloc(size_t n, size_t size);
 
