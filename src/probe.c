@@ -90,6 +90,31 @@ static void set_detail(char *d, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * EPERM or EACCES.  With the privileges bpfbench needs, the kernel itself
+ * refuses (a policy, a lockdown): missing, 0.  Without them nothing can be
+ * told about the kernel: -EPERM, the detail saying permission, so that no
+ * caller reports a missing feature where a privilege is missing.
+ */
+static int denied(char *d, size_t len, int err, const char *what)
+{
+	char priv[DETAIL_MAX];
+
+	if (probe_feature(PROBE_PRIV, priv, sizeof(priv)) == 1) {
+		set_detail(d, len, "%s: %s refused by the kernel (we have %s)",
+			   errno_name(err), what, priv);
+		return 0;
+	}
+	set_detail(d, len, "%s: no permission, %s refused (%s): cannot tell what the kernel offers",
+		   errno_name(err), what, priv);
+	return -EPERM;
+}
+
+static bool is_denial(int err)
+{
+	return err == -EPERM || err == -EACCES;
+}
+
 /* Load "r0 = ret; exit" as the given program type. */
 static int load_ret(enum bpf_prog_type type, int ret,
 		    const struct bpf_prog_load_opts *opts)
@@ -102,14 +127,13 @@ static int load_ret(enum bpf_prog_type type, int ret,
 	return bpf_prog_load(type, NULL, "GPL", insns, ARRAY_SIZE(insns), opts);
 }
 
-/* Most "is this usable" errors mean missing; say which kind of missing. */
+/* Most "is this usable" errors mean missing; say which kind of missing, or that we may not know. */
 static int load_failed(char *d, size_t len, int err, const char *what)
 {
+	if (is_denial(err))
+		return denied(d, len, err, what);
 	if (err == -EINVAL)
 		set_detail(d, len, "EINVAL: %s unknown to this kernel", what);
-	else if (err == -EPERM || err == -EACCES)
-		set_detail(d, len, "%s: %s refused at load",
-			   errno_name(err), what);
 	else
 		set_detail(d, len, "%s: %s failed to load",
 			   errno_name(err), what);
@@ -304,6 +328,8 @@ static int probe_trig_test_run(char *d, size_t len)
 		return load_failed(d, len, fd, "tc program");
 	err = test_run_pkt(fd, pkt, sizeof(pkt), 2, &ret);
 	close(fd);
+	if (is_denial(err))
+		return denied(d, len, err, "tc test_run");
 	if (err) {
 		set_detail(d, len, "%s: tc test_run failed", errno_name(err));
 		return 0;
@@ -334,6 +360,8 @@ static int probe_trig_test_run_on_cpu(char *d, size_t len)
 			   errno_name(err));
 		return 0;
 	}
+	if (is_denial(err))
+		return denied(d, len, err, "raw_tp test_run on a CPU");
 	if (err) {
 		set_detail(d, len, "%s: raw_tp test_run on CPU 0 failed",
 			   errno_name(err));
@@ -348,6 +376,12 @@ static int attach_outcome(char *d, size_t len, int fd, int link, const char *wha
 			  const char *target)
 {
 	close(fd);
+	if (is_denial(link)) {
+		char name[128];
+
+		snprintf(name, sizeof(name), "%s attach to %s", what, target);
+		return denied(d, len, link, name);
+	}
 	if (link < 0) {
 		set_detail(d, len, "%s: %s refused at attach (%s)", errno_name(link), what,
 			   target);
@@ -401,6 +435,8 @@ static int probe_trig_fentry(char *d, size_t len)
 	}
 	fd = load_tracing(BPF_TRACE_FENTRY, id);
 	if (fd < 0) {
+		if (is_denial(fd))
+			return denied(d, len, fd, "fentry load");
 		if (fd == -EINVAL)
 			set_detail(d, len, "EINVAL: fentry on %s unknown to this kernel",
 				   name);
@@ -424,6 +460,8 @@ static int probe_helper_bpf_loop(char *d, size_t len)
 	 */
 	fd = load_ret(BPF_PROG_TYPE_XDP, XDP_PASS, NULL);
 	if (fd < 0) {
+		if (is_denial(fd) && denied(d, len, fd, "XDP program") < 0)
+			return -EPERM;
 		set_detail(d, len, "%s: XDP programs refused, cannot tell",
 			   errno_name(fd));
 		return fd;
@@ -473,10 +511,8 @@ static int probe_map(char *d, size_t len, const struct map_spec *s)
 			   errno_name(fd));
 		return 0;
 	}
-	if (fd == -EPERM || fd == -EACCES) {
-		set_detail(d, len, "%s: map creation refused", errno_name(fd));
-		return 0;
-	}
+	if (is_denial(fd))
+		return denied(d, len, fd, "map creation");
 	/* ENOMEM and friends say nothing about the map type itself. */
 	set_detail(d, len, "%s: map creation failed", errno_name(fd));
 	return fd;
@@ -509,6 +545,8 @@ static int probe_map_batch_ops(char *d, size_t len)
 	int fd, err;
 
 	fd = map_create(&s);
+	if (is_denial(fd))
+		return denied(d, len, fd, "hash map creation");
 	if (fd < 0) {
 		set_detail(d, len, "%s: hash map creation failed",
 			   errno_name(fd));
@@ -538,9 +576,11 @@ static int probe_rb_overwrite(char *d, size_t len)
 		.max_entries = sysconf(_SC_PAGESIZE) * 4,
 		.flags = BPF_F_RB_OVERWRITE,
 	};
-	int fd;
+	int fd, rb = probe_feature(PROBE_MAP_RINGBUF, d, len);
 
-	if (probe_feature(PROBE_MAP_RINGBUF, NULL, 0) != 1) {
+	if (rb < 0)	/* its detail says why we cannot tell */
+		return rb;
+	if (!rb) {
 		set_detail(d, len, "ring buffer maps unavailable");
 		return 0;
 	}
@@ -554,9 +594,11 @@ static int probe_rb_overwrite(char *d, size_t len)
 		set_detail(d, len, "EINVAL: flag unknown to this kernel");
 		return 0;
 	}
+	if (is_denial(fd))
+		return denied(d, len, fd, "overwrite ring buffer creation");
 	set_detail(d, len, "%s: overwrite ring buffer creation failed",
 		   errno_name(fd));
-	return fd == -EPERM ? 0 : fd;
+	return fd;
 }
 
 struct mount_ent {

@@ -58,13 +58,13 @@ static struct bpf_program *prog_of(const struct trigger_progs *p, enum trigger_k
  * BPFBENCH_TRUST_TRIGGER=1 skips the probe for an explicit --trigger, so
  * the tests can watch the kernel refuse a real program load.
  */
-static bool kernel_has(enum trigger_kind k, char *why, size_t len)
+static int kernel_has(enum trigger_kind k, char *why, size_t len)
 {
 	const char *trust = getenv("BPFBENCH_TRUST_TRIGGER");
 
 	if (trust && !strcmp(trust, "1"))
-		return true;
-	return probe_feature(probe_of(k), why, len) == 1;
+		return 1;
+	return probe_feature(probe_of(k), why, len);
 }
 
 static int set_fentry_target(struct bpf_program *prog)
@@ -92,7 +92,7 @@ static enum trigger_kind pick_auto(const struct trigger_progs *p)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(order); i++)
-		if (prog_of(p, order[i]) && kernel_has(order[i], why, sizeof(why)))
+		if (prog_of(p, order[i]) && kernel_has(order[i], why, sizeof(why)) == 1)
 			return order[i];
 	return TRIG_NONE;
 }
@@ -101,11 +101,15 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
 {
 	enum trigger_kind want = env->opts->trigger;
 	struct trigger *t = &env->trig;
-	char why[128] = "";
-	int k;
+	char why[256] = "";
+	int k, has;
 
 	if (want == TRIG_AUTO) {
 		want = pick_auto(progs);
+		if (want == TRIG_NONE && kernel_has(TRIG_TEST_RUN, why, sizeof(why)) == -EPERM) {
+			errmsg("%s: %s", env->bench->name, why);
+			return -EPERM;	/* a privilege, not the kernel: exit 1 */
+		}
 		if (want == TRIG_NONE) {
 			errmsg("%s: no trigger works on this kernel (see 'bpfbench probe')",
 			       env->bench->name);
@@ -114,10 +118,11 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
 	} else if (!prog_of(progs, want)) {
 		errmsg("%s: has no %s trigger", env->bench->name, trigger_names[want]);
 		return -EOPNOTSUPP;
-	} else if (!kernel_has(want, why, sizeof(why))) {
-		errmsg("%s: the kernel refuses the %s trigger (%s)", env->bench->name,
+	} else if ((has = kernel_has(want, why, sizeof(why))) != 1) {
+		errmsg("%s: %s the %s trigger (%s)", env->bench->name,
+		       has == -EPERM ? "no permission for" : "the kernel refuses",
 		       trigger_names[want], why);
-		return -EOPNOTSUPP;
+		return has == -EPERM ? -EPERM : -EOPNOTSUPP;
 	}
 	for (k = TRIG_TEST_RUN; k <= TRIG_FENTRY; k++)
 		if (prog_of(progs, k))
