@@ -9,11 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "memcg.h"
-#include "probe.h"
+#include "sysfs.h"
 #include "util.h"
 
 #define MEMCG_PREFIX	"bpfbench-"
@@ -45,110 +44,6 @@ static const char *peak_file(const struct memcg *m)
 	return m->method == MEMCG_V2 ? "memory.peak" : "memory.max_usage_in_bytes";
 }
 
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	int err;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	err = n < 0 ? -errno : 0;
-	close(fd);
-	if (err)
-		return err;
-	buf[n] = 0;
-	return 0;
-}
-
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != strlen(text))
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
-static int read_u64_file(const char *dir, const char *name, uint64_t *val)
-{
-	char path[PATH_MAX + 64], buf[64], *end;
-	int err;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	err = read_text(path, buf, sizeof(buf));
-	if (err)
-		return err;
-	errno = 0;
-	*val = strtoull(buf, &end, 10);
-	if (errno || end == buf)
-		return -EINVAL;
-	return 0;
-}
-
-static bool file_has_word(const char *path, const char *word)
-{
-	char buf[1024], *tok, *save = NULL;
-
-	if (read_text(path, buf, sizeof(buf)))
-		return false;
-	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
-		if (!strcmp(tok, word))
-			return true;
-	return false;
-}
-
-static bool list_has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = list;
-
-	while ((p = strstr(p, word))) {
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == 0))
-			return true;
-		p += n;
-	}
-	return false;
-}
-
-/*
- * Our path inside the hierarchy from /proc/self/cgroup: the "0::" line
- * for v2, the line whose controller list names "memory" for v1.
- */
-static int own_cgroup_path(bool v2, char *out, size_t len)
-{
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	char line[PATH_MAX + 256], *ctrl, *path;
-	int ret = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (ret && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		ctrl = strchr(line, ':');
-		path = ctrl ? strchr(ctrl + 1, ':') : NULL;
-		if (!path)
-			continue;
-		*path++ = 0;
-		ctrl++;
-		if (v2 ? !strcmp(line, "0") && !*ctrl : list_has_word(ctrl, "memory")) {
-			snprintf(out, len, "%s", path);
-			ret = 0;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
 static void parent_of(const char *dir, char *out, size_t len)
 {
 	char *slash;
@@ -167,21 +62,17 @@ static void parent_of(const char *dir, char *out, size_t len)
  */
 static int v2_parent(struct memcg *m, char *parent, size_t len)
 {
-	char path[PATH_MAX + 64];
 	int err;
 
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", m->home);
-	if (file_has_word(path, "memory")) {
+	if (sysfs_has_word(m->home, "cgroup.subtree_control", "memory")) {
 		snprintf(parent, len, "%s", m->home);
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/cgroup.controllers", m->home);
-	if (file_has_word(path, "memory")) {
+	if (sysfs_has_word(m->home, "cgroup.controllers", "memory")) {
 		parent_of(m->home, parent, len);
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", m->home);
-	err = write_text(path, "+memory");
+	err = sysfs_write(m->home, "cgroup.subtree_control", "+memory");
 	if (!err) {
 		snprintf(parent, len, "%s", m->home);
 		return 0;
@@ -194,22 +85,6 @@ static int v2_parent(struct memcg *m, char *parent, size_t len)
 static bool pid_is_dead(pid_t pid)
 {
 	return kill(pid, 0) && errno == ESRCH;
-}
-
-/* rmdir, waiting a little while the kernel finishes with tasks that just left. */
-static int remove_dir(const char *dir)
-{
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (!rmdir(dir) || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			return -errno;
-		nanosleep(&ts, NULL);
-	}
-	return -EBUSY;
 }
 
 /*
@@ -255,22 +130,13 @@ static void remove_stale(const char *parent)
 		if (!pid || (pid != getpid() && !pid_is_dead(pid)))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", parent, de->d_name);
-		err = remove_dir(path);
+		err = cgroup_remove(path);
 		if (err)
 			vmsg("memcg: cannot remove stale %s: %s", path, strerror(-err));
 		else
 			vmsg("memcg: removed stale %s", path);
 	}
 	closedir(d);
-}
-
-static int move_self(const char *dir)
-{
-	char path[PATH_MAX + 64], pid[32];
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	return write_text(path, pid);
 }
 
 static void memcg_atexit(void)
@@ -303,7 +169,7 @@ static int join_new(struct memcg *m, const char *parent)
 		registered = true;
 	}
 	active = m;
-	err = move_self(m->dir);
+	err = cgroup_enter(m->dir);
 	if (err) {
 		snprintf(m->why, sizeof(m->why), "cannot move into %s: %s", m->dir, strerror(-err));
 		memcg_leave(m);
@@ -317,26 +183,22 @@ static int join_new(struct memcg *m, const char *parent)
 
 static int try_cgroup(struct memcg *m)
 {
-	char detail[PATH_MAX + 8], rel[PATH_MAX], parent[PATH_MAX];
-	bool v2;
+	char parent[PATH_MAX];
+	struct cg_mount cg;
 	int err;
 
-	if (probe_feature(PROBE_MEMCG, detail, sizeof(detail)) != 1) {
+	if (cgroup_memory_mount(&cg) != 1) {
 		snprintf(m->why, sizeof(m->why), "no memory cgroup hierarchy mounted");
 		return -ENOENT;
 	}
-	v2 = !strncmp(detail, "v2:", 3);
-	err = own_cgroup_path(v2, rel, sizeof(rel));
+	err = cgroup_own_dir(&cg, m->home, sizeof(m->home));
 	if (err) {
 		snprintf(m->why, sizeof(m->why), "not found in /proc/self/cgroup: %s", strerror(-err));
 		return err;
 	}
-	if (snprintf(m->home, sizeof(m->home), "%s%s", detail + 3,
-		     strcmp(rel, "/") ? rel : "") >= (int)sizeof(m->home))
-		return -ENAMETOOLONG;
-	m->method = v2 ? MEMCG_V2 : MEMCG_V1;
+	m->method = cg.version == CG_V2 ? MEMCG_V2 : MEMCG_V1;
 	snprintf(parent, sizeof(parent), "%s", m->home);
-	if (v2) {
+	if (cg.version == CG_V2) {
 		err = v2_parent(m, parent, sizeof(parent));
 		if (err)
 			return err;
@@ -412,16 +274,14 @@ static int v2_reset_peak(struct memcg *m)
 
 int memcg_reset_peak(struct memcg *m)
 {
-	char path[PATH_MAX + 64];
 	int err = 0;
 
 	m->peak_seen = 0;
 	if (!m->has_peak || !m->joined)
 		return 0;
-	if (m->method == MEMCG_V1) {
-		snprintf(path, sizeof(path), "%s/memory.max_usage_in_bytes", m->dir);
-		err = write_text(path, "0");
-	} else if (m->method == MEMCG_V2) {
+	if (m->method == MEMCG_V1)
+		err = sysfs_write(m->dir, "memory.max_usage_in_bytes", "0");
+	else if (m->method == MEMCG_V2) {
 		err = v2_reset_peak(m);
 	}
 	if (err)	/* the kernel cannot restart it: keep the largest sample instead */
@@ -435,7 +295,7 @@ static int read_peak(struct memcg *m)
 	ssize_t n;
 
 	if (m->peak_fd < 0)
-		return read_u64_file(m->dir, peak_file(m), &m->peak_seen);
+		return sysfs_read_u64(m->dir, peak_file(m), &m->peak_seen);
 	n = pread(m->peak_fd, buf, sizeof(buf) - 1, 0);
 	if (n < 0)
 		return -errno;
@@ -454,7 +314,7 @@ int memcg_sample(struct memcg *m, uint64_t *usage, uint64_t *peak)
 	case MEMCG_V2:
 		if (!m->joined)
 			return -ENOENT;
-		err = read_u64_file(m->dir, usage_file(m), usage);
+		err = sysfs_read_u64(m->dir, usage_file(m), usage);
 		if (!err && m->has_peak)
 			err = read_peak(m);
 		break;
@@ -481,13 +341,13 @@ void memcg_leave(struct memcg *m)
 		m->peak_fd = -1;
 	}
 	if (m->joined) {
-		err = move_self(m->home);
+		err = cgroup_enter(m->home);
 		if (err)
 			errmsg("memory cgroup: cannot move back to %s: %s", m->home, strerror(-err));
 		m->joined = false;
 	}
 	if (m->made) {
-		err = remove_dir(m->dir);
+		err = cgroup_remove(m->dir);
 		if (err)
 			errmsg("memory cgroup: cannot remove %s: %s", m->dir, strerror(-err));
 		m->made = false;

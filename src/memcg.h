@@ -22,10 +22,20 @@
  * come before anything that should be measured is created, and moves the
  * whole process (cgroup.procs), so threads started later are inside too.
  *
+ * lpm-trie-free's memory-cgroup fallback (and any other benchmark that
+ * wants a cgroup's usage, on v1 and v2 alike): memcg_enter(&m,
+ * MEMCG_WANT_CGROUP) before the object to measure is created, then
+ * memcg_sample(&m, &usage, &peak) as often as needed (it reads one or two
+ * files), memcg_leave(&m) on every exit path.  A cgroup of another name
+ * can be made with sysfs.h's cgroup_*(); name it bpfbench-<what>.<pid> so
+ * that the sweep below knows it.
+ *
  * One measurement at a time per process.  The cgroup is removed by
  * memcg_leave() and, should the process exit without it, by an atexit
  * handler; a cgroup left by a killed process (SIGKILL) is removed by the
- * next memcg_enter() in the same parent once its pid is gone.
+ * next memcg_enter() in the same parent or in home once its pid is gone:
+ * any name that starts with "bpfbench-" and ends with the creator's pid
+ * after a '-' or a '.'.
  */
 #ifndef BPFBENCH_MEMCG_H
 #define BPFBENCH_MEMCG_H

@@ -23,7 +23,8 @@
 
 #include "jsonw.h"
 #include "probe.h"
-#include "trigger.h"
+#include "sysfs.h"
+#include "util.h"
 
 /* Newer than the 6.1 uapi headers we build against. */
 #ifndef BPF_F_RB_OVERWRITE
@@ -32,12 +33,6 @@
 #ifndef BPF_F_TEST_RUN_ON_CPU
 #define BPF_F_TEST_RUN_ON_CPU	(1U << 0)
 #endif
-/* Kernel-internal errno that bpf() leaks to user space. */
-#ifndef ENOTSUPP
-#define ENOTSUPP		524
-#endif
-
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define DETAIL_MAX		256
 
 #define INSN_MOV64_IMM(dst, val)					\
@@ -56,30 +51,6 @@ struct probe_cache {
 
 static struct probe_cache cache[PROBE__COUNT];
 
-static const char *errno_name(int err)
-{
-	static const struct { int err; const char *name; } names[] = {
-		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" },
-		{ EINTR, "EINTR" }, { EIO, "EIO" }, { ENXIO, "ENXIO" },
-		{ E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
-		{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EFAULT, "EFAULT" },
-		{ EBUSY, "EBUSY" }, { EEXIST, "EEXIST" }, { ENODEV, "ENODEV" },
-		{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ENOSYS, "ENOSYS" },
-		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ENOTSUPP, "ENOTSUPP" },
-		{ ELOOP, "ELOOP" }, { ERANGE, "ERANGE" }, { ESPIPE, "ESPIPE" },
-	};
-	static char buf[32];
-	size_t i;
-
-	if (err < 0)
-		err = -err;
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (names[i].err == err)
-			return names[i].name;
-	snprintf(buf, sizeof(buf), "errno %d", err);
-	return buf;
-}
-
 __attribute__((format(printf, 3, 4)))
 static void set_detail(char *d, size_t len, const char *fmt, ...)
 {
@@ -88,6 +59,31 @@ static void set_detail(char *d, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(d, len, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * EPERM or EACCES.  With the privileges bpfbench needs, the kernel itself
+ * refuses (a policy, a lockdown): missing, 0.  Without them nothing can be
+ * told about the kernel: -EPERM, the detail saying permission, so that no
+ * caller reports a missing feature where a privilege is missing.
+ */
+static int denied(char *d, size_t len, int err, const char *what)
+{
+	char priv[DETAIL_MAX];
+
+	if (probe_feature(PROBE_PRIV, priv, sizeof(priv)) == 1) {
+		set_detail(d, len, "%s: %s refused by the kernel (we have %s)",
+			   errname(err), what, priv);
+		return 0;
+	}
+	set_detail(d, len, "%s: no permission, %s refused (%s): cannot tell what the kernel offers",
+		   errname(err), what, priv);
+	return -EPERM;
+}
+
+static bool is_denial(int err)
+{
+	return err == -EPERM || err == -EACCES;
 }
 
 /* Load "r0 = ret; exit" as the given program type. */
@@ -102,17 +98,16 @@ static int load_ret(enum bpf_prog_type type, int ret,
 	return bpf_prog_load(type, NULL, "GPL", insns, ARRAY_SIZE(insns), opts);
 }
 
-/* Most "is this usable" errors mean missing; say which kind of missing. */
+/* Most "is this usable" errors mean missing; say which kind of missing, or that we may not know. */
 static int load_failed(char *d, size_t len, int err, const char *what)
 {
+	if (is_denial(err))
+		return denied(d, len, err, what);
 	if (err == -EINVAL)
 		set_detail(d, len, "EINVAL: %s unknown to this kernel", what);
-	else if (err == -EPERM || err == -EACCES)
-		set_detail(d, len, "%s: %s refused at load",
-			   errno_name(err), what);
 	else
 		set_detail(d, len, "%s: %s failed to load",
-			   errno_name(err), what);
+			   errname(err), what);
 	return 0;
 }
 
@@ -127,7 +122,7 @@ static int probe_bpf_syscall(char *d, size_t len)
 			set_detail(d, len, "EPERM: bpf() refused (privileges or unprivileged_bpf_disabled)");
 		else
 			set_detail(d, len, "%s: socket filter load failed",
-				   errno_name(fd));
+				   errname(fd));
 		return 0;
 	}
 	close(fd);
@@ -152,7 +147,7 @@ static int probe_priv(char *d, size_t len)
 	if (syscall(SYS_capget, &hdr, data)) {
 		int err = -errno;
 
-		set_detail(d, len, "%s: capget failed", errno_name(err));
+		set_detail(d, len, "%s: capget failed", errname(err));
 		return err;
 	}
 	sys_admin = cap_has(data, CAP_SYS_ADMIN);
@@ -231,7 +226,7 @@ static int find_btf_id(const char *const *names, __u32 kind,
 	if (!btf) {
 		int err = errno ? -errno : -ENOENT;
 
-		set_detail(d, len, "%s: no vmlinux BTF", errno_name(err));
+		set_detail(d, len, "%s: no vmlinux BTF", errname(err));
 		return err;
 	}
 	for (p = names; *p; p++) {
@@ -293,23 +288,30 @@ static int probe_prog_tracing(char *d, size_t len)
 
 static int probe_trig_test_run(char *d, size_t len)
 {
-	unsigned char pkt[64];
-	uint32_t ret;
+	unsigned char pkt[64] = { 0 };
+	/* the trigger's call: a packet in and out (see trigger.c's test_run_pkt) */
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .data_in = pkt,
+		    .data_size_in = sizeof(pkt),
+		    .data_out = pkt,
+		    .data_size_out = sizeof(pkt),
+		    .repeat = 2);
 	int fd, err;
 
-	memset(pkt, 0, sizeof(pkt));
 	/* what the trigger uses: a tc program (see trigger.c) */
 	fd = load_ret(BPF_PROG_TYPE_SCHED_CLS, TC_ACT_OK, NULL);
 	if (fd < 0)
 		return load_failed(d, len, fd, "tc program");
-	err = test_run_pkt(fd, pkt, sizeof(pkt), 2, &ret);
+	err = bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
 	close(fd);
+	if (is_denial(err))
+		return denied(d, len, err, "tc test_run");
 	if (err) {
-		set_detail(d, len, "%s: tc test_run failed", errno_name(err));
+		set_detail(d, len, "%s: tc test_run failed", errname(err));
 		return 0;
 	}
-	if (ret != TC_ACT_OK) {
-		set_detail(d, len, "test_run returned %u, expected TC_ACT_OK", ret);
+	if (opts.retval != TC_ACT_OK) {
+		set_detail(d, len, "test_run returned %u, expected TC_ACT_OK", opts.retval);
 		return 0;
 	}
 	set_detail(d, len, "tc test_run works");
@@ -331,12 +333,14 @@ static int probe_trig_test_run_on_cpu(char *d, size_t len)
 	close(fd);
 	if (err == -EINVAL || err == -ENOTSUPP || err == -EOPNOTSUPP) {
 		set_detail(d, len, "%s: raw_tp test_run on CPU unknown to this kernel",
-			   errno_name(err));
+			   errname(err));
 		return 0;
 	}
+	if (is_denial(err))
+		return denied(d, len, err, "raw_tp test_run on a CPU");
 	if (err) {
 		set_detail(d, len, "%s: raw_tp test_run on CPU 0 failed",
-			   errno_name(err));
+			   errname(err));
 		return 0;
 	}
 	set_detail(d, len, "raw_tp test_run on CPU 0 works");
@@ -348,8 +352,14 @@ static int attach_outcome(char *d, size_t len, int fd, int link, const char *wha
 			  const char *target)
 {
 	close(fd);
+	if (is_denial(link)) {
+		char name[128];
+
+		snprintf(name, sizeof(name), "%s attach to %s", what, target);
+		return denied(d, len, link, name);
+	}
 	if (link < 0) {
-		set_detail(d, len, "%s: %s refused at attach (%s)", errno_name(link), what,
+		set_detail(d, len, "%s: %s refused at attach (%s)", errname(link), what,
 			   target);
 		return 0;
 	}
@@ -401,12 +411,14 @@ static int probe_trig_fentry(char *d, size_t len)
 	}
 	fd = load_tracing(BPF_TRACE_FENTRY, id);
 	if (fd < 0) {
+		if (is_denial(fd))
+			return denied(d, len, fd, "fentry load");
 		if (fd == -EINVAL)
 			set_detail(d, len, "EINVAL: fentry on %s unknown to this kernel",
 				   name);
 		else
 			set_detail(d, len, "%s: fentry refused at load (%s)",
-				   errno_name(fd), name);
+				   errname(fd), name);
 		return 0;
 	}
 	link = attach_tracing(fd, BPF_TRACE_FENTRY);
@@ -424,8 +436,10 @@ static int probe_helper_bpf_loop(char *d, size_t len)
 	 */
 	fd = load_ret(BPF_PROG_TYPE_XDP, XDP_PASS, NULL);
 	if (fd < 0) {
+		if (is_denial(fd) && denied(d, len, fd, "XDP program") < 0)
+			return -EPERM;
 		set_detail(d, len, "%s: XDP programs refused, cannot tell",
-			   errno_name(fd));
+			   errname(fd));
 		return fd;
 	}
 	close(fd);
@@ -436,7 +450,7 @@ static int probe_helper_bpf_loop(char *d, size_t len)
 	else if (ret == 0)
 		set_detail(d, len, "bpf_loop unknown to this kernel");
 	else
-		set_detail(d, len, "%s: helper probe failed", errno_name(ret));
+		set_detail(d, len, "%s: helper probe failed", errname(ret));
 	return ret > 0 ? 1 : ret;
 }
 
@@ -470,15 +484,13 @@ static int probe_map(char *d, size_t len, const struct map_spec *s)
 	}
 	if (fd == -EINVAL || fd == -ENOTSUPP || fd == -EOPNOTSUPP) {
 		set_detail(d, len, "%s: map type unknown to this kernel",
-			   errno_name(fd));
+			   errname(fd));
 		return 0;
 	}
-	if (fd == -EPERM || fd == -EACCES) {
-		set_detail(d, len, "%s: map creation refused", errno_name(fd));
-		return 0;
-	}
+	if (is_denial(fd))
+		return denied(d, len, fd, "map creation");
 	/* ENOMEM and friends say nothing about the map type itself. */
-	set_detail(d, len, "%s: map creation failed", errno_name(fd));
+	set_detail(d, len, "%s: map creation failed", errname(fd));
 	return fd;
 }
 
@@ -509,9 +521,11 @@ static int probe_map_batch_ops(char *d, size_t len)
 	int fd, err;
 
 	fd = map_create(&s);
+	if (is_denial(fd))
+		return denied(d, len, fd, "hash map creation");
 	if (fd < 0) {
 		set_detail(d, len, "%s: hash map creation failed",
-			   errno_name(fd));
+			   errname(fd));
 		return fd;
 	}
 	/* An empty map ends the walk at once: ENOENT if the command exists. */
@@ -524,10 +538,10 @@ static int probe_map_batch_ops(char *d, size_t len)
 	}
 	if (err == -EINVAL || err == -ENOTSUPP || err == -EOPNOTSUPP) {
 		set_detail(d, len, "%s: batch ops unknown to this kernel",
-			   errno_name(err));
+			   errname(err));
 		return 0;
 	}
-	set_detail(d, len, "%s: lookup_batch failed", errno_name(err));
+	set_detail(d, len, "%s: lookup_batch failed", errname(err));
 	return err;
 }
 
@@ -538,9 +552,11 @@ static int probe_rb_overwrite(char *d, size_t len)
 		.max_entries = sysconf(_SC_PAGESIZE) * 4,
 		.flags = BPF_F_RB_OVERWRITE,
 	};
-	int fd;
+	int fd, rb = probe_feature(PROBE_MAP_RINGBUF, d, len);
 
-	if (probe_feature(PROBE_MAP_RINGBUF, NULL, 0) != 1) {
+	if (rb < 0)	/* its detail says why we cannot tell */
+		return rb;
+	if (!rb) {
 		set_detail(d, len, "ring buffer maps unavailable");
 		return 0;
 	}
@@ -554,168 +570,22 @@ static int probe_rb_overwrite(char *d, size_t len)
 		set_detail(d, len, "EINVAL: flag unknown to this kernel");
 		return 0;
 	}
+	if (is_denial(fd))
+		return denied(d, len, fd, "overwrite ring buffer creation");
 	set_detail(d, len, "%s: overwrite ring buffer creation failed",
-		   errno_name(fd));
-	return fd == -EPERM ? 0 : fd;
-}
-
-struct mount_ent {
-	char dir[PATH_MAX];
-	char fstype[64];
-	char opts[1024];	/* super options: where v1 cgroups name controllers */
-};
-
-/* Undo the \ooo octal escapes /proc uses for spaces and the like. */
-static void unescape_copy(char *dst, size_t size, const char *src)
-{
-	size_t n = 0;
-
-	while (*src && n + 1 < size) {
-		if (src[0] == '\\' && src[1] >= '0' && src[1] <= '7' &&
-		    src[2] >= '0' && src[2] <= '7' &&
-		    src[3] >= '0' && src[3] <= '7') {
-			dst[n++] = (char)((src[1] - '0') * 64 +
-					  (src[2] - '0') * 8 + (src[3] - '0'));
-			src += 4;
-		} else {
-			dst[n++] = *src++;
-		}
-	}
-	dst[n] = '\0';
-}
-
-static void copy_field(char *dst, size_t size, const char *src)
-{
-	snprintf(dst, size, "%s", src ? src : "");
-}
-
-/* mountinfo: id parent dev root dir opts [optional...] - fstype src superopts */
-static bool parse_mountinfo(char *line, struct mount_ent *m)
-{
-	char *save = NULL, *tok, *dir = NULL;
-	int i;
-
-	tok = strtok_r(line, " \n", &save);
-	for (i = 0; tok && i < 4; i++)
-		tok = strtok_r(NULL, " \n", &save);
-	if (!tok)
-		return false;
-	dir = tok;
-	while ((tok = strtok_r(NULL, " \n", &save)) && strcmp(tok, "-"))
-		;
-	if (!tok)
-		return false;
-	tok = strtok_r(NULL, " \n", &save);
-	if (!tok)
-		return false;
-	unescape_copy(m->dir, sizeof(m->dir), dir);
-	copy_field(m->fstype, sizeof(m->fstype), tok);
-	strtok_r(NULL, " \n", &save);	/* source */
-	copy_field(m->opts, sizeof(m->opts), strtok_r(NULL, " \n", &save));
-	return true;
-}
-
-/* /proc/mounts: src dir fstype opts freq passno */
-static bool parse_mounts(char *line, struct mount_ent *m)
-{
-	char *save = NULL, *dir, *type;
-
-	if (!strtok_r(line, " \n", &save))
-		return false;
-	dir = strtok_r(NULL, " \n", &save);
-	type = strtok_r(NULL, " \n", &save);
-	if (!dir || !type)
-		return false;
-	unescape_copy(m->dir, sizeof(m->dir), dir);
-	copy_field(m->fstype, sizeof(m->fstype), type);
-	copy_field(m->opts, sizeof(m->opts), strtok_r(NULL, " \n", &save));
-	return true;
-}
-
-/*
- * Call fn for each mount until it returns true.  Returns 1 if fn stopped
- * the walk, 0 if it did not, -errno if no mount table could be read.
- */
-static int for_each_mount(bool (*fn)(const struct mount_ent *, void *),
-			  void *arg)
-{
-	bool info = true;
-	struct mount_ent *m;
-	char *line = NULL;
-	size_t cap = 0;
-	int ret = 0;
-	FILE *f;
-
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f) {
-		info = false;
-		f = fopen("/proc/mounts", "re");
-		if (!f)
-			return -errno;
-	}
-	m = malloc(sizeof(*m));
-	if (!m) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		bool ok = info ? parse_mountinfo(line, m) :
-				 parse_mounts(line, m);
-
-		if (ok && fn(m, arg)) {
-			ret = 1;
-			break;
-		}
-	}
-	free(line);
-	free(m);
-	fclose(f);
-	return ret;
-}
-
-/* Is word one of the sep-separated items of list? */
-static bool has_word(const char *list, const char *word, const char *sep)
-{
-	size_t wl = strlen(word);
-	const char *p = list;
-
-	while (*p) {
-		size_t n = strcspn(p, sep);
-
-		if (n == wl && !strncmp(p, word, wl))
-			return true;
-		p += n;
-		p += strspn(p, sep);
-	}
-	return false;
-}
-
-struct fstype_match {
-	const char *fstype;
-	char dir[PATH_MAX];
-};
-
-static bool match_fstype(const struct mount_ent *m, void *arg)
-{
-	struct fstype_match *fm = arg;
-
-	if (strcmp(m->fstype, fm->fstype))
-		return false;
-	memcpy(fm->dir, m->dir, sizeof(fm->dir));
-	return true;
+		   errname(fd));
+	return fd;
 }
 
 static int probe_mounted(char *d, size_t len, const char *fstype)
 {
-	struct fstype_match fm = { .fstype = fstype };
-	int ret = for_each_mount(match_fstype, &fm);
+	char dir[PATH_MAX];
+	int ret = mount_find(fstype, dir, sizeof(dir));
 
-	if (ret < 0) {
-		set_detail(d, len, "%s: no mount table", errno_name(ret));
-		return ret;
-	}
-	if (ret)
-		set_detail(d, len, "%s", fm.dir);
+	if (ret < 0)
+		set_detail(d, len, "%s: no mount table", errname(ret));
+	else if (ret)
+		set_detail(d, len, "%s", dir);
 	else
 		set_detail(d, len, "not mounted");
 	return ret;
@@ -731,66 +601,17 @@ static int probe_bpffs(char *d, size_t len)
 	return probe_mounted(d, len, "bpf");
 }
 
-struct memcg_match {
-	char v1[PATH_MAX];
-	char v2[PATH_MAX];
-};
-
-static bool cgroup2_has_memory(const char *dir)
-{
-	char path[PATH_MAX + 32];
-	char buf[512];
-	bool ret = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (fgets(buf, sizeof(buf), f))
-		ret = has_word(buf, "memory", " \n");
-	fclose(f);
-	return ret;
-}
-
-static bool match_memcg(const struct mount_ent *m, void *arg)
-{
-	struct memcg_match *mm = arg;
-
-	if (!strcmp(m->fstype, "cgroup2") && cgroup2_has_memory(m->dir)) {
-		memcpy(mm->v2, m->dir, sizeof(mm->v2));
-		return true;	/* v2 wins; nothing better to find */
-	}
-	/* v1 controllers may be co-mounted: "rw,cpu,memory". */
-	if (!strcmp(m->fstype, "cgroup") && !mm->v1[0] &&
-	    has_word(m->opts, "memory", ","))
-		memcpy(mm->v1, m->dir, sizeof(mm->v1));
-	return false;
-}
-
 static int probe_memcg(char *d, size_t len)
 {
-	struct memcg_match *mm = calloc(1, sizeof(*mm));
-	int ret;
+	struct cg_mount m;
+	int ret = cgroup_memory_mount(&m);
 
-	if (!mm) {
-		set_detail(d, len, "ENOMEM");
-		return -ENOMEM;
-	}
-	ret = for_each_mount(match_memcg, mm);
-	if (ret < 0) {
-		set_detail(d, len, "%s: no mount table", errno_name(ret));
-	} else if (mm->v2[0]) {
-		set_detail(d, len, "v2:%s", mm->v2);
-		ret = 1;
-	} else if (mm->v1[0]) {
-		set_detail(d, len, "v1:%s", mm->v1);
-		ret = 1;
-	} else {
+	if (ret < 0)
+		set_detail(d, len, "%s: no mount table", errname(ret));
+	else if (ret)
+		set_detail(d, len, "v%d:%s", m.version, m.dir);
+	else
 		set_detail(d, len, "none");
-		ret = 0;
-	}
-	free(mm);
 	return ret;
 }
 
@@ -804,7 +625,7 @@ static int probe_kallsyms(char *d, size_t len)
 		int err = -errno;
 
 		set_detail(d, len, "%s: /proc/kallsyms unreadable",
-			   errno_name(err));
+			   errname(err));
 		return 0;
 	}
 	/* kptr_restrict zeroes every address, so a few lines decide. */
@@ -830,7 +651,7 @@ static int probe_btf_vmlinux(char *d, size_t len)
 		int err = errno ? -errno : -ENOENT;
 
 		set_detail(d, len, "%s: vmlinux BTF not loadable",
-			   errno_name(err));
+			   errname(err));
 		return 0;
 	}
 	set_detail(d, len, "%u types", btf__type_cnt(btf));

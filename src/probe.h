@@ -33,9 +33,12 @@ enum probe_id {
 
 /*
  * 1: available, 0: missing, negative: could not tell (-errno).  "Missing"
- * includes "refused with our privileges": a benchmark cannot use it either
- * way, and the detail says which.  Negative means the probe itself could
- * not run (e.g. no vmlinux BTF to look a target up in).
+ * includes the kernel refusing it to a process with the privileges
+ * bpfbench needs (a policy, a lockdown); the detail says which.  Negative
+ * means the probe itself could not run (e.g. no vmlinux BTF to look a
+ * target up in), and -EPERM that we lack the privileges to ask: the detail
+ * then says "no permission", and a caller must report that (exit 1),
+ * never a missing kernel feature (exit 4).
  *
  * detail (may be NULL) gets a short human reason.  Results are cached per
  * process; call from the main thread only.

@@ -77,6 +77,22 @@ void vmsg(const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *errname(int err)
+{
+	static __thread char buf[32];
+	const char *name;
+
+	if (err < 0)
+		err = -err;
+	if (err == ENOTSUPP)
+		return "ENOTSUPP";
+	name = strerrorname_np(err);
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;

@@ -10,6 +10,11 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Kernel-internal errno that bpf() leaks to user space: the op is not supported. */
+#ifndef ENOTSUPP
+#define ENOTSUPP	524
+#endif
+
 extern bool verbose;	/* -v */
 
 /* Internal error that must not happen: message and exit 1. */
@@ -23,6 +28,8 @@ void errmsg_forget(void);
 /* While muted, errmsg() only records (a suite row shows the reason); returns the old state. */
 bool errmsg_mute(bool on);
 
+/* "EPERM" for EPERM or -EPERM (strerrorname_np), "ENOTSUPP" for the kernel's 524, else "errno N". */
+const char *errname(int err);
 uint64_t now_ns(void);
 /* Number of CPUs the kernel reports possible/online. */
 int nr_online_cpus(void);

@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 need_bpf
 
-before=$(kernel_objects)
+before=$(kernel_objects_settle "0 0 0")	# ours only (lib.sh): none yet
 settled() {	# settled WHAT
 	local now
 	now=$(kernel_objects_settle "$before")
@@ -107,7 +107,8 @@ json_check "$TMPD/b.json" 'd["runs"][0]["metrics"]["latency"]["mean"] > 0'
 ok $? "lpm-trie-free beside the others: free time measured"
 json_check "$TMPD/c2.json" 'd["runs"][0]["metrics"]["throughput"]["mean"] > 0'
 ok $? "bpf-loop beside the others: throughput measured"
-[ -z "$(find /sys/fs/cgroup -maxdepth 4 -name 'bpfbench-*' 2>/dev/null)" ]
-ok $? "no bpfbench cgroup remains"
+left="$(cgroups_of $pa)$(cgroups_of $pb)$(cgroups_of $pc)"
+[ -z "$left" ]
+ok $? "none of their cgroups remains" || diag "$left"
 settled "after concurrent runs"
 done_testing

@@ -8,7 +8,7 @@ need_bpf
 command -v bpftool >/dev/null && command -v jq >/dev/null || skip_all "needs bpftool and jq"
 
 read -r MEMCG_KIND MEMCG_MNT <<<"$(memcg_hierarchy)"
-before=$(kernel_objects)
+before=$(kernel_objects_settle "0 0 0")	# ours only (lib.sh): none yet
 diag "memory cgroup: $MEMCG_KIND $MEMCG_MNT; programs maps links before: $before"
 
 signum() { kill -l "$1"; }
