@@ -30,9 +30,12 @@ LDFLAGS		+= -fsanitize=address,undefined
 endif
 
 CORE_SRCS	:= $(filter-out src/main.c,$(wildcard src/*.c))
-BENCH_SRCS	:= $(sort $(filter-out %.bpf.c,$(wildcard benchs/*.c)))
-BPF_SRCS	:= $(wildcard benchs/*.bpf.c)
-SKELS		:= $(patsubst benchs/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+BENCH_SRCS	:= $(sort $(filter-out %.bpf.c,$(wildcard benchs/*.c benchs/*/*.c)))
+BPF_SRCS	:= $(wildcard benchs/*.bpf.c benchs/*/*.bpf.c)
+BENCH_HDRS	:= $(wildcard benchs/*.h benchs/*/*.h)
+# A family in its own folder keeps its skeleton name: benchs/X/X.bpf.c -> X.skel.h.
+SKELS		:= $(patsubst %.bpf.c,$(BUILD)/%.skel.h,$(notdir $(BPF_SRCS)))
+vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 CORE_OBJS	:= $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 BENCH_OBJS	:= $(patsubst benchs/%.c,$(BUILD)/obj/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS	:= $(wildcard tests/unit/*_test.c)
@@ -52,7 +55,7 @@ $(BUILD)/vmlinux.h:
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-$(BUILD)/%.bpf.o: benchs/%.bpf.c bpf/*.h $(wildcard benchs/*.h) $(BUILD)/vmlinux.h
+$(BUILD)/%.bpf.o: %.bpf.c bpf/*.h $(BENCH_HDRS) $(BUILD)/vmlinux.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
@@ -62,7 +65,7 @@ $(BUILD)/obj/%.o: src/%.c src/*.h bpf/bench_shared.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*.h $(wildcard benchs/*.h)
+$(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*.h $(BENCH_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
