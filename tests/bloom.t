@@ -232,7 +232,7 @@ kernel_field() {	# kernel_field hits|drops|total|percentage OUTPUT
 	esac
 }
 for b in bloom-lookup bloom-update hashmap-without-bloom hashmap-with-bloom; do
-	run -w0 -d2 $b --nr_entries 20000 --json "$TMPD/k.json"
+	run -w0 -d1 $b --nr_entries 20000 --json "$TMPD/k.json"
 	h=$(kernel_field hits "$OUT") d=$(kernel_field drops "$OUT") t=$(kernel_field total "$OUT")
 	[ -n "$h" ] && [ -n "$d" ] && [ -n "$t" ] && json_check "$TMPD/k.json" "
 m = d['runs'][0]['metrics']
