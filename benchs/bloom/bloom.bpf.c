@@ -189,7 +189,7 @@ static __always_inline void filter_batch(void)
 
 /*
  * Per lookup: the key's address, the lookup(s), one count; the kernel's
- * bench pays the same and a per-CPU counter in memory.  The counts stay
+ * bench pays that and a per-CPU counter in memory besides.  The counts stay
  * on the stack: no branch reads them, so the verifier need not tell
  * their values apart.  No test for the end of the keys either (see
  * HASH_KEYS_TAIL): the verifier then follows one offset per iteration.
