@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The bloom family against the real kernel: no false negatives, the false
 # positive rate within statistical tolerance of theory, hash map lookups
-# giving the same answers with and without the filter, bad input, and the
-# kernel left as found.  Exact counts come from --count (run before the
-# measured phase, on one CPU, from the start of the window).
+# giving the same answers with and without the filter, every figure what
+# the programs counted, summaries the kernel's scripts can read, bad input,
+# and the kernel left as found.  Exact counts come from --count (run before
+# the measured phase, on one CPU, from the start of the window).
 source "$(dirname "$0")/lib.sh"
 need_bpf
 
@@ -47,13 +48,13 @@ for args in "1 8 50000" "5 64 20000" "3 5 30000" "15 4 10000"; do
 done
 # the measured phase fails the run on any false negative, so rc 0 covers it too
 run -w0 -d1 bloom-lookup --nr_entries 200000 --nr_hash_funcs 2
-[ "$RC" -eq 0 ] && grep -q '^Summary: Lookups - ' <<<"$OUT"
-ok $? "bloom-lookup: a measured run with no false negative, seed-shaped summary"
+[ "$RC" -eq 0 ] && grep -q '^Summary: hits .*, drops .*, total operations ' <<<"$OUT"
+ok $? "bloom-lookup: a measured run with no false negative, the kernel bench's summary"
 
 run -w0 -d1 bloom-update --nr_entries 30000 --count 70000
 counts_are "bloom-update: 70000 pushes, all succeed" ops=70000 found=70000 errors=0
-grep -q '^Summary: Updates - ' <<<"$OUT"
-ok $? "bloom-update: seed-shaped summary"
+grep -q '^Summary: hits .*, drops .*, total operations ' <<<"$OUT"
+ok $? "bloom-update: the kernel bench's summary"
 
 # --- false positive rate within tolerance of theory ---
 # Theory: the kernel's bitmap m = roundup_pow2(n*k/5*7) (>= 64), p = (1 - e^(-kn/m))^k.
@@ -63,10 +64,11 @@ ok $? "bloom-update: seed-shaped summary"
 # and p = f^k moves by k f^(k-1) sd(f), f = 1 - Z/m.  We allow 5 sigma of
 # both combined, plus 1% of p for the model (hash functions that are not
 # perfectly independent, two hashes of one value on one bit).
-fpr_check() {	# fpr_check FOUND N n k
+fpr_check() {	# fpr_check FOUND N n k: FOUND of N distinct absent values passed the filter
 	python3 - "$@" <<'PY'
 import math, sys
-found, N, n, k = map(int, sys.argv[1:])
+found = float(sys.argv[1])
+N, n, k = map(int, sys.argv[2:])
 bits = n * k // 5 * 7
 m = 64 if bits <= 64 else 1 << (bits - 1).bit_length()
 l = k * n / m
@@ -122,10 +124,132 @@ ok $? "hashmap-with-bloom: the filter answers most of the 150000 misses itself" 
 # default: random absent values, as the kernel bench looks up
 for b in hashmap-without-bloom hashmap-with-bloom; do
 	run -w0 -d1 $b --nr_entries 20000 --value_size 16 --count 50000
-	counts_are "$b: absent values are never hits" ops=50000 found=0 missed=50000 errors=0
-	grep -q '^Summary: Lookups - .* hits 0.000 M/s' <<<"$OUT"
-	ok $? "$b: seed-shaped summary with lookups and hits"
+	counts_are "$b: absent values are never found" ops=50000 found=0 missed=50000 errors=0
+	grep -q '^Summary: hits .*, total operations .*; hash map found 0.000 M/s' <<<"$OUT"
+	ok $? "$b: the kernel bench's summary, then what the hash map found"
 done
+
+# --- the kernel bench's classes: a key the filter rejects is a hit ---
+# n=100000, k=3, 8-byte keys: the default key slots (2 MiB / 8) once each.
+# Random keys are absent, so every hit is a rejection and every drop a key
+# that passed the filter: drops / lookups is the false positive rate.
+S=$((2097152 / 8))
+run -w0 -d1 hashmap-with-bloom --nr_entries 100000 --nr_hash_funcs 3 --count $S
+ops=$(field ops) hits=$(field hits) drops=$(field drops) filtered=$(field filtered)
+[ "$RC" -eq 0 ] && [ "$ops" = $S ] && [ $((hits + drops)) = "$ops" ] &&
+	[ "$(field found)" = 0 ] && [ "$filtered" = "$hits" ] && [ "$(field errors)" = 0 ]
+ok $? "hashmap-with-bloom: hits + drops = lookups ($hits + $drops = $ops), every hit a rejection" \
+	|| diag "rc=$RC $(grep Counts <<<"$OUT")"
+msg=$(fpr_check "$drops" $S 100000 3)
+ok $? "hashmap-with-bloom: the share that passes the filter is its false positive rate" \
+	|| diag "${msg#\# }"
+diag "${msg#\# }"
+
+# The same over a measured run: keys cycle over the S slots, so the share
+# is a binomial of S trials, whatever the number of lookups.
+run -w0 -d2 -q hashmap-with-bloom --nr_entries 100000 --nr_hash_funcs 3 --json "$TMPD/hb.json"
+share=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]["samples"]
+print(sum(s["drop_ops"] for s in r) / sum(s["ops"] for s in r) * int(sys.argv[2]))' \
+	"$TMPD/hb.json" $S)
+msg=$(fpr_check "$share" $S 100000 3)
+ok $? "hashmap-with-bloom: measured drops / lookups is the false positive rate" \
+	|| diag "${msg#\# }"
+
+# The kernel bench's keys are random bytes: 2-byte ones hit nr_entries / 65536
+# of the time (here a half), a binomial over the 2^20 key slots.
+N=$((2097152 / 2))
+run -w0 -d1 hashmap-without-bloom --value_size 2 --nr_entries 32768 --count $N
+found=$(field found)
+[ "$RC" -eq 0 ] && [ $(($(field hits) + $(field drops))) = $N ] && python3 -c '
+import math, sys
+f, n = int(sys.argv[1]), int(sys.argv[2])
+sys.exit(abs(f / n - 0.5) > 5 * math.sqrt(0.25 / n))' "$found" $N
+ok $? "hashmap-without-bloom: random 2-byte keys are found half the time ($found of $N)" \
+	|| diag "rc=$RC $(grep Counts <<<"$OUT")"
+
+# --- definitions: each figure is what the programs counted ---
+# Per sample: rate x elapsed = the count of that sample, hits + drops =
+# operations.  In all: the programs' own counters read after they stopped
+# (-v) hold what the samples add up to, plus the runs outside the samples:
+# calibrating test_run_repeat = R (1 + 2 + ... + R runs before the first
+# sample), the syscall under way at the last sample and one started before
+# the stop; 4R runs of 1024 (hash) or 16384 (filter) operations at most.
+definition_check() {	# definition_check JSON BATCH TOTALS
+	python3 - "$@" <<'PY'
+import json, re, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+batch = int(sys.argv[2])
+tot = dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", sys.argv[3]))
+total = "lookups" if "lookups" in r["metrics"] else "updates"
+pairs = [("hits", "hit_ops"), ("drops", "drop_ops"), (total, "ops")]
+if "filtered" in r["metrics"]:
+    pairs.append(("filtered", "filtered_ops"))
+bad = []
+for i, s in enumerate(r["samples"]):
+    for rate, count in pairs:
+        if abs(s[rate] * s["elapsed_ns"] / 1e3 - s[count]) > 1e-6 * max(s[count], 1):
+            bad.append(f"sample {i}: {rate} {s[rate]} x {s['elapsed_ns']} ns != {count} {s[count]}")
+    if s["hit_ops"] + s["drop_ops"] != s["ops"]:
+        bad.append(f"sample {i}: hits + drops != ops")
+    if "found" in s and abs((s["found"] + s["filtered"]) - s["hits"]) > 1e-9 * max(s["hits"], 1):
+        bad.append(f"sample {i}: found + filtered != hits")
+slack = 4 * (r.get("test_run_repeat") or 1) * batch
+for key, count in (("ops", "ops"), ("hits", "hit_ops"), ("drops", "drop_ops")):
+    got = sum(s[count] for s in r["samples"])
+    if not got <= tot[key] <= got + slack:
+        bad.append(f"{key}: samples add up to {got}, the programs counted {tot[key]} (slack {slack})")
+if tot["hits"] + tot["drops"] != tot["ops"] or tot["errors"]:
+    bad.append(f"programs' totals: {tot}")
+print("\n".join(bad))
+sys.exit(1 if bad or not r["samples"] else 0)
+PY
+}
+for spec in "bloom-lookup 16384" "bloom-update 16384" "hashmap-without-bloom 1024" \
+	"hashmap-with-bloom 1024"; do
+	set -- $spec
+	run -v -w0 -d2 "$1" --nr_entries 50000 --json "$TMPD/def.json"
+	totals=$(sed -n 's/.*counted in all: //p' <<<"$ERR")
+	msg=$(definition_check "$TMPD/def.json" "$2" "$totals")
+	ok $? "$1: every sample's rates are its counts, and they add up to the programs' counters" \
+		|| diag "rc=$RC totals '$totals'" "$msg"
+done
+
+# --- the kernel's run_bench_bloom_filter_map.sh reads our summaries ---
+# Its helpers (run_common.sh) join a run's output into one line and take
+# the last "hits N ± NM/s", "drops ...", "total operations ..." or
+# "Percentage = N"; the same patterns here, written anew.
+kernel_field() {	# kernel_field hits|drops|total|percentage OUTPUT
+	local line
+	line=$(echo $2)
+	case $1 in
+	hits) sed -nE 's/.*hits\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M\/s).*/\1/p' <<<"$line" ;;
+	drops) sed -nE 's/.*drops\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M\/s).*/\1/p' <<<"$line" ;;
+	total) sed -nE 's/.*total operations\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M\/s).*/\1/p' \
+		<<<"$line" ;;
+	percentage) sed -nE 's/.*Percentage\s=\s+([0-9]+\.[0-9]+).*/\1/p' <<<"$line" ;;
+	esac
+}
+for b in bloom-lookup bloom-update hashmap-without-bloom hashmap-with-bloom; do
+	run -w0 -d1 $b --nr_entries 20000 --json "$TMPD/k.json"
+	h=$(kernel_field hits "$OUT") d=$(kernel_field drops "$OUT") t=$(kernel_field total "$OUT")
+	[ -n "$h" ] && [ -n "$d" ] && [ -n "$t" ] && json_check "$TMPD/k.json" "
+m = d['runs'][0]['metrics']
+tot = m.get('lookups') or m['updates']
+near = lambda text, st: abs(float(text.split()[0]) - st['mean']) < 6e-4
+near('$h', m['hits']) and near('$d', m['drops']) and near('$t', tot)"
+	ok $? "$b: summarize reads hits '$h', drops '$d', total operations '$t' as in the JSON" \
+		|| diag "$(grep Summary <<<"$OUT")"
+done
+run -w0 -d1 bloom-false-positive --nr_entries 20000 --nr_probes 100000 --json "$TMPD/k.json"
+p=$(kernel_field percentage "$OUT")
+[ -n "$p" ] && json_check "$TMPD/k.json" "
+s = d['runs'][0]['samples']
+fh = sum(x['false_hits'] for x in s)
+abs(100 * fh / (sum(x['ops'] for x in s) + fh) - float('$p')) < 6e-3"
+ok $? "bloom-false-positive: summarize_percentage reads '$p', the kernel bench's false hits / all" \
+	|| diag "$(grep Summary <<<"$OUT")"
 
 # --- bad input: exit 2, naming the problem ---
 bad() {	# bad WORD ARGS...: exit 2 and stderr's first line names WORD
@@ -144,6 +268,7 @@ bad nr_entries bloom-false-positive --value_size 2 --nr_entries 65536
 bad count bloom-false-positive --nr_probes 1000 --count 1001
 bad hit_percent hashmap-with-bloom --hit_percent 101
 bad hit_percent bloom-lookup --hit_percent 5
+bad nr_probes hashmap-with-bloom --nr_probes 300000
 bad consumers bloom-lookup -c 1
 
 # --- a signal during a long fill: prompt, clean exit ---

@@ -14,9 +14,10 @@ memcheck pb-custom -c1 --rb-total 20000 pb-custom
 memcheck pb-libbpf -c1 --rb-total 20000 pb-libbpf
 memcheck map-batch map-batch --max_entries 2000 --batch 10,1000
 memcheck map-batch-percpu map-batch --map-type percpu_hash --max_entries 500 --batch 100
-memcheck bloom-lookup bloom-lookup --nr_entries 1000
+# bloom's program runs are long (16384 filter ops, 1024 hash lookups): fewer per call
+memcheck bloom-lookup bloom-lookup --nr_entries 1000 --test-run-repeat 1
 memcheck bloom-fpr bloom-false-positive --nr_entries 1000
-memcheck hashmap-with-bloom hashmap-with-bloom --nr_entries 1000
+memcheck hashmap-with-bloom hashmap-with-bloom --nr_entries 1000 --test-run-repeat 10
 memcheck lpm-trie-lookup lpm-trie-lookup --nr_entries 1000
 memcheck lpm-trie-delete lpm-trie-delete --nr_entries 1000
 memcheck lpm-trie-free lpm-trie-free --nr_entries 1000
