@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "cli.h"
+#include "hist.h"
 #include "report.h"
 #include "util.h"
 
@@ -172,6 +173,7 @@ static void human_summary(struct bench_env *env, const struct run_result *res)
 		env->bench->report_final(env, res);
 	else
 		summary_line(out, res, env->nr_producers);
+	hist_report(out, res);
 	stats_lines(out, res);
 	if (res->nr_repeats > 1)
 		runs_line(out, res);
