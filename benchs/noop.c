@@ -26,8 +26,8 @@ static const struct opt_def noop_opts[] = {
 	  "empty ops per program run (1: the floor per program run)" },
 	{ "latency", 0, OPT_FLAG, OPT_OFF(struct noop_args, latency), NULL, 0, 0, NULL, NULL,
 	  "also time the empty ops inside the program: per-op distribution (Latency line)" },
-	{ "latency-every", 0, OPT_UINT, OPT_OFF(struct noop_args, latency_every), "1024", 1, 1u << 20,
-	  NULL, "N", "--latency times one program run in N on each CPU" },
+	{ "latency-every", 0, OPT_UINT, OPT_OFF(struct noop_args, latency_every), HIST_EVERY_STR,
+	  1, 1u << 20, NULL, "N", "--latency times one program run in N on each CPU" },
 	{ NULL },
 };
 
@@ -71,7 +71,7 @@ static int noop_setup(struct bench_env *env)
 		return -errno;
 	BENCH_SKEL_INIT(s->skel);
 	s->skel->rodata->batch = a->batch;
-	s->skel->rodata->hist_every = a->latency ? a->latency_every : 0;
+	HIST_SKEL_EVERY(s->skel, a->latency ? a->latency_every : 0);
 	err = trigger_prepare(env, &(struct trigger_progs){
 		.test_run = s->skel->progs.noop_test_run,
 		.raw_tp = s->skel->progs.noop_raw_tp,

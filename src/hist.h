@@ -5,8 +5,9 @@
  *
  * A family adopts them in a few lines (noop is the model):
  *
- *	skel->rodata->hist_every = HIST_EVERY;		// before load; 0 leaves them out
- *	err = HIST_SKEL_OPEN(&s->hist, skel, env, "op", "latency");	// after load
+ *	HIST_SKEL_EVERY(skel, on ? HIST_EVERY : 0);	// before load; 0 leaves them out
+ *	if (on)						// after load: times the clock
+ *		err = HIST_SKEL_OPEN(&s->hist, skel, env, "op", "latency");
  *	hist_bpf_sample(&s->hist, env);			// in measure(), every period
  *	hist_bpf_close(&s->hist, env);			// in teardown(): into the result
  *
@@ -35,6 +36,7 @@ struct run_result;
  * countdown (a load, a decrement and a store on its CPU's own line).
  */
 #define HIST_EVERY	1024
+#define HIST_EVERY_STR	"1024"
 #define HIST_NAME_MAX	32
 /* Mean of the timed ops vs the throughput's ns per op: beyond this they "disagree". */
 #define HIST_AGREE_PCT	10.0
@@ -92,8 +94,11 @@ struct hist *hist_set_get(struct hist_set **set, const char *name);
 void hist_set_merge(struct hist_set **acc, const struct hist_set *one);
 void hist_set_free(struct hist_set *set);
 
-/* JSON: "histograms": {NAME: {...}} (nothing without histograms). */
-void hist_json(struct jsonw *w, const struct hist_set *set);
+/*
+ * JSON: "histograms": {NAME: {...}} (nothing without histograms); res
+ * (may be NULL) gives the throughput's ns per op to compare with.
+ */
+void hist_json(struct jsonw *w, const struct run_result *res, const struct hist_set *set);
 /*
  * The Latency line of one histogram: thr_ns is the ns per op the
  * throughput gives (per producer), 0 if none.
@@ -116,6 +121,16 @@ struct hist_bpf {
 	struct hist *base, *last, *prev;	/* n each: end of warm-up, last and previous sample */
 	struct hist scratch;
 };
+
+/*
+ * Before load: time one run in every (0: none, and neither the clock
+ * program nor more than one map entry is loaded).
+ */
+#define HIST_SKEL_EVERY(skel, every) do {						\
+	(skel)->rodata->hist_every = (every);						\
+	bpf_program__set_autoload((skel)->progs.hist_clock, (every) != 0);		\
+	bpf_map__set_max_entries((skel)->maps.hist_map, (every) ? HIST_MAP_ENTRIES : 1);	\
+} while (0)
 
 /*
  * After load: times the clock (clock_prog_fd: the object's hist_clock,

@@ -126,4 +126,17 @@ run noop -w0 -d1 -q --batch 64 --json "$TMPD/off.json"
 r = d["runs"][0]
 "histograms" not in r and "sampled_ops" not in r["metrics"]'
 ok $? "without --latency: no Latency line, no histograms, no sampled_ops"
+
+# nothing of ours stays in the kernel, also after a signal mid-run
+ours() { echo "$(bpftool prog show 2>/dev/null | grep -c ' name hist_clock ') $(bpftool map show 2>/dev/null | grep -c ' name hist_map ')"; }
+"$BPFBENCH" -q -w0 -d5 noop --latency >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+during=$(ours)
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+after=$(objects_settle "0 0" ours)
+[ "$rc" -eq 130 ] && [ "$during" = "1 1" ] && [ "$after" = "0 0" ]
+ok $? "SIGINT mid-run: exit 130, the clock program and histogram map gone (during: $during, after: $after)"
 done_testing

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "hist.h"
 #include "jsonw.h"
+#include "runner.h"
 
 #define Q(ns)	((uint64_t)llround((ns) * (1 << HIST_FRAC_BITS)))
 
@@ -291,6 +292,13 @@ static void test_line(void)
 	l = line_of(h, NULL, 0);
 	ok(!strstr(l, "throughput"), "no throughput metric: no comparison");
 	free(l);
+	memset(h, 0, sizeof(*h));
+	l = line_of(h, NULL, 11);
+	ok(!strcmp(l, "Latency: no op was timed in the measured samples\n"),
+	   "nothing timed: says so, no zero figures");
+	free(l);
+	for (i = 0; i < 100; i++)
+		put(h, 10 + i % 3, 10);
 	h->below = 50;
 	h->batches = 100;
 	l = line_of(h, NULL, 11);
@@ -320,7 +328,7 @@ static void test_json(void)
 	h->clock_ns = 20;
 	jsonw_init(&w, f, false);
 	jsonw_obj_open(&w);
-	hist_json(&w, set);
+	hist_json(&w, NULL, set);
 	jsonw_obj_close(&w);
 	fclose(f);
 	d = json_tokener_parse(buf);
@@ -348,6 +356,38 @@ static void test_json(void)
 	hist_set_free(set);
 }
 
+/* With the run's ns/op metric, the JSON carries the comparison the Latency line makes. */
+static void test_json_verdict(void)
+{
+	struct metric_def m = { .name = "latency", .unit = "ns/op", .kind = METRIC_TIME };
+	struct stats st = { .n = 1, .mean = 20 };
+	struct run_result res = { .nr_metrics = 1, .metrics = &m, .st = &st };
+	struct json_object *d, *o, *v;
+	struct jsonw w;
+	struct hist *h;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	res.spec.opts.producers = 2;
+	h = hist_set_get(&res.hists, "op");
+	snprintf(h->vs, sizeof(h->vs), "latency");
+	put(h, 10, 100);
+	jsonw_init(&w, f, false);
+	jsonw_obj_open(&w);
+	hist_json(&w, &res, res.hists);
+	jsonw_obj_close(&w);
+	fclose(f);
+	d = json_tokener_parse(buf);
+	ok(d && json_object_object_get_ex(d, "histograms", &o) && json_object_object_get_ex(o, "op", &o) &&
+	   json_object_object_get_ex(o, "vs_ns", &v) && json_object_get_double(v) == 40 &&
+	   json_object_object_get_ex(o, "verdict", &v) && !strcmp(json_object_get_string(v), "outside"),
+	   "JSON: vs_ns is the ns/op metric per producer (2 x 20), verdict outside");
+	json_object_put(d);
+	free(buf);
+	hist_set_free(res.hists);
+}
+
 int main(void)
 {
 	test_layout();
@@ -360,6 +400,7 @@ int main(void)
 	test_linearity();
 	test_line();
 	test_json();
+	test_json_verdict();
 	printf("1..%d\n", test_no);
 	return failures ? 1 : 0;
 }
