@@ -228,11 +228,23 @@ static void test_merge(void)
 	free(b);
 }
 
+static char *line_of(const struct hist *h, const char *label, double thr)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	hist_latency_line(f, h, label, thr);
+	fclose(f);
+	return buf;
+}
+
 /* Full batches at 1 ns per op, half batches at half or equal: the 2N-vs-N check. */
 static void test_linearity(void)
 {
 	struct hist *h = new_hist();
 	struct hist_summary s;
+	char *l;
 	int i;
 
 	for (i = 0; i < 40; i++)
@@ -250,21 +262,14 @@ static void test_linearity(void)
 	hist_summarize(h, &s);
 	ok(fabs(s.linearity - 0.5) < 0.05, "half batches twice as slow per op: linearity %.3f",
 	   s.linearity);
+	l = line_of(h, NULL, 0);
+	ok(strstr(l, "batches of 2N ops took 0.9") && strstr(l, "system noise or a cost per batch"),
+	   "the Latency line warns about it");
+	free(l);
 	h->half_batches = 3;
 	hist_summarize(h, &s);
 	ok(isnan(s.linearity), "a handful of half batches: no linearity figure");
 	free(h);
-}
-
-static char *line_of(const struct hist *h, const char *label, double thr)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	hist_latency_line(f, h, label, thr);
-	fclose(f);
-	return buf;
 }
 
 static void test_line(void)
