@@ -22,7 +22,9 @@
  * With split true, sampled batches alternate between timing all n ops
  * and timing the first n / 2 (the rest run untimed): the linearity
  * check compares the two.  A program whose n ops cannot be cut (one
- * helper call) passes false and runs n ops whatever hist_begin returns.
+ * helper call) passes false: hist_begin then always returns n.  Time
+ * only the ops: hist_end before counting them (bench_add_hits), so the
+ * count's atomic stays out of the figure.
  */
 #ifndef BPFBENCH_HIST_BPF_H
 #define BPFBENCH_HIST_BPF_H

@@ -15,6 +15,11 @@
  * more), "latency" the run's metric of ns per op from throughput that
  * its mean is printed beside.  The core then prints the Latency line and
  * writes the JSON "histograms" object; -r N and interleaved runs sum.
+ * hist_bpf_period_ops() gives a per-sample count metric of the ops timed
+ * (noop's sampled_ops).  When on, the map holds 9 entries of 4.5 KB per
+ * CPU, created at load (charged to the loader's memory cgroup); one
+ * entry when off.  Benchmarks sampled by run_once (BENCH_F_ONESHOT) are
+ * not covered yet: hist_bpf_sample() counts measure() periods.
  */
 #ifndef BPFBENCH_HIST_H
 #define BPFBENCH_HIST_H
