@@ -36,7 +36,7 @@ static const struct metric_def noop_metrics[] = {
 	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0 },
 };
 
-/* --latency: the ops the program timed in the sample, for the test that they are the histogram's. */
+/* --latency: the ops the program timed in each sample (the histogram holds them all). */
 static const struct metric_def sampled_metric = {
 	"sampled_ops", "ops", METRIC_COUNT,
 };
