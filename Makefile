@@ -76,7 +76,7 @@ $(BUILD)/%.bpf.o: %.bpf.c bpf/*.h $(BENCH_HDRS) $(BUILD)/vmlinux.h
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
 
-$(BUILD)/obj/%.o: src/%.c src/*.h bpf/bench_shared.h
+$(BUILD)/obj/%.o: src/%.c src/*.h bpf/*_shared.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 

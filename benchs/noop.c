@@ -2,11 +2,14 @@
 /*
  * noop: the per-op cost of the harness itself, for each trigger.  Every
  * other figure reads against it: an op that costs about the floor is
- * mostly harness.
+ * mostly harness.  --latency also times the empty ops inside the
+ * program (src/hist.h): their distribution beside the throughput's ns
+ * per op shows how much of the floor lies outside the program.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include "bench.h"
+#include "hist.h"
 #include "skel_util.h"
 #include "noop.skel.h"
 
@@ -14,11 +17,17 @@
 
 struct noop_args {
 	uint64_t batch;
+	bool latency;
+	uint64_t latency_every;
 };
 
 static const struct opt_def noop_opts[] = {
 	{ "batch", 0, OPT_UINT, OPT_OFF(struct noop_args, batch), "1", 1, NOOP_BATCH_MAX, NULL, "N",
 	  "empty ops per program run (1: the floor per program run)" },
+	{ "latency", 0, OPT_FLAG, OPT_OFF(struct noop_args, latency), NULL, 0, 0, NULL, NULL,
+	  "also time the empty ops inside the program: per-op distribution (Latency line)" },
+	{ "latency-every", 0, OPT_UINT, OPT_OFF(struct noop_args, latency_every), HIST_EVERY_STR,
+	  1, 1u << 20, NULL, "N", "--latency times one program run in N on each CPU" },
 	{ NULL },
 };
 
@@ -27,10 +36,26 @@ static const struct metric_def noop_metrics[] = {
 	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0, .per_producer = true },
 };
 
+/* --latency: the ops the program timed in each sample (the histogram holds them all). */
+static const struct metric_def sampled_metric = {
+	"sampled_ops", "ops", METRIC_COUNT,
+};
+
 struct noop_state {
 	struct noop_bpf *skel;
 	struct delta hits;
+	struct hist_bpf hist;
+	int m_sampled;
 };
+
+static int noop_validate(struct bench_env *env)
+{
+	const struct noop_args *a = env->args;
+
+	if (a->latency)
+		bench_add_metric(env, &sampled_metric);
+	return 0;
+}
 
 static int noop_setup(struct bench_env *env)
 {
@@ -46,6 +71,7 @@ static int noop_setup(struct bench_env *env)
 		return -errno;
 	BENCH_SKEL_INIT(s->skel);
 	s->skel->rodata->batch = a->batch;
+	HIST_SKEL_EVERY(s->skel, a->latency ? a->latency_every : 0);
 	err = trigger_prepare(env, &(struct trigger_progs){
 		.test_run = s->skel->progs.noop_test_run,
 		.raw_tp = s->skel->progs.noop_raw_tp,
@@ -56,15 +82,28 @@ static int noop_setup(struct bench_env *env)
 	err = noop_bpf__load(s->skel);
 	if (err)
 		return err;
+	if (a->latency) {
+		s->m_sampled = bench_add_metric(env, &sampled_metric);
+		err = HIST_SKEL_OPEN(&s->hist, s->skel, env, "op", "latency");
+		if (err)
+			return err;
+	}
 	return trigger_attach(&env->trig);
 }
 
 static void noop_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
 {
 	struct noop_state *s = env->priv;
+	int err;
 
 	vals[0] = mops(delta_next(&s->hits, slots_sum(s->skel->bss->bench_slots, SLOT_HITS)),
 		       elapsed_ns);
+	if (!s->hist.open)
+		return;
+	err = hist_bpf_sample(&s->hist, env);
+	if (err)
+		bench_fail(env, err, "cannot read the latency histogram: %s", strerror(-err));
+	vals[s->m_sampled] = hist_bpf_period_ops(&s->hist, 0);
 }
 
 static void noop_teardown(struct bench_env *env)
@@ -73,6 +112,7 @@ static void noop_teardown(struct bench_env *env)
 
 	if (!s)
 		return;
+	hist_bpf_close(&s->hist, env);
 	noop_bpf__destroy(s->skel);
 	free(s);
 	env->priv = NULL;
@@ -86,6 +126,7 @@ const struct bench bench_noop = {
 	.args_size = sizeof(struct noop_args),
 	.metrics = noop_metrics,
 	.nr_metrics = ARRAY_SIZE(noop_metrics),
+	.validate = noop_validate,
 	.setup = noop_setup,
 	.measure = noop_measure,
 	.teardown = noop_teardown,

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include "export.h"
+#include "hist.h"
 #include "jsonw.h"
 #include "sysenv.h"
 #include "util.h"
@@ -296,6 +297,7 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 	if (r->precision_target)
 		json_precision(w, r);
 	json_metrics(w, r);
+	hist_json(w, r, r->hists);
 	if (r->nr_repeats > 1)
 		json_repeats(w, r);
 	json_samples(w, r);

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "cli.h"
+#include "hist.h"
 #include "report.h"
 #include "util.h"
 
@@ -190,6 +191,7 @@ static void human_summary(struct bench_env *env, const struct run_result *res)
 	if (!res->nr_metrics)
 		return;
 	/* the Summary comes last, as the kernel bench's scripts read it (| tail -1) */
+	hist_report(out, res);
 	stats_lines(out, res);
 	if (res->nr_repeats > 1)
 		runs_line(out, res);

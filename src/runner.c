@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "hist.h"
 #include "noise.h"
 #include "probe.h"
 #include "report.h"
@@ -754,6 +755,7 @@ void run_result_append(struct run_result *acc, const struct run_result *one)
 	env.repeat = acc->nr_repeats;
 	for (i = 0; i < one->nr_samples; i++)
 		add_sample(&env, &unused, res_sample(one, i), one->elapsed_ns[i], &one->noise[i]);
+	hist_set_merge(&acc->hists, one->hists);
 	acc->nr_warmup += one->nr_warmup;
 	acc->wall_ns += one->wall_ns;
 	acc->warmup_ns += one->warmup_ns;
@@ -780,6 +782,7 @@ void run_result_free(struct run_result *res)
 	free(res->elapsed_ns);
 	free(res->sample_repeat);
 	free(res->noise);
+	hist_set_free(res->hists);
 	run_spec_free(&res->spec);
 	memset(res, 0, sizeof(*res));
 }

@@ -10,6 +10,8 @@
 
 #define RUN_MAX_OPTS	64
 
+struct hist_set;
+
 /* An option's value as it was for the run, as text (JSON, CSV, compare keys). */
 struct run_opt_value {
 	const struct opt_def *def;
@@ -42,6 +44,7 @@ struct run_result {
 	struct noise_sample *noise;	/* steal and CPU pressure under sample i */
 	int nr_noisy;			/* samples flagged noisy */
 	struct kstats kstats;		/* --kernel-stats, summed over repetitions */
+	struct hist_set *hists;		/* per-op latency distributions (hist.h), summed over repetitions; NULL: none */
 	int nr_warmup;			/* samples discarded */
 	/* -r N: per repetition, the statistics of its samples (nr_repeats x nr_metrics) */
 	int nr_repeats;

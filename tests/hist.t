@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Per-op latency distributions timed inside BPF (noop --latency): the
+# histogram holds exactly the ops the program says it timed in the
+# measured samples, its percentiles are ordered and read from its bins,
+# and the Latency line says what the JSON says.  No speed is asserted.
+source "$(dirname "$0")/lib.sh"
+need_bpf
+
+J="$TMPD/h.json"
+run noop -w0 -d1 --period-ms 250 --batch 64 --latency --json "$J"
+ok "$RC" "noop --latency runs (exit $RC)" || diag "$ERR"
+
+json_check "$J" '
+h = d["runs"][0]["histograms"]["op"]
+h["unit"] == "ns" and h["count"] > 0 and sum(b[2] for b in h["bins"]) == h["count"]'
+ok $? "the bins' counts sum to the ops the program counted"
+
+json_check "$J" '
+r = d["runs"][0]; h = r["histograms"]["op"]
+len(r["samples"]) == 4 and sum(s["sampled_ops"] for s in r["samples"]) == h["count"]'
+ok $? "the histogram holds exactly the ops the program timed in the measured samples" ||
+	diag "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; print([s["sampled_ops"] for s in r["samples"]], r["histograms"]["op"]["count"])' "$J")"
+
+json_check "$J" '
+h = d["runs"][0]["histograms"]["op"]
+0 <= h["p50"] <= h["p90"] <= h["p99"] <= h["p999"] <= h["max"] and h["mean"] > 0'
+ok $? "p50 <= p90 <= p99 <= p99.9 <= max"
+
+json_check "$J" '
+b = d["runs"][0]["histograms"]["op"]["bins"]
+all(lo < hi and hi - lo <= max(lo / 16, 1 / 16) + 1e-9 for lo, hi, n in b) and all(b[i][1] <= b[i + 1][0] for i in range(len(b) - 1)) and all(n > 0 for lo, hi, n in b)'
+ok $? "bins are [lo, hi, count], ascending, none wider than 1/16 of its start (or 1/16 ns)"
+
+json_check "$J" '
+h = d["runs"][0]["histograms"]["op"]
+def crossing(p):
+    c = 0
+    for lo, hi, n in h["bins"]:
+        c += n
+        if c >= p * h["count"]:
+            return lo, hi
+inside = lambda v, b: b[0] - 1e-9 <= v <= b[1] + 1e-9
+all(inside(h[k], crossing(p)) for k, p in (("p50", .5), ("p90", .9), ("p99", .99)))'
+ok $? "each percentile lies in the bin where the cumulative count crosses it"
+
+json_check "$J" '
+h = d["runs"][0]["histograms"]["op"]
+0 < h["clock_ns"] < 10000 and h["batches"] > 0 and h["bin_error_pct"] == 6.25'
+ok $? "the clock's cost was measured and is reported beside"
+
+line=$(grep '^Latency:' <<<"$OUT")
+grep -Eq '^Latency: p50 [0-9.]+ ns, p90 [0-9.]+ ns, p99 [0-9.]+ ns, p99\.9 [0-9.]+ ns, max [0-9.]+ ns \([0-9]+ ops sampled; mean [0-9.-]+ ns vs [0-9.]+ ns from throughput' <<<"$line"
+ok $? "the summary has the Latency line" || diag "$OUT"
+
+count=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]["count"])' "$J")
+grep -q "($count ops sampled;" <<<"$line"
+ok $? "the Latency line and the JSON count the same ops ($count)" || diag "$line"
+
+# the line's verdict on the mean, recomputed from the JSON figures
+verdict=$(python3 - "$J" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+h = r["histograms"]["op"]
+thr = r["metrics"]["latency"]["of_mean_inverse"] * r["options"]["producers"]
+d = thr - h["mean"]
+print("agree within" if abs(d) <= 0.1 * thr else "spent outside" if d > 0 else "DISAGREE")
+PY
+)
+grep -q "$verdict" <<<"$line"
+ok $? "the mean vs throughput verdict follows the figures ($verdict)" || diag "$line"
+
+lin=$(python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]["linearity"]; print("none" if l is None else "warn" if abs(l - 1) > 0.05 else "quiet")' "$J")
+case $lin in
+warn) grep -q 'system noise or a cost per batch may affect this figure' <<<"$line" ;;
+*) ! grep -q 'system noise' <<<"$line" ;;
+esac
+ok $? "the linearity warning appears exactly when 2N vs N is off by more than 5% ($lin)" || diag "$line"
+
+# every run timed: its batches are then every run the throughput counted
+J1="$TMPD/every.json"
+run noop -w0 -d1 -q --batch 16 --latency --latency-every 1 --json "$J1"
+[ "$RC" -eq 0 ] && json_check "$J1" '
+r = d["runs"][0]; h = r["histograms"]["op"]
+ops = sum(s["throughput"] * s["elapsed_ns"] / 1000 for s in r["samples"])
+abs(h["batches"] * 16 - ops) <= 0.01 * ops and h["count"] == h["batches"] * 16 - h["half_batches"] * 8 and h["half_ops"] == h["half_batches"] * 8'
+ok $? "--latency-every 1: every run the throughput counted was timed (within the sample edges), half batches timed 8 of 16" ||
+	diag "$ERR"
+
+# the warm-up's ops are not in the histogram
+J2="$TMPD/warm.json"
+run noop -w1 -d1 -q --period-ms 500 --batch 64 --latency --json "$J2"
+[ "$RC" -eq 0 ] && json_check "$J2" '
+r = d["runs"][0]; h = r["histograms"]["op"]
+r["warmup_samples"] == 2 and len(r["samples"]) == 2 and sum(s["sampled_ops"] for s in r["samples"]) == h["count"]'
+ok $? "after a warm-up, the histogram still holds exactly the measured samples' ops" || diag "$ERR"
+
+# repetitions sum
+J3="$TMPD/rep.json"
+run noop -w0 -d1 -q -r 2 --period-ms 500 --batch 64 --latency --json "$J3"
+[ "$RC" -eq 0 ] && json_check "$J3" '
+r = d["runs"][0]; h = r["histograms"]["op"]
+r["runs"] == 2 and len(r["samples"]) == 4 and sum(s["sampled_ops"] for s in r["samples"]) == h["count"] == sum(b[2] for b in h["bins"])'
+ok $? "-r 2: the histograms of both repetitions are summed" || diag "$ERR"
+
+J4="$TMPD/rt.json"
+run noop -w0 -d1 -q --trigger raw-tp --batch 64 --latency --json "$J4"
+[ "$RC" -eq 0 ] && json_check "$J4" '
+r = d["runs"][0]; h = r["histograms"]["op"]
+r["trigger"] == "raw-tp" and h["count"] > 0 and sum(s["sampled_ops"] for s in r["samples"]) == h["count"]'
+ok $? "the raw-tp trigger times its ops the same way" || diag "$ERR"
+
+# one empty op is far below the clock: the line says the figure is clock noise
+J5="$TMPD/one.json"
+run noop -w0 -d1 -q --latency --json "$J5"
+below=$(python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]; print(int(h["below_clock"] * 10 > h["batches"]))' "$J5")
+if [ "$below" = 1 ]; then
+	grep -q "took less than the clock's cost: these are clock noise" <<<"$OUT"
+else
+	! grep -q "clock noise" <<<"$OUT"
+fi
+ok $? "--batch 1: the note on batches below the clock's cost follows the count ($below)" ||
+	diag "$OUT"
+
+run noop -w0 -d1 -q --batch 64 --json "$TMPD/off.json"
+[ "$RC" -eq 0 ] && ! grep -q '^Latency' <<<"$OUT" && json_check "$TMPD/off.json" '
+r = d["runs"][0]
+"histograms" not in r and "sampled_ops" not in r["metrics"]'
+ok $? "without --latency: no Latency line, no histograms, no sampled_ops"
+
+# nothing of ours stays in the kernel, also after a signal mid-run
+ours() { echo "$(bpftool prog show 2>/dev/null | grep -c ' name hist_clock ') $(bpftool map show 2>/dev/null | grep -c ' name hist_map ')"; }
+"$BPFBENCH" -q -w0 -d5 noop --latency >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+during=$(ours)
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+after=$(objects_settle "0 0" ours)
+[ "$rc" -eq 130 ] && [ "$during" = "1 1" ] && [ "$after" = "0 0" ]
+ok $? "SIGINT mid-run: exit 130, the clock program and histogram map gone (during: $during, after: $after)"
+done_testing
