@@ -30,8 +30,8 @@ LDFLAGS		+= -fsanitize=address,undefined
 endif
 
 CORE_SRCS	:= $(filter-out src/main.c,$(wildcard src/*.c))
-BENCH_SRCS	:= $(sort $(filter-out %.bpf.c,$(wildcard benchs/*.c)))
-BPF_SRCS	:= $(wildcard benchs/*.bpf.c)
+BENCH_SRCS	:= $(sort $(filter-out %.bpf.c,$(wildcard benchs/*.c benchs/*/*.c)))
+BPF_SRCS	:= $(wildcard benchs/*.bpf.c benchs/*/*.bpf.c)
 SKELS		:= $(patsubst benchs/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 CORE_OBJS	:= $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 BENCH_OBJS	:= $(patsubst benchs/%.c,$(BUILD)/obj/benchs/%.o,$(BENCH_SRCS))
@@ -62,7 +62,7 @@ $(BUILD)/obj/%.o: src/%.c src/*.h bpf/bench_shared.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*.h $(wildcard benchs/*.h)
+$(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*.h $(wildcard benchs/*.h benchs/*/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
