@@ -23,12 +23,13 @@ for n in 1 1000 5000; do
 s = d['runs'][0]['samples']
 def close(a, b): return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1)
 per_run = $c * $n
-ok = len(s) == 4 and all(x['ops'] > 0 and close(x['throughput'] * x['elapsed_ns'], x['ops'] * 1e3) and
+ok = len(s) == 4 and all(x['ops'] > 0 and
+                         close(x['throughput'] * x['elapsed_ns'], x['ops'] * 1e3) and
                          close(x['latency'] * x['throughput'], 1000 * $p) for x in s)
 ops = sum(x['ops'] for x in s); runs = sum(x['runs'] for x in s)
 ok = ok and 0 <= runs * per_run - ops <= ($p + 1) * per_run and all(x['ops'] % $n == 0 for x in s)
 ok"
-		ok $? "-p$p --nr_loops $n: throughput = ops / period, latency = 1000 x $p / throughput, runs x $c x $n = iterations" ||
+		ok $? "-p$p --nr_loops $n: figures = counts, latency 1000 x $p / throughput, $c loops a run" ||
 			diag "rc=$RC $ERR"
 	done
 done
@@ -38,7 +39,7 @@ line=$(grep '^Summary:' <<<"$OUT")
 tp=$(echo $OUT | sed -E "s/.*throughput\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+\sM\sops\/s).*/\1/")
 lat=$(echo $OUT | sed -E "s/.*latency\s+([0-9]+\.[0-9]+\sns\/op).*/\1/")
 [ "$RC" -eq 0 ] && grep -Eq '^[0-9.]+ ns/op$' <<<"$lat" && grep -q '^Summary: throughput' <<<"$line"
-ok $? "Summary in the kernel bench's shape: latency parses with its ops() sed ($lat)" || diag "$line"
+ok $? "Summary in the kernel bench's shape: its ops() sed finds latency ($lat)" || diag "$line"
 
 run -w0 -d1 -q --trigger raw-tp bpf-for --json "$TMPD/rt.json"
 [ "$RC" -eq 0 ] && json_check "$TMPD/rt.json" '
@@ -56,7 +57,8 @@ run -w0 -d1 bpf-for --nr_loops 0
 ok $? "--nr_loops 0 is refused (exit 2)"
 
 run suite bpf-for --help
-[ "$RC" -eq 0 ] && grep -q 'bpf-loop --nr_loops 1000' <<<"$OUT" && grep -q 'bpf-for --nr_loops 1000' <<<"$OUT"
+[ "$RC" -eq 0 ] && grep -q 'bpf-loop --nr_loops 1000' <<<"$OUT" &&
+	grep -q 'bpf-for --nr_loops 1000' <<<"$OUT"
 ok $? "suite bpf-for puts both loops side by side"
 
 now=$(objects_settle 0 ours)

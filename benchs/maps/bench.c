@@ -24,27 +24,42 @@
 
 #define OFF(f)	OPT_OFF(struct maps_args, f)
 
+/* What every maps benchmark takes beside --map_type. */
+#define MAPS_OPTS							\
+	{ "key_size", 0, OPT_UINT, OFF(key_size), "4", 4, 256, NULL, "BYTES",	\
+	  "key size (lpm_trie: data after the 4-byte prefix length)" },	\
+	{ "value_size", 0, OPT_UINT, OFF(value_size), "8", 8, MAPS_VALUE_MAX,	\
+	  NULL, "BYTES", "value size" },					\
+	{ "max_entries", 0, OPT_UINT, OFF(max_entries), "10000", 1,		\
+	  MP_MAX_ENTRIES, NULL, "N", "the map's max_entries" },		\
+	{ "fill", 0, OPT_UINT, OFF(fill), "100", 1, 100, NULL, "PCT",		\
+	  "how full the map is when an op starts: keys [0, max_entries * "	\
+	  "PCT / 100); common LRU maps: at most max_entries in whole 128s" },	\
+	{ "nr_entries", 0, OPT_UINT, OFF(nr_entries), NULL, 0,			\
+	  2ull * MP_MAX_ENTRIES, NULL, "N", "instead of --fill: keys [0, N); "	\
+	  "above max_entries for map-update of LRU maps (they evict)" },	\
+	{ "hit", 0, OPT_UINT, OFF(hit), "100", 0, 100, NULL, "PCT",		\
+	  "lookups: share that target keys the map holds (the others: keys "	\
+	  "never inserted)" },							\
+	{ "no_prealloc", 0, OPT_FLAG, OFF(no_prealloc), NULL, 0, 0, NULL, NULL,	\
+	  "BPF_F_NO_PREALLOC (hash, percpu_hash): elements allocated as "	\
+	  "they are inserted" }
+
 static const struct opt_def maps_opts[] = {
 	{ "map_type", 0, OPT_CHOICE, OFF(map_type), "hash", 0, 0, mp_type_names, "TYPE",
 	  "the map type (_no_common: BPF_F_NO_COMMON_LRU, an LRU list per CPU)" },
-	{ "key_size", 0, OPT_UINT, OFF(key_size), "4", 4, 256, NULL, "BYTES",
-	  "key size (lpm_trie: bytes of data after the 4-byte prefix length; queue, stack: none)" },
-	{ "value_size", 0, OPT_UINT, OFF(value_size), "8", 8, MAPS_VALUE_MAX, NULL, "BYTES",
-	  "value size" },
-	{ "max_entries", 0, OPT_UINT, OFF(max_entries), "10000", 1, MP_MAX_ENTRIES, NULL, "N",
-	  "the map's max_entries" },
-	{ "fill", 0, OPT_UINT, OFF(fill), "100", 1, 100, NULL, "PCT",
-	  "how full the map is when an op starts: keys [0, max_entries * PCT / 100); a common "
-	  "LRU map takes at most max_entries rounded down to 128s (more would evict)" },
-	{ "nr_entries", 0, OPT_UINT, OFF(nr_entries), NULL, 0, 2ull * MP_MAX_ENTRIES, NULL, "N",
-	  "instead of --fill: keys [0, N); above max_entries for map-update of LRU maps (evicts)" },
-	{ "hit", 0, OPT_UINT, OFF(hit), "100", 0, 100, NULL, "PCT",
-	  "lookups: share that target keys the map holds (the others: keys never inserted)" },
-	{ "no_prealloc", 0, OPT_FLAG, OFF(no_prealloc), NULL, 0, 0, NULL, NULL,
-	  "BPF_F_NO_PREALLOC (hash, percpu_hash): elements allocated as they are inserted" },
+	MAPS_OPTS,
 	{ "map_type_nr", 0, OPT_UINT, OFF(map_type_nr), NULL, 0, UINT32_MAX, NULL, "N",
 	  "instead of --map_type: BPF_MAP_TYPE_* number N, used as a hash map (a type newer "
 	  "than bpfbench); a SKIP where the kernel has no such type" },
+	{ NULL },
+};
+
+/* map-push and map-pop: a queue unless told otherwise. */
+static const struct opt_def queue_opts[] = {
+	{ "map_type", 0, OPT_CHOICE, OFF(map_type), "queue", 0, 0, mp_type_names, "TYPE",
+	  "the map type: queue or stack" },
+	MAPS_OPTS,
 	{ NULL },
 };
 
@@ -373,9 +388,10 @@ static void maps_format_row(const struct run_result *res, char *buf, size_t len)
 	}
 	for (i = 0; i < res->nr_metrics && off < len; i++)
 		if (res->metrics[i].kind == METRIC_TIME)
-			off += snprintf(buf + off, len - off, "%s%s %.3f ± %.3f ns/op",
-					off ? ", " : "", res->metrics[i].name, res->st[i].mean,
-					res->st[i].stddev);
+			off += snprintf(buf + off, len - off, "%s%s %.3f ± %.3f", off ? ", " : "",
+					res->metrics[i].name, res->st[i].mean, res->st[i].stddev);
+	if (off < len)
+		snprintf(buf + off, len - off, " ns/op");
 }
 
 /* ---- the table entries ---- */
@@ -389,12 +405,12 @@ static const struct mp_variant v_pop = { 0, { 0 }, 1, { MP_POP } };
 static const struct mp_variant v_ops = { 3, { MP_LOOKUP, MP_UPDATE, MP_DELETE },
 					  3, { MP_PEEK, MP_POP, MP_PUSH }, true };
 
-#define MAPS_BENCH(id, bname, what, var, mets, nmets)			\
+#define MAPS_BENCH(id, bname, what, var, mets, nmets, table)		\
 const struct bench bench_map_##id = {					\
 	.name = bname,							\
 	.summary = what,						\
 	.family = "maps",						\
-	.opts = maps_opts,						\
+	.opts = table,							\
 	.args_size = sizeof(struct maps_args),				\
 	.variant = &var,						\
 	.requires = maps_requires,					\
@@ -409,15 +425,15 @@ const struct bench bench_map_##id = {					\
 	.teardown = maps_teardown,					\
 }
 
-MAPS_BENCH(lookup, "map-lookup", "lookups of held keys (and --hit: of absent ones) timed in the kernel",
-	   v_lookup, op_metrics, ARRAY_SIZE(op_metrics));
+MAPS_BENCH(lookup, "map-lookup", "lookups of held (--hit: and absent) keys timed in the kernel",
+	   v_lookup, op_metrics, ARRAY_SIZE(op_metrics), maps_opts);
 MAPS_BENCH(update, "map-update", "updates of held keys (LRU: any key range) timed in the kernel",
-	   v_update, op_metrics, ARRAY_SIZE(op_metrics));
+	   v_update, op_metrics, ARRAY_SIZE(op_metrics), maps_opts);
 MAPS_BENCH(delete, "map-delete", "deletes of every held key (refilled untimed) timed in the kernel",
-	   v_delete, op_metrics, ARRAY_SIZE(op_metrics));
+	   v_delete, op_metrics, ARRAY_SIZE(op_metrics), maps_opts);
 MAPS_BENCH(push, "map-push", "pushes into an empty queue or stack timed in the kernel",
-	   v_push, op_metrics, ARRAY_SIZE(op_metrics));
+	   v_push, op_metrics, ARRAY_SIZE(op_metrics), queue_opts);
 MAPS_BENCH(pop, "map-pop", "pops of a full queue or stack timed in the kernel",
-	   v_pop, op_metrics, ARRAY_SIZE(op_metrics));
+	   v_pop, op_metrics, ARRAY_SIZE(op_metrics), queue_opts);
 MAPS_BENCH(ops, "map-ops", "every op of a map type in turn, ns/op each: a row of the matrix",
-	   v_ops, NULL, 0);
+	   v_ops, NULL, 0, maps_opts);

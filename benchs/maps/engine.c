@@ -146,11 +146,12 @@ static void *worker(void *arg)
 	struct mp_state *s = arg;
 	struct mp_pool *pl = &s->pool;
 	unsigned int seen = 0;
-	int idx, fd, err;
+	int idx, fd, err, pin;
 
 	pthread_mutex_lock(&pl->mu);
 	idx = ++pl->pending;	/* start order is the producer index: 1, 2, ... */
 	pthread_cond_signal(&pl->done);
+	pin = pl->cpu[idx] >= 0 ? pin_thread_to_cpu(pl->cpu[idx]) : 0;
 	for (;;) {
 		while (pl->gen == seen && !pl->quit)
 			pthread_cond_wait(&pl->go, &pl->mu);
@@ -159,8 +160,7 @@ static void *worker(void *arg)
 		seen = pl->gen;
 		fd = pl->fd;
 		pthread_mutex_unlock(&pl->mu);
-		err = pl->cpu[idx] >= 0 ? pin_thread_to_cpu(pl->cpu[idx]) : 0;
-		err = err ?: run_job(s, idx, fd);
+		err = pin ?: run_job(s, idx, fd);
 		pthread_mutex_lock(&pl->mu);
 		pl->err[idx] = err;
 		if (--pl->pending == 0)
