@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# maps family: every map type x op passes the oracle the programs and the
+# user side apply; the figures are what the raw counts say; --fill and --hit
+# give exactly the hits they promise; an LRU map smaller than its key range
+# evicts within the kernel's batch bounds; a type the kernel lacks is a SKIP;
+# nothing is left in the kernel.
+source "$(dirname "$0")/lib.sh"
+need_bpf
+
+before=$(kernel_objects)
+# The kernel sizes LRU lists by possible CPUs; evictions come in batches of 128 per CPU.
+CPUS=$(awk -F- '{print $NF + 1}' /sys/devices/system/cpu/possible)
+SLACK=$(( (2 * CPUS + 1) * 128 ))
+
+# Our programs and maps by name (other benchmarks may run meanwhile).
+ours() {
+	{ bpftool prog show -j | jq -r '.[].name // empty'
+	  bpftool map show -j | jq -r '.[].name // empty'; } 2>/dev/null |
+		grep -cE '^(maps_(lookup|update|delete|peek|push|pop)|target|maps_bpf\..*)$'
+}
+
+# Checks every sample's figures against the raw counts they come from.
+FIGURES='
+r = d["runs"][0]; s = r["samples"]
+def close(a, b): return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1)
+ok = len(s) >= 1
+for x in s:
+    ok = ok and x["ops"] > 0 and close(x["latency"] * x["ops"], x["kernel_ns"])
+    ok = ok and close(x["throughput"] * x["pass_ns"], x["ops"] * 1e3)
+    ok = ok and x["pass_ns"] >= x["kernel_ns"] * 0.999
+ok'
+
+# single BENCH TYPE ELEMENTS-EXPR: the run passes its oracle, figures are its counts
+single() {
+	local bench=$1 type=$2 want=$3
+	run -w0 -d0.5 -q "$bench" --map_type "$type" --json "$TMPD/s.json"
+	if [ "$RC" -ne 0 ]; then
+		fail "$bench --map_type $type runs (rc $RC)" "$ERR"
+		return
+	fi
+	json_check "$TMPD/s.json" "$FIGURES
+cap = 10000
+lo = cap - $SLACK
+ok and all($want for e in [x['elements'] for x in s])"
+	ok $? "$bench --map_type $type: oracle passed, figures = counts, elements ok"
+}
+
+KEYED="hash percpu_hash lru_hash lru_hash_no_common lru_percpu_hash lru_percpu_hash_no_common"
+KEYED="$KEYED lpm_trie"
+for t in $KEYED; do
+	case $t in
+	lru_hash|lru_percpu_hash) full=9984 ;;	# 10000 rounded down to 128s: more would evict
+	*) full=10000 ;;
+	esac
+	case $t in
+	lru_*_no_common) upd_lo="cap // $CPUS - $SLACK" ;;	# a CPU updates through its own share
+	lru_*) upd_lo="lo" ;;
+	*) upd_lo="$full" ;;
+	esac
+	single map-lookup "$t" "e == $full"
+	single map-update "$t" "$upd_lo <= e <= $full"
+	single map-delete "$t" "e == 0"
+done
+for t in array percpu_array; do
+	run -w0 -d0.5 -q map-lookup --map_type $t --json "$TMPD/a.json"
+	[ "$RC" -eq 0 ] && json_check "$TMPD/a.json" "$FIGURES
+ok and all(x['hits'] == x['ops'] and x['misses'] == 0 for x in s)"
+	ok $? "map-lookup --map_type $t: every index found"
+	run -w0 -d0.5 -q map-update --map_type $t --json "$TMPD/a.json"
+	[ "$RC" -eq 0 ] && json_check "$TMPD/a.json" "$FIGURES"
+	ok $? "map-update --map_type $t: every update succeeded"
+done
+for t in queue stack; do
+	single map-push $t "e == 10000"
+	single map-pop $t "e == 0"
+done
+
+# map-ops: every op of every type, each op's figure its own counts
+for t in $KEYED array percpu_array queue stack; do
+	run -w0 -d1 -q map-ops --map_type "$t" --json "$TMPD/o.json"
+	case $t in
+	queue|stack) ops="peek push pop" ;;
+	array|percpu_array) ops="lookup update" ;;
+	*) ops="lookup update delete" ;;
+	esac
+	[ "$RC" -eq 0 ] && json_check "$TMPD/o.json" "
+s = d['runs'][0]['samples']; m = d['runs'][0]['metrics']
+ops = '$ops'.split()
+def close(a, b): return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1)
+ok = [k for k, v in m.items() if v['unit'] == 'ns/op'] == ops and all(
+    x[o + '_ops'] > 0 and close(x[o] * x[o + '_ops'], x[o + '_kernel_ns']) for x in s for o in ops)
+ok"
+	ok $? "map-ops --map_type $t: ${ops// //} each timed and checked" || diag "rc=$RC $ERR"
+done
+line=$(grep '^Summary:' <<<"$OUT")
+grep -Eq '^Summary: peek +[0-9.]+ ns/op, push +[0-9.]+ ns/op, pop +[0-9.]+ ns/op$' <<<"$line"
+ok $? "map-ops Summary: one ns/op per op" || diag "$line"
+
+# The kernel's run_common.sh ops() patterns find both figures in the Summary.
+run -w0 -d0.5 map-lookup
+tp=$(echo $OUT | sed -E "s/.*throughput\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+\sM\sops\/s).*/\1/")
+lat=$(echo $OUT | sed -E "s/.*latency\s+([0-9]+\.[0-9]+\sns\/op).*/\1/")
+grep -Eq '^[0-9.]+ ± [0-9.]+ M ops/s$' <<<"$tp" && grep -Eq '^[0-9.]+ ns/op$' <<<"$lat"
+ok $? "Summary parses with the kernel's ops() sed patterns ($tp, $lat)"
+
+# --fill and --hit: exact hit counts from the program, for one and two producers
+for p in 1 2; do
+	run -w0 -d1 -q -p$p map-lookup --fill 50 --hit 37 --json "$TMPD/h.json"
+	[ "$RC" -eq 0 ] && json_check "$TMPD/h.json" "
+s = d['runs'][0]['samples']
+share = max(-(-5000 // $p), 65536); share = -(-share // 100) * 100
+ok = all(x['hits'] * 100 == x['ops'] * 37 and x['misses'] == x['ops'] - x['hits'] and
+         x['elements'] == 5000 and x['ops'] % ($p * share) == 0 for x in s)
+ok"
+	ok $? "-p$p --fill 50 --hit 37: hits = 37% of lookups exactly, 5000 keys held, whole passes" ||
+		diag "rc=$RC $ERR"
+done
+run -w0 -d0.5 -q map-lookup --hit 0 --nr_entries 1234 --json "$TMPD/h0.json"
+[ "$RC" -eq 0 ] && json_check "$TMPD/h0.json" "
+all(x['hits'] == 0 and x['misses'] == x['ops'] and x['elements'] == 1234
+    for x in d['runs'][0]['samples'])"
+ok $? "--hit 0 --nr_entries 1234: no lookup finds, 1234 keys held"
+
+# deletes and pops: every pass removes each element exactly once
+run -w0 -d0.5 -q -p2 map-delete --max_entries 3001 --json "$TMPD/d.json"
+[ "$RC" -eq 0 ] && json_check "$TMPD/d.json" "
+all(x['ops'] % 3001 == 0 and x['elements'] == 0 for x in d['runs'][0]['samples'])"
+ok $? "-p2 map-delete: whole passes over the 3001 keys, the map empty after each"
+run -w0 -d0.5 -q -p3 map-pop --map_type stack --max_entries 1000 --json "$TMPD/p.json"
+[ "$RC" -eq 0 ] && json_check "$TMPD/p.json" "
+all(x['ops'] % 1000 == 0 and x['elements'] == 0 for x in d['runs'][0]['samples'])"
+ok $? "-p3 map-pop: the stack's 1000 values popped once each, empty after"
+
+# LRU: twice the keys the map holds; it evicts, within the kernel's batches
+for t in lru_hash lru_percpu_hash lru_hash_no_common; do
+	run -w0 -d1 -q map-update --map_type $t --max_entries 10000 --nr_entries 20000 \
+		--json "$TMPD/l.json"
+	lo=$((10000 - SLACK))
+	[ "$t" = lru_hash_no_common ] && lo=$((10000 / CPUS - SLACK))
+	[ "$RC" -eq 0 ] && json_check "$TMPD/l.json" "
+s = d['runs'][0]['samples']
+all($lo <= x['elements'] <= 10000 and x['ops'] % 65536 == 0 for x in s)"
+	ok $? "$t over 20000 keys: holds $lo ... 10000 of them, every update succeeded" ||
+		diag "rc=$RC $ERR"
+done
+bad_hash=$(run -w0 -d0.2 map-update --nr_entries 20000; echo "$RC $ERR")
+[ "${bad_hash%% *}" = 2 ] && grep -q 'only map-update of an LRU map' <<<"$bad_hash"
+ok $? "a hash map with more keys than max_entries is refused (exit 2)"
+
+# A type the kernel does not have: type number 1000 is past every kernel's
+# last one.  Number 1 (hash) through the same option runs: the skip is the kernel's.
+run -w0 -d0.2 map-lookup --map_type_nr 1000
+[ "$RC" -eq 4 ] && grep -q 'skipped: this kernel lacks map type number 1000' <<<"$ERR"
+ok $? "--map_type_nr 1000: exit 4 with the reason" || diag "rc=$RC $ERR"
+run -w0 -d0.2 -q map-lookup --map_type_nr 1
+ok "$RC" "--map_type_nr 1 (BPF_MAP_TYPE_HASH) runs"
+
+# refused combinations: exit 2 with one line naming the problem
+bad() {	# bad WORD ARGS...
+	local word=$1
+	shift
+	run -w0 -d0.2 "$@"
+	[ "$RC" -eq 2 ] && grep -qF -- "$word" <<<"$ERR"
+	ok $? "refused ($word): $*" || diag "rc=$RC $ERR"
+}
+bad "no keys" map-lookup --map_type queue
+bad "have keys" map-push --map_type hash
+bad "cannot be deleted" map-delete --map_type array
+bad "always preallocated" map-update --map_type lru_hash --no_prealloc
+bad "--hit applies to lookups" map-update --hit 50
+bad "hold every index" map-lookup --map_type array --fill 50
+bad "--trigger raw-tp" map-lookup --trigger raw-tp
+bad "not both" map-lookup --fill 50 --nr_entries 10
+
+# interrupted mid-run: a clean stop, nothing of ours left
+"$BPFBENCH" -w0 -d30 -q -p2 map-ops --map_type lru_hash >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ]
+ok $? "SIGINT mid-run: exit 130 (got $rc)"
+
+now=$(objects_settle 0 ours)
+[ "$now" = 0 ]
+ok $? "no program or map of ours left ($now)"
+after=$(kernel_objects_settle "$before")
+[ "$after" = "$before" ] || diag "kernel objects $before -> $after (others may be running)"
+done_testing
