@@ -6,6 +6,8 @@
 extern const struct bench bench_noop;
 extern const struct bench bench_bpf_loop;
 extern const struct suite suite_bpf_loop;
+extern const struct bench bench_bpf_for;
+extern const struct suite suite_bpf_for;
 extern const struct bench bench_bloom_lookup;
 extern const struct bench bench_bloom_update;
 extern const struct bench bench_bloom_false_positive;
@@ -30,10 +32,18 @@ extern const struct bench bench_rb_custom;
 extern const struct bench bench_pb_libbpf;
 extern const struct bench bench_pb_custom;
 extern const struct suite suite_ringbufs;
+extern const struct bench bench_map_lookup;
+extern const struct bench bench_map_update;
+extern const struct bench bench_map_delete;
+extern const struct bench bench_map_push;
+extern const struct bench bench_map_pop;
+extern const struct bench bench_map_ops;
+extern const struct suite suite_maps;
 
 const struct bench *const bench_table[] = {
 	&bench_noop,
 	&bench_bpf_loop,
+	&bench_bpf_for,
 	&bench_bloom_lookup,
 	&bench_bloom_update,
 	&bench_bloom_false_positive,
@@ -52,6 +62,12 @@ const struct bench *const bench_table[] = {
 	&bench_rb_custom,
 	&bench_pb_libbpf,
 	&bench_pb_custom,
+	&bench_map_lookup,
+	&bench_map_update,
+	&bench_map_delete,
+	&bench_map_push,
+	&bench_map_pop,
+	&bench_map_ops,
 	NULL,
 };
 
@@ -67,12 +83,14 @@ const struct bench *bench_find(const char *name)
 
 const struct suite *const suite_table[] = {
 	&suite_bpf_loop,
+	&suite_bpf_for,
 	&suite_bloom,
 	&suite_bloom_hashmap,
 	&suite_lpm_trie,
 	&suite_map_batch,
 	&suite_htab_mem,
 	&suite_ringbufs,
+	&suite_maps,
 	NULL,
 };
 
