@@ -69,7 +69,7 @@ static int bpf_for_probe(const struct bench_env *env)
 	for (i = 0; i < ARRAY_SIZE(names) && !err; i++) {
 		if (btf__find_by_name_kind(vmlinux, names[i], BTF_KIND_FUNC) > 0)
 			continue;
-		errmsg("%s: skipped: this kernel lacks the kfunc %s (open-coded iterators, 6.4+)",
+		skipmsg("%s: this kernel lacks the kfunc %s (open-coded iterators, 6.4+)",
 		       env->bench->name, names[i]);
 		err = -EOPNOTSUPP;
 	}

@@ -256,7 +256,7 @@ static int free_once_memcg(struct free_state *s, uint64_t *ns)
 	}
 	if (u1 < u0 + 4 * slack) {
 		close(fd);
-		errmsg("lpm-trie-free: memcg: the trie's charge (%llu KiB) is too small to tell "
+		skipmsg("lpm-trie-free: memcg: the trie's charge (%llu KiB) is too small to tell "
 		       "from per-CPU charge caching; use a larger --nr_entries",
 		       (unsigned long long)(u1 > u0 ? u1 - u0 : 0) / 1024);
 		return -EOPNOTSUPP;
@@ -319,7 +319,7 @@ static int setup_wq(struct bench_env *env, bool quiet)
 	fn = kallsyms_addr("bpf_map_free_deferred");
 	if (!fn) {
 		if (!quiet)
-			errmsg("lpm-trie-free: skipped: no bpf_map_free_deferred in /proc/kallsyms");
+			skipmsg("lpm-trie-free: no bpf_map_free_deferred in /proc/kallsyms");
 		return -EOPNOTSUPP;
 	}
 	s->skel = lpm_trie_bpf__open();

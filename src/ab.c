@@ -67,7 +67,7 @@ static int split_side(struct ab_side *s, const char *text)
 	s->words[s->argc++] = "bpfbench";
 	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 		if (s->argc > AB_MAX_WORDS) {
-			errmsg("error: ab: more than %d words in '%s'", AB_MAX_WORDS, text);
+			errmsg("ab: more than %d words in '%s'", AB_MAX_WORDS, text);
 			return EXIT_USAGE;
 		}
 		s->words[s->argc++] = w;
@@ -76,13 +76,13 @@ static int split_side(struct ab_side *s, const char *text)
 	if (cli_parse(s->argc, s->words, &s->spec))
 		return EXIT_USAGE;
 	if (!s->spec.bench) {
-		errmsg("error: ab: '%s' names no benchmark", text);
+		errmsg("ab: '%s' names no benchmark", text);
 		return EXIT_USAGE;
 	}
 	if (cli_words_set(s->argc - 1, s->words + 1, "runs") ||
 	    cli_words_set(s->argc - 1, s->words + 1, "sweep") ||
 	    s->spec.opts.json_path || s->spec.opts.csv_path || s->spec.opts.md_path) {
-		errmsg("error: ab: -r, --sweep and outputs go after the two command lines, not in '%s'",
+		errmsg("ab: -r, --sweep and outputs go after the two command lines, not in '%s'",
 		       text);
 		return EXIT_USAGE;
 	}
@@ -93,7 +93,7 @@ static int split_side(struct ab_side *s, const char *text)
 static int ab_value(int argc, char **argv, int *i, const char **val)
 {
 	if (*i + 1 >= argc) {
-		errmsg("error: ab: %s needs a value", argv[*i]);
+		errmsg("ab: %s needs a value", argv[*i]);
 		return EXIT_USAGE;
 	}
 	*val = argv[++*i];
@@ -103,7 +103,7 @@ static int ab_value(int argc, char **argv, int *i, const char **val)
 static int ab_number(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *v)
 {
 	if (parse_u64(text, v) || *v < min || *v > max) {
-		errmsg("error: ab: %s: '%s' is not an integer in [%llu, %llu]", opt, text,
+		errmsg("ab: %s: '%s' is not an integer in [%llu, %llu]", opt, text,
 		       (unsigned long long)min, (unsigned long long)max);
 		return EXIT_USAGE;
 	}
@@ -134,14 +134,14 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 			ret = ab_value(argc, argv, &i, &v);
 			a->cmp[a->nr_cmp++] = (char *)v;
 		} else {
-			errmsg("error: ab: unknown argument '%s' (see 'bpfbench ab --help')", argv[i]);
+			errmsg("ab: unknown argument '%s' (see 'bpfbench ab --help')", argv[i]);
 			ret = EXIT_USAGE;
 		}
 	}
 	if (!ret)
 		ret = split_side(&a->side[0], argv[1]) ?: split_side(&a->side[1], argv[2]);
 	if (!ret && a->side[0].spec.bench != a->side[1].spec.bench) {
-		errmsg("error: ab: A runs %s and B runs %s: ab compares two configurations of one "
+		errmsg("ab: A runs %s and B runs %s: ab compares two configurations of one "
 		       "benchmark", a->side[0].spec.bench->name, a->side[1].spec.bench->name);
 		ret = EXIT_USAGE;
 	}
@@ -165,7 +165,7 @@ static int run_side(struct ab_args *a, int k, int which)
 			fputs("\r\033[K", stderr);
 		if (!one.reported)
 			errmsg("%s", one.error);
-		errmsg("error: ab: run %d of %c failed (exit %d)", k + 1, "AB"[which], st);
+		errmsg("ab: run %d of %c failed (exit %d)", k + 1, "AB"[which], st);
 	} else {
 		run_result_append(&s->acc, &one);
 	}
@@ -248,7 +248,7 @@ int ab_cmd(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3) {
-		errmsg("error: ab: give two command lines: bpfbench ab \"ARGS A\" \"ARGS B\"");
+		errmsg("ab: give two command lines: bpfbench ab \"ARGS A\" \"ARGS B\"");
 		return EXIT_USAGE;
 	}
 	st = parse_ab(argc, argv, &a);

@@ -222,7 +222,7 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	       "%d runs failed, %d only in OLD, %d only in NEW.\n", t.good, t.bad, t.same, t.other,
 	       t.failed, t.only_old, t.only_new);
 	if (!matched) {
-		errmsg("error: no run of %s matches one of %s (benchmark, label and options differ)",
+		errmsg("no run of %s matches one of %s (benchmark, label and options differ)",
 		       new->path, old->path);
 		return 1;
 	}
@@ -237,7 +237,7 @@ static int parse_real(const char *opt, const char *text, double lo, double hi, b
 
 	v = text && *text ? strtod(text, &end) : NAN;
 	if (isnan(v) || *end || v > hi || v < lo || (lo_open && v == lo)) {
-		errmsg("error: %s: '%s' is not a number in %s%g, %g]", opt, text ?: "",
+		errmsg("%s: '%s' is not a number in %s%g, %g]", opt, text ?: "",
 		       lo_open ? "(" : "[", lo, hi);
 		return EXIT_USAGE;
 	}
@@ -260,7 +260,7 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 			val = val ? val + 1 : (i + 1 < argc ? argv[++i] : NULL);
 			ret = parse_real("--fail-on-regression", val, 0, 1e6, false, &a->fail_pct);
 		} else if (arg[0] == '-' && arg[1]) {
-			errmsg("error: compare: unknown option %s", arg);
+			errmsg("compare: unknown option %s", arg);
 			ret = EXIT_USAGE;
 		} else if (files++ == 0) {
 			a->old_path = arg;
@@ -269,7 +269,7 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 		}
 	}
 	if (!ret && files != 2) {
-		errmsg("error: compare needs two files: bpfbench compare OLD.json NEW.json (got %d)",
+		errmsg("compare needs two files: bpfbench compare OLD.json NEW.json (got %d)",
 		       files);
 		ret = EXIT_USAGE;
 	}

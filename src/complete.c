@@ -555,7 +555,7 @@ int complete_cmd(int argc, char **argv, const char *const *subcmds)
 		return 0;
 	}
 	if (argc != 2 || (strcmp(argv[1], "bash") && strcmp(argv[1], "zsh"))) {
-		errmsg("error: completion: name a shell: bpfbench completion bash|zsh");
+		errmsg("completion: name a shell: bpfbench completion bash|zsh");
 		return EXIT_USAGE;
 	}
 	print_script(stdout, !strcmp(argv[1], "zsh"), subcmds);

@@ -35,7 +35,7 @@
 static int print_version(int argc, char **argv)
 {
 	if (argc > 2) {
-		errmsg("error: %s takes no arguments (got '%s')", argv[1], argv[2]);
+		errmsg("%s takes no arguments (got '%s')", argv[1], argv[2]);
 		return EXIT_USAGE;
 	}
 	printf("bpfbench %s (git %s, libbpf %u.%u)\n", BPFBENCH_VERSION, BPFBENCH_GIT,

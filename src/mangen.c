@@ -226,12 +226,12 @@ int mangen_cmd(int argc, char **argv)
 	size_t n;
 
 	if (argc != 2) {
-		errmsg("error: gen-man: usage: bpfbench gen-man TEMPLATE.scd.in");
+		errmsg("gen-man: usage: bpfbench gen-man TEMPLATE.scd.in");
 		return EXIT_USAGE;
 	}
 	in = fopen(argv[1], "r");
 	if (!in) {
-		errmsg("error: gen-man: %s: %s", argv[1], strerror(errno));
+		errmsg("gen-man: %s: %s", argv[1], strerror(errno));
 		return 1;
 	}
 	while (fgets(line, sizeof(line), in)) {

@@ -367,6 +367,6 @@ int close_stdout(void)
 		return err ? -err : 0;
 	/* the reader went away: the SIGPIPE status says it, a message would not reach anyone */
 	if (err != EPIPE || interrupted_signal() != SIGPIPE)
-		errmsg("error: write error: %s", strerror(err));
+		errmsg("write error: %s", strerror(err));
 	return -err;
 }

@@ -44,7 +44,7 @@ struct plot {
 
 static int usage_err(const char *msg, const char *what)
 {
-	errmsg("error: plot: %s%s", msg, what ?: "");
+	errmsg("plot: %s%s", msg, what ?: "");
 	return EXIT_USAGE;
 }
 
@@ -239,18 +239,18 @@ static int run_gnuplot(const char *script)
 
 	err = posix_spawnp(&pid, "gnuplot", NULL, NULL, args, environ);
 	if (err == ENOENT) {
-		errmsg("error: plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
+		errmsg("plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
 		return 1;
 	}
 	if (err) {
-		errmsg("error: plot: cannot run gnuplot: %s", strerror(err));
+		errmsg("plot: cannot run gnuplot: %s", strerror(err));
 		return 1;
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		errmsg("error: plot: gnuplot failed (status %d)", status);
+		errmsg("plot: gnuplot failed (status %d)", status);
 		return 1;
 	}
 	return 0;
@@ -295,7 +295,7 @@ static bool create_output(const char *tmp, const char *out)
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 
 	if (fd < 0 || fchmod(fd, 0644)) {
-		errmsg("error: plot: cannot write %s: %s", out, strerror(errno));
+		errmsg("plot: cannot write %s: %s", out, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);
@@ -318,18 +318,18 @@ static int draw(const struct plot_args *a, const struct plot *pl)
 	if (!create_output(tmp, a->out))
 		return 1;
 	if (!mkdtemp(dir)) {
-		errmsg("error: plot: cannot create a temporary directory: %s", strerror(errno));
+		errmsg("plot: cannot create a temporary directory: %s", strerror(errno));
 		unlink(tmp);
 		return 1;
 	}
 	snprintf(data, sizeof(data), "%s/data", dir);
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
 	if (!write_text(data, data_fn, pl) || !write_text(script, script_fn, &c))
-		errmsg("error: plot: cannot write in %s: %s", dir, strerror(errno));
+		errmsg("plot: cannot write in %s: %s", dir, strerror(errno));
 	else if (!run_gnuplot(script))
 		ret = 0;
 	if (!ret && rename(tmp, a->out)) {
-		errmsg("error: plot: cannot write %s: %s", a->out, strerror(errno));
+		errmsg("plot: cannot write %s: %s", a->out, strerror(errno));
 		ret = 1;
 	}
 	unlink(tmp);

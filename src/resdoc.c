@@ -38,7 +38,7 @@ static int bad(const struct res_doc *doc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	errmsg("error: %s: %s", doc->path, msg);
+	errmsg("%s: %s", doc->path, msg);
 	return EXIT_USAGE;
 }
 

@@ -633,7 +633,7 @@ int bench_require(const struct bench_env *env, enum probe_id id, const char *wha
 	int err = require(env->bench->name, id, what, why, sizeof(why));
 
 	if (err)
-		errmsg("%s: skipped: %s", env->bench->name, why);
+		skipmsg("%s: %s", env->bench->name, why);
 	return err;
 }
 
@@ -707,7 +707,7 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 		return fail(res, setup_status(err), "%s: invalid options", b->name);
 	}
 	if (!bench_runnable(b, res->error, sizeof(res->error))) {
-		errmsg("%s: skipped: %s", b->name, res->error);
+		skipmsg("%s: %s", b->name, res->error);
 		res->reported = true;
 		return fail(res, EXIT_SKIP, "%s", res->error);
 	}

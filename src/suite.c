@@ -185,7 +185,7 @@ static int check_extra_used(const struct plan *p, const char *suite)
 	for (i = 0; i < p->nr_extra; i++) {
 		if (cli_option_scope(p->extra[i], NULL, &takes_value) == OPT_SCOPE_BENCH &&
 		    !p->extra_used[i]) {
-			errmsg("error: suite %s: no step's benchmark has option %s", suite,
+			errmsg("suite %s: no step's benchmark has option %s", suite,
 			       p->extra[i]);
 			return EXIT_USAGE;
 		}
@@ -572,13 +572,13 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	if (ret)
 		return ret;
 	if (spec.bench) {
-		errmsg("error: suite: unexpected argument '%s' (only options follow the suite name)",
+		errmsg("suite: unexpected argument '%s' (only options follow the suite name)",
 		       spec.bench->name);
 		run_spec_free(&spec);
 		return EXIT_USAGE;
 	}
 	if (spec.opts.sweep || spec.opts.list) {
-		errmsg("error: suite: --%s does not apply to a suite",
+		errmsg("suite: --%s does not apply to a suite",
 		       spec.opts.sweep ? "sweep" : "list");
 		return EXIT_USAGE;
 	}
@@ -601,7 +601,7 @@ int suite_cmd(int argc, char **argv)
 	int ret;
 
 	if (argc < 2) {
-		errmsg("error: suite: name a suite (see 'bpfbench suite --list')");
+		errmsg("suite: name a suite (see 'bpfbench suite --list')");
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--list") || !strcmp(argv[1], "-l")) {
@@ -613,12 +613,12 @@ int suite_cmd(int argc, char **argv)
 		return 0;
 	}
 	if (argv[1][0] == '-') {
-		errmsg("error: suite: the suite name comes first: bpfbench suite NAME [options]");
+		errmsg("suite: the suite name comes first: bpfbench suite NAME [options]");
 		return EXIT_USAGE;
 	}
 	ret = parse_suite_opts(&p, argc - 2, argv + 2, &help);
 	if (!ret && !build_suite(&p, argv[1])) {
-		errmsg("error: unknown suite '%s' (see 'bpfbench suite --list')", argv[1]);
+		errmsg("unknown suite '%s' (see 'bpfbench suite --list')", argv[1]);
 		ret = EXIT_USAGE;
 	}
 	if (!ret)
@@ -651,18 +651,18 @@ static const struct opt_def *sweep_opt(const struct bench *b, const char *name)
 	if (!o)
 		o = opts_find(b->opts, name);
 	if (!o) {
-		errmsg("error: --sweep: '%s' is not an option of %s or a global option",
+		errmsg("--sweep: '%s' is not an option of %s or a global option",
 		       name, b->name);
 		return NULL;
 	}
 	for (i = 0; global && i < ARRAY_SIZE(out_only); i++) {
 		if (o->off == out_only[i]) {
-			errmsg("error: --sweep: --%s cannot be swept", o->name);
+			errmsg("--sweep: --%s cannot be swept", o->name);
 			return NULL;
 		}
 	}
 	if (!opt_takes_value(o)) {
-		errmsg("error: --sweep: --%s is a flag; sweep an option that takes a value",
+		errmsg("--sweep: --%s is a flag; sweep an option that takes a value",
 		       o->name);
 		return NULL;
 	}
@@ -680,7 +680,7 @@ static int build_sweep(struct plan *p, int argc, char **argv, const struct run_s
 	int i;
 
 	if (!eq || eq == spec || !eq[1]) {
-		errmsg("error: --sweep: '%s' is not PARAM=V1,V2,...", sweep);
+		errmsg("--sweep: '%s' is not PARAM=V1,V2,...", sweep);
 		return EXIT_USAGE;
 	}
 	*eq = 0;
@@ -689,13 +689,13 @@ static int build_sweep(struct plan *p, int argc, char **argv, const struct run_s
 		return EXIT_USAGE;
 	end = eq + strlen(eq + 1);
 	if (eq[1] == ',' || *end == ',' || strstr(eq + 1, ",,")) {
-		errmsg("error: --sweep: empty value in '%s'", sweep);
+		errmsg("--sweep: empty value in '%s'", sweep);
 		return EXIT_USAGE;
 	}
 	snprintf(p->title, sizeof(p->title), "%s, sweep of %s", b->name, o->name);
 	for (v = strtok_r(eq + 1, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
 		if (p->n == SWEEP_MAX) {
-			errmsg("error: --sweep: more than %d values", SWEEP_MAX);
+			errmsg("--sweep: more than %d values", SWEEP_MAX);
 			return EXIT_USAGE;
 		}
 		s = plan_add(p, p->n ? NULL : plan_printf(p, "%s: %s sweep", b->name, o->name),

@@ -111,17 +111,17 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
 			return -EPERM;	/* a privilege, not the kernel: exit 1 */
 		}
 		if (want == TRIG_NONE) {
-			errmsg("%s: no trigger works on this kernel (see 'bpfbench probe')",
+			skipmsg("%s: no trigger works on this kernel (see 'bpfbench probe')",
 			       env->bench->name);
 			return -EOPNOTSUPP;
 		}
 	} else if (!prog_of(progs, want)) {
-		errmsg("%s: has no %s trigger", env->bench->name, trigger_names[want]);
+		skipmsg("%s: has no %s trigger", env->bench->name, trigger_names[want]);
 		return -EOPNOTSUPP;
 	} else if ((has = kernel_has(want, why, sizeof(why))) != 1) {
-		errmsg("%s: %s the %s trigger (%s)", env->bench->name,
-		       has == -EPERM ? "no permission for" : "the kernel refuses",
-		       trigger_names[want], why);
+		(has == -EPERM ? errmsg : skipmsg)("%s: %s the %s trigger (%s)", env->bench->name,
+						  has == -EPERM ? "no permission for" :
+						  "the kernel refuses", trigger_names[want], why);
 		return has == -EPERM ? -EPERM : -EOPNOTSUPP;
 	}
 	for (k = TRIG_TEST_RUN; k <= TRIG_FENTRY; k++)

@@ -37,15 +37,29 @@ static __thread char last_error[300];
 
 static __thread bool muted;
 
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	if (!muted)
+		fprintf(stderr, "bpfbench: %s: %s\n", kind, last_error);
+}
+
 void errmsg(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	say("error", fmt, ap);
 	va_end(ap);
-	if (!muted)
-		fprintf(stderr, "bpfbench: %s\n", last_error);
+}
+
+void skipmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("skip", fmt, ap);
+	va_end(ap);
 }
 
 bool errmsg_mute(bool on)

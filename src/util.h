@@ -19,8 +19,10 @@ extern bool verbose;	/* -v */
 
 /* Internal error that must not happen: message and exit 1. */
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-/* One line on stderr prefixed "bpfbench: ". */
+/* One line on stderr: "bpfbench: error: ..."; the message is kept for errmsg_last(). */
 void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a run the kernel cannot do (exit 4): "bpfbench: skip: ...". */
+void skipmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The calling thread's last errmsg() line (without the prefix), "" after errmsg_forget(). */
 const char *errmsg_last(void);

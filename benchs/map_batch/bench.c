@@ -315,7 +315,7 @@ static int report_skips(struct mb_state *s)
 	fflush(out);
 	if (s->plan.nr_ops)
 		return 0;
-	errmsg("map-batch: no requested op exists for %s maps", kind);
+	skipmsg("map-batch: no requested op exists for %s maps", kind);
 	return -EOPNOTSUPP;
 }
 
@@ -328,7 +328,7 @@ static int probe_ops(struct mb_state *s)
 		op = s->plan.op_order[i];
 		err = probe_op(s, op);
 		if (err == -ENOTSUPP || err == -EOPNOTSUPP || err == -EINVAL) {
-			errmsg("map-batch: this kernel has no batched %s for %s maps (%s)",
+			skipmsg("map-batch: this kernel has no batched %s for %s maps (%s)",
 			       mb_op_names[op], mb_kind_names[s->a->map_kind], errno_name(err));
 			return -EOPNOTSUPP;
 		}

@@ -87,14 +87,14 @@ int rb_find_overwrite_pos(struct rb_state *s)
 	long prod, over, page = sysconf(_SC_PAGESIZE);
 
 	if (!btf) {
-		errmsg("%s: no kernel BTF to locate the ring's overwrite_pos", s->env->bench->name);
+		skipmsg("%s: no kernel BTF to locate the ring's overwrite_pos", s->env->bench->name);
 		return -EOPNOTSUPP;
 	}
 	prod = ringbuf_member_offset(btf, "producer_pos");
 	over = ringbuf_member_offset(btf, "overwrite_pos");
 	btf__free(btf);
 	if (prod < 0 || over <= prod || over - prod > page - (long)sizeof(long)) {
-		errmsg("%s: kernel BTF shows no overwrite_pos on the ring's producer page",
+		skipmsg("%s: kernel BTF shows no overwrite_pos on the ring's producer page",
 		       s->env->bench->name);
 		return -EOPNOTSUPP;
 	}
