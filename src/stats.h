@@ -36,13 +36,20 @@ double stats_t_cdf(double t, double df);
 
 double stats_mean(const double *v, int n);	/* NAN when n <= 0 */
 
+/* Lag-1 autocorrelation of v (0 when n < 3 or v is constant). */
+double stats_lag1(const double *v, int n);
 /*
- * Batch means of a serially correlated series: floor(sqrt(n)) contiguous
- * batches of near-equal size, their means in out[] (room for sqrt(n)).
- * Batches long enough to outlast the correlation are close to independent,
- * so a test over them is not overconfident.  Returns the number of batches.
+ * How many batches a serially correlated series should be cut into for
+ * batch means: floor(sqrt(n)), fewer when its lag-1 correlation says the
+ * samples stay correlated for longer than a batch (1 when n is too short).
  */
-int stats_batch_means(const double *v, int n, double *out);
+int stats_batch_count(const double *v, int n);
+/*
+ * Batch means: b contiguous batches of near-equal size (b <= n), their
+ * means in out[].  Batches that outlast the correlation are close to
+ * independent, so a test over them is not overconfident.  Returns b.
+ */
+int stats_batch_means(const double *v, int n, int b, double *out);
 
 /* An estimate with its standard error, Welch-Satterthwaite df and a confidence interval. */
 struct stats_interval {

@@ -337,21 +337,47 @@ static void test_mde(void)
 
 static void test_batch_means(void)
 {
-	double v[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, sq[16], out[4];
+	double v[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, sq[16], out[10];
+	double alt[100], blocks[100], trend[100];
 	int i, nb;
 
-	/* 10 -> 3 batches [0,3) [3,6) [6,10): means 2, 5, 8.5 */
-	nb = stats_batch_means(v, 10, out);
-	report(nb == 3, "batch means: floor(sqrt(10)) = 3 batches", nb, 3);
+	/* 10 in 3 batches [0,3) [3,6) [6,10): means 2, 5, 8.5 */
+	nb = stats_batch_means(v, 10, 3, out);
+	report(nb == 3, "batch means: 3 batches", nb, 3);
 	check_close(out[0], 2.0, 1e-12, "batch means: first");
 	check_close(out[1], 5.0, 1e-12, "batch means: second");
 	check_close(out[2], 8.5, 1e-12, "batch means: last takes the remainder");
 	for (i = 0; i < 16; i++)
 		sq[i] = i;
-	nb = stats_batch_means(sq, 16, out);
-	report(nb == 4 && out[3] == 13.5, "batch means: 16 -> 4 of 4", nb, 4);
-	report(stats_batch_means(v, 3, out) == 1 && out[0] == 2.0, "batch means: 3 -> 1", out[0], 2);
-	report(stats_batch_means(v, 0, out) == 0, "batch means: none", 0, 0);
+	nb = stats_batch_means(sq, 16, 4, out);
+	report(nb == 4 && out[3] == 13.5, "batch means: 16 in 4 of 4", nb, 4);
+	report(stats_batch_means(v, 3, 5, out) == 3, "batch means: no more batches than values",
+	       0, 0);
+	report(stats_batch_means(v, 0, 2, out) == 0, "batch means: none", 0, 0);
+	/*
+	 * Lag-1 autocorrelation.  {1..5}: deviations -2..2, sum of products
+	 * 2 + 0 + 0 + 2 = 4 over the sum of squares 10 = 0.4.  Blocks of ten
+	 * 0s and ten 1s: deviations +-0.5, 9 changes in 99 steps, so
+	 * (90 - 9) * 0.25 / (100 * 0.25) = 0.81 (numpy agrees).
+	 */
+	check_close(stats_lag1(v, 5), 0.4, 1e-12, "lag1 of 1..5");
+	for (i = 0; i < 100; i++) {
+		alt[i] = i % 2 ? 1 : -1;
+		blocks[i] = (i / 10) % 2;
+		trend[i] = i;
+	}
+	check_close(stats_lag1(blocks, 100), 0.81, 1e-12, "lag1 of blocks of ten");
+	/* no correlation: floor(sqrt(100)) = 10 batches */
+	nb = stats_batch_count(alt, 100);
+	report(nb == 10, "batch count: uncorrelated -> sqrt(n)", nb, 10);
+	/* r 0.81 + 1/100 -> tau 10.1, batches of at least 31: 100 / 31 = 3 */
+	nb = stats_batch_count(blocks, 100);
+	report(nb == 3, "batch count: correlated -> longer batches", nb, 3);
+	/* a trend: r capped at 0.95, tau 39: one batch, nothing to test */
+	nb = stats_batch_count(trend, 100);
+	report(nb == 1, "batch count: a trend -> one batch", nb, 1);
+	nb = stats_batch_count(v, 5);
+	report(nb == 1, "batch count: 5 samples are too few", nb, 1);
 }
 
 static void test_p_adjust(void)
