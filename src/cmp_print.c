@@ -48,8 +48,9 @@ void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 		printf("Note: the kernels differ.\n");
 	printf("Tests: rates, times and ratios by Welch's t and Mann-Whitney's U, two-sided, on run\n"
 	       "  means when both sides have >= %d runs, else on batch means of the samples\n"
-	       "  (floor(sqrt(n)) batches); p adjusted over %d tested rows by %s;\n"
-	       "  significant when the adjusted p < %g.\n", CMP_MIN_RUNS, family,
+	       "  (floor(sqrt(n)), fewer if correlated); p adjusted over %d rows by %s\n"
+	       "  (a row too short to test counts as p = 1); significant when adjusted p < %g.\n",
+	       CMP_MIN_RUNS, family,
 	       adjust_names[o->adjust], o->alpha);
 	printf("Verdicts: equal when the 95%% CI of new/old lies within +-%g%% (--noise); else\n"
 	       "  faster/slower (better/worse) when significant; else inconclusive.  Levels, peaks\n"

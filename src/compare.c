@@ -50,6 +50,13 @@ static bool name_eq(const char *a, const char *b)
 	return !*a && !*b;
 }
 
+/* The parts of a run's identity that are not options. */
+static bool is_fixed_part(const char *name)
+{
+	return !strcmp(name, "bench") || !strcmp(name, "suite") || !strcmp(name, "section") ||
+	       !strcmp(name, "label");
+}
+
 static const char *part_value(const struct res_run *r, const char *name)
 {
 	int i;
@@ -95,11 +102,14 @@ static bool keyed(const struct cmp_args *a, const char *name)
 static int differ(const struct cmp_args *a, const char *name, const char *ov, const char *nv,
 		  char *buf, size_t len, size_t *used)
 {
+	/* an option left out of the identity is absent or at its default: the same thing */
+	const char *none = is_fixed_part(name) ? "none" : "default";
+
 	if (!keyed(a, name) || same_text(ov, nv))
 		return 0;
 	if (buf && *used < len)
 		*used += (size_t)snprintf(buf + *used, len - *used, "%s%s (NEW %s, OLD %s)",
-					  *used ? ", " : "", name, nv ?: "absent", ov ?: "absent");
+					  *used ? ", " : "", name, nv ?: none, ov ?: none);
 	return 1;
 }
 
@@ -226,17 +236,28 @@ static void add_rows(struct cmp_table *t, const struct cmp_args *a, const char *
 	}
 }
 
+/*
+ * Holm or BH over every estimate row, those too short to test counting
+ * with p = 1: a row is only testable when its samples look uncorrelated,
+ * which short series often do by chance, so leaving the untested out of
+ * the family would favour the rows most likely to mislead.
+ */
+static bool in_family(const struct cmp_row *r)
+{
+	return r->tested || r->basis == BASIS_FEW;
+}
+
 static void adjust(struct cmp_table *t, const struct cmp_opts *o, int *family)
 {
 	double *p = xcalloc(t->n ?: 1, sizeof(double)), *q = xcalloc(t->n ?: 1, sizeof(double));
 	int i, k = 0;
 
 	for (i = 0; i < t->n; i++)
-		if (t->rows[i].tested)
-			p[k++] = t->rows[i].p;
+		if (in_family(&t->rows[i]))
+			p[k++] = t->rows[i].tested ? t->rows[i].p : 1.0;
 	stats_p_adjust(p, k, o->adjust, q);
 	for (i = 0, k = 0; i < t->n; i++) {
-		if (!t->rows[i].tested)
+		if (!in_family(&t->rows[i]))
 			continue;
 		t->rows[i].p_adj = q[k++];
 		cmp_row_decide(&t->rows[i], o);

@@ -181,21 +181,23 @@ static bool all_zero(const double *v, int n)
 	return true;
 }
 
-/* Units to test: run means where both sides have enough runs, else batch means. */
-static void test_units(struct cmp_row *row, const struct res_run *r, const struct res_metric *m,
-		       double *units, int *n, int *runs)
+/*
+ * Batch means of both sides' samples, cut into as many batches as the more
+ * correlated side allows, so that both are tested at one batch length.
+ */
+static void batch_units(struct cmp_row *row, const struct res_run *orun,
+			const struct res_run *nrun, double *a, double *b)
 {
-	double *v = xcalloc((size_t)(r->nr_samples + r->nr_repeats + 1), sizeof(double));
-	int k;
+	double *va = xcalloc((size_t)orun->nr_samples + 1, sizeof(double));
+	double *vb = xcalloc((size_t)nrun->nr_samples + 1, sizeof(double));
+	int na = sample_values(orun, row->om, va), nb = sample_values(nrun, row->nm, vb);
+	int ka = stats_batch_count(va, na), kb = stats_batch_count(vb, nb);
+	int k = ka < kb ? ka : kb;
 
-	*runs = run_means(r, m, units);
-	if (row->basis == BASIS_RUNS) {
-		*n = *runs;
-	} else {
-		k = sample_values(r, m, v);
-		*n = stats_batch_means(v, k, units);
-	}
-	free(v);
+	row->ounits = stats_batch_means(va, na, k, a);
+	row->nunits = stats_batch_means(vb, nb, k, b);
+	free(va);
+	free(vb);
 }
 
 static void intervals(struct cmp_row *row, const double *a, int na, const double *b, int nb,
@@ -225,16 +227,15 @@ static void run_tests(struct cmp_row *row, const struct res_run *orun,
 {
 	double *a = xcalloc((size_t)(orun->nr_samples + orun->nr_repeats + 1), sizeof(double));
 	double *b = xcalloc((size_t)(nrun->nr_samples + nrun->nr_repeats + 1), sizeof(double));
-	int ora, nra;
+	int ora = run_means(orun, row->om, a), nra = run_means(nrun, row->nm, b);
 
 	row->basis = BASIS_RUNS;
-	test_units(row, orun, row->om, a, &row->ounits, &ora);
-	test_units(row, nrun, row->nm, b, &row->nunits, &nra);
+	row->ounits = ora;
+	row->nunits = nra;
 	if (ora < CMP_MIN_RUNS || nra < CMP_MIN_RUNS) {
 		row->basis = BASIS_BATCHES;
 		row->one_process = ora <= 1 || nra <= 1;
-		test_units(row, orun, row->om, a, &row->ounits, &ora);
-		test_units(row, nrun, row->nm, b, &row->nunits, &nra);
+		batch_units(row, orun, nrun, a, b);
 	}
 	if (all_zero(a, row->ounits) && all_zero(b, row->nunits) && row->ofig == row->nfig) {
 		row->cls = CLS_EQUAL;	/* nothing happened on either side: no ratio to take */

@@ -136,7 +136,7 @@ run compare "$TMPD/base.json" "$TMPD/newer.json"
 ok $? "compare: options at their default match a document without them" || diag "$OUT" "$ERR"
 run compare "$TMPD/base.json" "$TMPD/other.json"
 [ "$RC" -eq 1 ] && grep -q 'no run of' <<<"$ERR" &&
-	[ "$(grep -c ' only in NEW; the closest run of OLD differs in test-run-repeat (NEW 7, OLD absent)$' <<<"$OUT")" -eq 2 ]
+	[ "$(grep -c ' only in NEW; the closest run of OLD differs in test-run-repeat (NEW 7, OLD default)$' <<<"$OUT")" -eq 2 ]
 ok $? "compare: an option away from its default is another measurement, named" || diag "$OUT" "$ERR"
 
 run compare "$TMPD/base.json"
