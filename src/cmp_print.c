@@ -109,6 +109,9 @@ static void fmt_basis(char *buf, const struct cmp_row *r)
 	case BASIS_FEW:
 		snprintf(buf, CELL, "n %d/%d, no test", r->om->nr_values, r->nm->nr_values);
 		break;
+	case BASIS_ZERO:
+		snprintf(buf, CELL, "all 0");
+		break;
 	case BASIS_NOISE:
 		snprintf(buf, CELL, "%s, no test", r->kind == RES_PEAK ? "peak" : "level");
 		break;

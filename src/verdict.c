@@ -239,6 +239,8 @@ static void run_tests(struct cmp_row *row, const struct res_run *orun,
 	}
 	if (all_zero(a, row->ounits) && all_zero(b, row->nunits) && row->ofig == row->nfig) {
 		row->cls = CLS_EQUAL;	/* nothing happened on either side: no ratio to take */
+		row->basis = BASIS_ZERO;
+		row->one_process = false;
 	} else if (row->ounits < 2 || row->nunits < 2) {
 		row->basis = BASIS_FEW;
 	} else {

@@ -34,6 +34,7 @@ enum cmp_basis {
 	BASIS_RUNS,	/* means of >= CMP_MIN_RUNS runs a side */
 	BASIS_BATCHES,	/* batch means of the samples */
 	BASIS_FEW,	/* too few values to test */
+	BASIS_ZERO,	/* every value 0 on both sides: equal, nothing to test */
 	BASIS_NOISE,	/* a level or a peak: the noise threshold, no test */
 	BASIS_EXACT,	/* a count: the noise threshold on exact values */
 	BASIS_BASE,	/* a derived metric: its base's verdict */
