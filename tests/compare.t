@@ -62,6 +62,13 @@ for mode in "--samples 60" "--runs 5 --samples 10"; do
 done
 grep -q '5/5 runs' <<<"$OUT" && ! grep -q '1 process' <<<"$OUT"
 ok $? "five runs a side: the verdict rests on run means"
+# without the repeats records, the samples' repeat tags give the same run means
+jq 'del(.runs[].repeats)' "$TMPD/o.json" >"$TMPD/o-tags.json"
+jq 'del(.runs[].repeats)' "$TMPD/n.json" >"$TMPD/n-tags.json"
+"$BPFBENCH" compare "$TMPD/o.json" "$TMPD/n.json" | grep ' row ' >"$TMPD/with" 2>/dev/null
+"$BPFBENCH" compare "$TMPD/o-tags.json" "$TMPD/n-tags.json" | grep ' row ' >"$TMPD/tags" 2>/dev/null
+cmp -s "$TMPD/with" "$TMPD/tags" && [ -s "$TMPD/tags" ]
+ok $? "run means from the samples' repeat tags equal those of the repeats records"
 gen "$TMPD/o.json" --seed 7 --samples 60
 gen "$TMPD/n.json" --seed 8 --samples 60 --rate-scale 0.8
 run compare "$TMPD/o.json" "$TMPD/n.json"
@@ -137,6 +144,11 @@ run compare "$TMPD/dup.json" "$TMPD/dup.json"
 grep -q '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT" &&
 	grep -q '^bpf-loop: synthetic rows: row 0 \[nr_loops=20,preallocated=true\]  ' <<<"$OUT"
 ok $? "two rows of one label: their names carry the options that tell them apart" || diag "$OUT"
+jq '.runs[1].label = "row 0" | .runs[1].section = "other rows"' "$TMPD/o.json" >"$TMPD/sec.json"
+run compare "$TMPD/sec.json" "$TMPD/sec.json"
+[ "$(grep -c '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT")" -eq 6 ] &&
+	[ "$(grep -c '^bpf-loop: other rows: row 0  ' <<<"$OUT")" -eq 6 ]
+ok $? "one label in two sections: two rows, each named by its section" || diag "$OUT"
 jq '.runs[].metrics |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput")) |
 	.runs[].metrics.latency.of = "lookup_batch_1000000_throughput" |
 	.runs[].samples[] |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput"))' \
