@@ -163,7 +163,8 @@ static void closest(const struct cmp_args *a, const struct res_doc *other, const
 static char *run_name(const struct res_doc *doc, const struct res_run *r)
 {
 	const struct res_run *q;
-	char *name = NULL, *more;
+	const char *more;
+	char *name = NULL;
 	bool dup = false;
 	size_t len;
 	FILE *f = open_memstream(&name, &len);
@@ -179,7 +180,7 @@ static char *run_name(const struct res_doc *doc, const struct res_run *r)
 			if (q == r || strcmp(q->bench, r->bench) || !same_text(q->section, r->section) ||
 			    !same_text(q->label, r->label))
 				continue;
-			more = (char *)res_run_mopt(q, r->mopt_name[i]);
+			more = res_run_mopt(q, r->mopt_name[i]);
 			if (!same_text(more, r->mopt_value[i]))
 				break;
 		}
@@ -217,7 +218,7 @@ static void add_rows(struct cmp_table *t, const struct cmp_args *a, const char *
 		if (!om)
 			continue;
 		row = add_row(t);
-		cmp_row_init(row, name, o, om, n, &n->metrics[i]);
+		cmp_row_init(row, name, om, &n->metrics[i]);
 		cmp_row_test(row, o, n, &a->o);
 	}
 	/* a derived metric without its base in both runs is tested on its own samples */

@@ -77,8 +77,7 @@ static double figure(const struct res_metric *m)
 	return m->mean;
 }
 
-void cmp_row_init(struct cmp_row *row, const char *run, const struct res_run *orun,
-		  const struct res_metric *om, const struct res_run *nrun,
+void cmp_row_init(struct cmp_row *row, const char *run, const struct res_metric *om,
 		  const struct res_metric *nm)
 {
 	bool speed;
@@ -107,8 +106,6 @@ void cmp_row_init(struct cmp_row *row, const char *run, const struct res_run *or
 	row->ratio = row->has_ratio ? row->nfig / row->ofig : NAN;
 	row->p = row->p_adj = row->p_mw = row->mde_pct = row->mde_abs = NAN;
 	row->cls = CLS_INCONCLUSIVE;
-	(void)orun;
-	(void)nrun;
 }
 
 static int cmp_rep(const void *pa, const void *pb)

@@ -71,8 +71,7 @@ struct cmp_row {
 };
 
 /* Kind, direction and figures of the row. */
-void cmp_row_init(struct cmp_row *row, const char *run, const struct res_run *orun,
-		  const struct res_metric *om, const struct res_run *nrun,
+void cmp_row_init(struct cmp_row *row, const char *run, const struct res_metric *om,
 		  const struct res_metric *nm);
 /* Tests and intervals; decides every row that takes no adjusted p-value. */
 void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct res_run *nrun,
