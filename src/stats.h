@@ -20,6 +20,8 @@ void stats_compute(const double *v, int n, struct stats *out);
  * large -> 1.960.
  */
 double stats_t975(double df);
+/* The p quantile of Student's t (0 < p < 1, df > 0; df may be INFINITY: the normal). */
+double stats_t_quantile(double p, double df);
 
 /*
  * Two-sided p-value of Welch's unequal-variance t-test comparing the means
@@ -31,5 +33,70 @@ double stats_welch_p(const double *a, int na, const double *b, int nb);
 
 /* Student t CDF, via the regularized incomplete beta function. */
 double stats_t_cdf(double t, double df);
+
+double stats_mean(const double *v, int n);	/* NAN when n <= 0 */
+
+/* Lag-1 autocorrelation of v (0 when n < 3 or v is constant). */
+double stats_lag1(const double *v, int n);
+/*
+ * How many batches a serially correlated series should be cut into for
+ * batch means: floor(sqrt(n)), fewer when its lag-1 correlation says the
+ * samples stay correlated for longer than a batch (1 when n is too short).
+ */
+int stats_batch_count(const double *v, int n);
+/*
+ * Batch means: b contiguous batches of near-equal size (b <= n), their
+ * means in out[].  Batches that outlast the correlation are close to
+ * independent, so a test over them is not overconfident.  Returns b.
+ */
+int stats_batch_means(const double *v, int n, int b, double *out);
+
+/* An estimate with its standard error, Welch-Satterthwaite df and a confidence interval. */
+struct stats_interval {
+	double est, lo, hi;
+	double se;	/* of est; for a ratio, of log(est) */
+	double df;	/* INFINITY when both variances are 0 */
+};
+
+/* mean(b) - mean(a) with a Welch interval at level conf (0.95). -1 when a side has n < 2. */
+int stats_diff_ci(const double *a, int na, const double *b, int nb, double conf,
+		  struct stats_interval *out);
+/*
+ * mean(b) / mean(a) with an interval at level conf, from the delta method
+ * on the log scale: always within (0, inf).  -1 when a side has n < 2 or a
+ * mean that is not positive.
+ */
+int stats_ratio_ci(const double *a, int na, const double *b, int nb, double conf,
+		   struct stats_interval *out);
+/*
+ * Interval at level conf for a positive mean (a rate, a time) on the log
+ * scale, mean * exp(+-t sd / mean / sqrt(n)): it never reaches zero.
+ * -1 when n < 2 or the mean is not positive.
+ */
+int stats_positive_ci(double mean, double stddev, int n, double conf, double *lo, double *hi);
+
+/*
+ * Smallest true difference a two-sided test at level alpha detects with
+ * the given power (0.8), for an estimate with standard error se and df
+ * degrees of freedom: (t(1 - alpha/2) + t(power)) * se.
+ */
+double stats_mde(double se, double df, double alpha, double power);
+
+/*
+ * Two-sided p of the Mann-Whitney U (Wilcoxon rank-sum) test: exact when
+ * there are no ties and both sides have at most STATS_MWU_EXACT_MAX values,
+ * otherwise the normal approximation with tie and continuity corrections
+ * (as scipy's mannwhitneyu).  1.0 when a side is empty.
+ */
+#define STATS_MWU_EXACT_MAX	20
+double stats_mann_whitney_p(const double *a, int na, const double *b, int nb);
+
+enum stats_adjust { STATS_ADJUST_HOLM, STATS_ADJUST_BH, STATS_ADJUST_NONE };
+/*
+ * Multiplicity-adjusted p-values, as R's p.adjust: Holm's step-down
+ * (family-wise error) or Benjamini-Hochberg's step-up (false discovery
+ * rate).  out may not alias p.
+ */
+void stats_p_adjust(const double *p, int n, enum stats_adjust method, double *out);
 
 #endif /* BPFBENCH_STATS_H */

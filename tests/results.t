@@ -4,14 +4,17 @@
 # everything else on real runs (-w0 -d1), asserting rows and files, never speeds.
 source "$(dirname "$0")/lib.sh"
 
-# mkdoc FILE SCALE [SCHEMA]: a two-run result whose throughput samples are
+# mkdoc FILE SCALE [SCHEMA]: a two-run result in the format of today's writer
+# (kind "sampled" / "inverse", no "better"), whose throughput samples are
 # SCALE * (100 + small spread) M ops/s and latency 1000/that ns/op.
 mkdoc() {
 	python3 - "$@" <<'PY'
 import json, sys
 path, scale = sys.argv[1], float(sys.argv[2])
 schema = sys.argv[3] if len(sys.argv) > 3 else "bpfbench-result/1"
-spread = [-1.5, -1.0, -0.5, 0.0, 0.2, 0.5, 1.0, 1.5, -0.2, 0.0]
+# in no trend: compare tests one process's samples in batches as long as
+# their correlation, and a rising series is one long correlation
+spread = [-1.5, 1.0, -0.5, 1.5, 0.0, -1.0, 0.5, -0.2, 0.2, 0.0]
 def run(nr_loops, base):
     thr = [scale * (base + s) for s in spread]
     lat = [1000.0 / t for t in thr]
@@ -23,7 +26,8 @@ def run(nr_loops, base):
             "warmup_samples": 0, "measured_s": 10.0,
             "metrics": {"throughput": {"unit": "M ops/s", "kind": "sampled", "n": 10,
                                        "mean": mean(thr), "stddev": sd(thr)},
-                        "latency": {"unit": "ns/op", "kind": "inverse", "n": 10,
+                        "latency": {"unit": "ns/op", "kind": "inverse", "of": "throughput",
+                                    "of_mean_inverse": 1000.0 / mean(thr), "n": 10,
                                     "mean": mean(lat), "stddev": sd(lat)}},
             "samples": [{"elapsed_ns": 10**9, "throughput": t, "latency": l}
                         for t, l in zip(thr, lat)]}
@@ -42,9 +46,9 @@ mkdoc "$TMPD/foreign.json" 1.0 "someone-else/3"
 
 run compare "$TMPD/base.json" "$TMPD/same.json"
 echo "$OUT" >"$TMPD/c"
-[ "$RC" -eq 0 ] && [ "$(grep -c ' no significant change$' "$TMPD/c")" -eq 4 ] &&
+[ "$RC" -eq 0 ] && [ "$(grep -c ' equal$' "$TMPD/c")" -eq 4 ] &&
 	! grep -qE ' (faster|slower)$' "$TMPD/c"
-ok $? "compare: identical samples, no significant change on all 4 metrics"
+ok $? "compare: identical samples are equal on all 4 metrics"
 
 run compare "$TMPD/base.json" "$TMPD/slow.json"
 echo "$OUT" >"$TMPD/c"
@@ -68,7 +72,7 @@ run compare "$TMPD/base.json" "$TMPD/fast.json" --fail-on-regression=1
 [ "$RC" -eq 0 ]
 ok $? "compare --fail-on-regression: a speed-up is no regression"
 run compare "$TMPD/base.json" "$TMPD/slow.json" --alpha 1e-300
-[ "$RC" -eq 0 ] && [ "$(grep -c ' no significant change$' <<<"$OUT")" -eq 4 ]
+[ "$RC" -eq 0 ] && [ "$(grep -c ' inconclusive$' <<<"$OUT")" -eq 4 ]
 ok $? "compare --alpha: the stated level decides significance"
 
 # A metric that counts trouble is better lower, whatever its unit says.
@@ -77,7 +81,8 @@ for f in base fast; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 for r in d["runs"]:
-    r["metrics"]["drops"] = dict(r["metrics"].pop("latency"), unit="M/s")
+    r["metrics"]["drops"] = dict(r["metrics"].pop("latency"), unit="M/s", kind="sampled")
+    del r["metrics"]["drops"]["of"]
     for s in r["samples"]:
         s["drops"] = s.pop("latency")
 json.dump(d, open(sys.argv[2], "w"))
@@ -129,11 +134,12 @@ rm -f "$TMPD/huge.json" "$TMPD/binary.json" "$TMPD/deep.json"
 jq '.runs[].options += {"test-run-repeat": 0, "trigger": "auto"}' "$TMPD/same.json" >"$TMPD/newer.json"
 jq '.runs[].options += {"test-run-repeat": 7}' "$TMPD/same.json" >"$TMPD/other.json"
 run compare "$TMPD/base.json" "$TMPD/newer.json"
-[ "$RC" -eq 0 ] && [ "$(grep -c ' no significant change$' <<<"$OUT")" -eq 4 ]
+[ "$RC" -eq 0 ] && [ "$(grep -c ' equal$' <<<"$OUT")" -eq 4 ]
 ok $? "compare: options at their default match a document without them" || diag "$OUT" "$ERR"
 run compare "$TMPD/base.json" "$TMPD/other.json"
-[ "$RC" -eq 1 ] && grep -q 'no run of' <<<"$ERR" && [ "$(grep -c ' only in NEW$' <<<"$OUT")" -eq 2 ]
-ok $? "compare: an option away from its default is another measurement" || diag "$OUT" "$ERR"
+[ "$RC" -eq 1 ] && grep -q 'no run of' <<<"$ERR" &&
+	[ "$(grep -c ' only in NEW; the closest run of OLD differs in test-run-repeat (NEW 7, OLD default)$' <<<"$OUT")" -eq 2 ]
+ok $? "compare: an option away from its default is another measurement, named" || diag "$OUT" "$ERR"
 
 run compare "$TMPD/base.json"
 [ "$RC" -eq 2 ]

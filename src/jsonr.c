@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "jsonr.h"
+#include "util.h"
+
+/* Where the parser is: for each open array its index, for each object its member's key. */
+struct jr_frame {
+	uint32_t key;		/* JR_NOKEY in an array */
+	uint32_t idx;
+};
+
+struct jr_parser {
+	struct jr_doc *d;
+	char *p, *start, *end;
+	int depth;
+	struct jr_frame path[JR_MAX_DEPTH + 1];
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct jr_parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct jr_parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!*ps->err) {	/* the first problem is the one to report */
+		va_start(ap, fmt);
+		vsnprintf(ps->err, ps->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int fail_at(struct jr_parser *ps, const char *what)
+{
+	if (ps->p >= ps->end)
+		return fail(ps, "truncated JSON: the document ends early (%td bytes)",
+			    ps->end - ps->start);
+	return fail(ps, "not valid JSON: %s at byte %td", what, ps->p - ps->start);
+}
+
+/* The field being parsed, as runs[3].samples[17].throughput. */
+static void path_text(const struct jr_parser *ps, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i, n;
+
+	buf[0] = 0;
+	for (i = 1; i <= ps->depth && used < len; i++) {
+		if (ps->path[i].key == JR_NOKEY)
+			n = snprintf(buf + used, len - used, "[%" PRIu32 "]", ps->path[i].idx);
+		else
+			n = snprintf(buf + used, len - used, "%s%.64s", used ? "." : "",
+				     ps->d->text + ps->path[i].key);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "the document");
+}
+
+static int fail_field(struct jr_parser *ps, const char *what)
+{
+	char path[256];
+
+	path_text(ps, path, sizeof(path));
+	return fail(ps, "%s is %s", path, what);
+}
+
+static int64_t new_node(struct jr_parser *ps, enum jr_type type, uint32_t key)
+{
+	struct jr_doc *d = ps->d;
+	struct jr_node *n;
+
+	if (d->nr == d->cap) {
+		if (d->cap >= UINT32_MAX / 2)
+			return fail(ps, "too many values in the document");
+		d->cap = d->cap ? d->cap * 2 : 1024;
+		d->nodes = realloc(d->nodes, sizeof(*d->nodes) * d->cap);
+		if (!d->nodes)
+			die("out of memory");
+	}
+	n = &d->nodes[d->nr];
+	memset(n, 0, sizeof(*n));
+	n->type = type;
+	n->key = key;
+	return d->nr++;
+}
+
+static void skip_ws(struct jr_parser *ps)
+{
+	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' ||
+				   *ps->p == '\r'))
+		ps->p++;
+}
+
+static int hex4(const char *s, unsigned int *out)
+{
+	unsigned int v = 0;
+	int i, c;
+
+	for (i = 0; i < 4; i++) {
+		c = s[i];
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static char *put_utf8(char *w, unsigned int c)
+{
+	if (c < 0x80) {
+		*w++ = (char)c;
+	} else if (c < 0x800) {
+		*w++ = (char)(0xc0 | c >> 6);
+		*w++ = (char)(0x80 | (c & 0x3f));
+	} else if (c < 0x10000) {
+		*w++ = (char)(0xe0 | c >> 12);
+		*w++ = (char)(0x80 | (c >> 6 & 0x3f));
+		*w++ = (char)(0x80 | (c & 0x3f));
+	} else {
+		*w++ = (char)(0xf0 | c >> 18);
+		*w++ = (char)(0x80 | (c >> 12 & 0x3f));
+		*w++ = (char)(0x80 | (c >> 6 & 0x3f));
+		*w++ = (char)(0x80 | (c & 0x3f));
+	}
+	return w;
+}
+
+/* \uXXXX at ps->p (past the backslash and 'u'), a surrogate pair as one character. */
+static int unicode_escape(struct jr_parser *ps, unsigned int *c)
+{
+	unsigned int lo;
+
+	if (ps->end - ps->p < 4 || hex4(ps->p, c))
+		return fail_at(ps, "a bad \\u escape");
+	ps->p += 4;
+	if (*c >= 0xdc00 && *c <= 0xdfff)
+		return fail_at(ps, "a lone low surrogate");
+	if (*c >= 0xd800 && *c <= 0xdbff) {
+		if (ps->end - ps->p < 6 || ps->p[0] != '\\' || ps->p[1] != 'u' ||
+		    hex4(ps->p + 2, &lo) || lo < 0xdc00 || lo > 0xdfff)
+			return fail_at(ps, "a high surrogate without its low half");
+		ps->p += 6;
+		*c = 0x10000 + ((*c - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	if (!*c)
+		return fail_at(ps, "a NUL character in a string");
+	return 0;
+}
+
+static int escape(struct jr_parser *ps, char **w)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *e;
+	unsigned int c;
+
+	if (ps->p >= ps->end)
+		return fail_at(ps, "");
+	e = strchr(from, *ps->p);
+	if (*ps->p && e) {
+		*(*w)++ = to[e - from];
+		ps->p++;
+		return 0;
+	}
+	if (*ps->p++ != 'u')
+		return fail_at(ps, "a bad escape in a string");
+	if (unicode_escape(ps, &c))
+		return -1;
+	*w = put_utf8(*w, c);
+	return 0;
+}
+
+/*
+ * The string at ps->p (its opening quote), decoded onto itself: the
+ * decoded form is never longer, so writing from the quote's place never
+ * overtakes the reading.  *off is where it now starts.
+ */
+static int string(struct jr_parser *ps, uint32_t *off, uint32_t *len)
+{
+	char *w = ps->p;
+	unsigned char c;
+
+	*off = (uint32_t)(ps->p - ps->start);
+	ps->p++;
+	for (;;) {
+		if (ps->p >= ps->end)
+			return fail_at(ps, "");
+		c = (unsigned char)*ps->p;
+		if (c == '"')
+			break;
+		if (c < 0x20)
+			return fail_at(ps, "a control character in a string");
+		if (c == '\\') {
+			ps->p++;
+			if (escape(ps, &w))
+				return -1;
+			continue;
+		}
+		*w++ = (char)c;
+		ps->p++;
+	}
+	*w = 0;
+	*len = (uint32_t)(w - (ps->start + *off));
+	ps->p++;
+	return 0;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool literal(struct jr_parser *ps, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(ps->end - ps->p) < n || strncmp(ps->p, word, n))
+		return false;
+	ps->p += n;
+	return true;
+}
+
+/* The number grammar of RFC 8259; returns whether it had a fraction or exponent. */
+static int number_text(struct jr_parser *ps, bool *real)
+{
+	char *p = ps->p;
+
+	*real = false;
+	if (p < ps->end && *p == '-')
+		p++;
+	if (p < ps->end && *p == '0') {
+		p++;
+	} else if (p < ps->end && is_digit(*p)) {
+		while (p < ps->end && is_digit(*p))
+			p++;
+	} else {
+		ps->p = p;
+		return fail_at(ps, "a bad number");
+	}
+	if (p < ps->end && *p == '.') {
+		*real = true;
+		if (++p >= ps->end || !is_digit(*p))
+			return ps->p = p, fail_at(ps, "a bad number");
+		while (p < ps->end && is_digit(*p))
+			p++;
+	}
+	if (p < ps->end && (*p == 'e' || *p == 'E')) {
+		*real = true;
+		p++;
+		if (p < ps->end && (*p == '+' || *p == '-'))
+			p++;
+		if (p >= ps->end || !is_digit(*p))
+			return ps->p = p, fail_at(ps, "a bad number");
+		while (p < ps->end && is_digit(*p))
+			p++;
+	}
+	return (int)(p - ps->p);
+}
+
+static int64_t number(struct jr_parser *ps, uint32_t key)
+{
+	struct jr_node *n;
+	int64_t idx;
+	bool real;
+	char *end;
+	int len;
+
+	if (literal(ps, "NaN") || literal(ps, "-NaN"))
+		return fail_field(ps, "NaN, not a number");
+	if (literal(ps, "Infinity") || literal(ps, "-Infinity"))
+		return fail_field(ps, "infinite, not a finite number");
+	len = number_text(ps, &real);
+	if (len < 0 || (idx = new_node(ps, JR_NUM, key)) < 0)
+		return -1;
+	n = &ps->d->nodes[idx];
+	/* the text ends before a delimiter or the NUL at text[len]: strto* stop there */
+	errno = 0;
+	if (!real) {
+		n->u.i = strtoll(ps->p, &end, 10);
+		if (!errno) {
+			n->type = JR_INT;
+			ps->p += len;
+			return idx;
+		}
+	}
+	errno = 0;
+	n->u.num = strtod(ps->p, &end);
+	if (!isfinite(n->u.num))
+		return fail_field(ps, "beyond the range of a double");
+	ps->p += len;
+	return idx;
+}
+
+static int64_t value(struct jr_parser *ps, uint32_t key);
+
+/* Links child after *last (or as the first of parent): children stay in their order. */
+static void append(struct jr_parser *ps, int64_t parent, int64_t *last, int64_t child)
+{
+	struct jr_node *nodes = ps->d->nodes;
+
+	if (*last)
+		nodes[*last].next = (uint32_t)child;
+	else
+		nodes[parent].u.kids.first = (uint32_t)child;
+	nodes[parent].u.kids.count++;
+	*last = child;
+}
+
+static int64_t array(struct jr_parser *ps, int64_t self)
+{
+	struct jr_frame *f = &ps->path[ps->depth];
+	int64_t last = 0, child;
+
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == ']') {
+		ps->p++;
+		return self;
+	}
+	for (f->key = JR_NOKEY, f->idx = 0;; f->idx++) {
+		child = value(ps, JR_NOKEY);
+		if (child < 0)
+			return -1;
+		append(ps, self, &last, child);
+		skip_ws(ps);
+		if (ps->p < ps->end && *ps->p == ']') {
+			ps->p++;
+			return self;
+		}
+		if (ps->p >= ps->end || *ps->p != ',')
+			return fail_at(ps, "expected ',' or ']'");
+		ps->p++;
+	}
+}
+
+static int64_t object(struct jr_parser *ps, int64_t self)
+{
+	struct jr_frame *f = &ps->path[ps->depth];
+	int64_t last = 0, child;
+	uint32_t off, len;
+
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == '}') {
+		ps->p++;
+		return self;
+	}
+	for (;;) {
+		skip_ws(ps);
+		if (ps->p >= ps->end || *ps->p != '"')
+			return fail_at(ps, "expected a member name");
+		if (string(ps, &off, &len))
+			return -1;
+		f->key = off;
+		skip_ws(ps);
+		if (ps->p >= ps->end || *ps->p != ':')
+			return fail_at(ps, "expected ':'");
+		ps->p++;
+		child = value(ps, off);
+		if (child < 0)
+			return -1;
+		append(ps, self, &last, child);
+		skip_ws(ps);
+		if (ps->p < ps->end && *ps->p == '}') {
+			ps->p++;
+			return self;
+		}
+		if (ps->p >= ps->end || *ps->p != ',')
+			return fail_at(ps, "expected ',' or '}'");
+		ps->p++;
+	}
+}
+
+static int64_t container(struct jr_parser *ps, uint32_t key, enum jr_type type)
+{
+	int64_t self, ret;
+
+	if (ps->depth >= JR_MAX_DEPTH)
+		return fail(ps, "not valid JSON: nested deeper than %d at byte %td", JR_MAX_DEPTH,
+			    ps->p - ps->start);
+	self = new_node(ps, type, key);
+	if (self < 0)
+		return -1;
+	ps->p++;
+	ps->depth++;
+	ret = type == JR_ARR ? array(ps, self) : object(ps, self);
+	ps->depth--;
+	return ret;
+}
+
+static int64_t value(struct jr_parser *ps, uint32_t key)
+{
+	int64_t idx;
+
+	skip_ws(ps);
+	if (ps->p >= ps->end)
+		return fail_at(ps, "");
+	switch (*ps->p) {
+	case '{':
+		return container(ps, key, JR_OBJ);
+	case '[':
+		return container(ps, key, JR_ARR);
+	case '"':
+		idx = new_node(ps, JR_STR, key);
+		if (idx < 0 || string(ps, &ps->d->nodes[idx].u.s.off, &ps->d->nodes[idx].u.s.len))
+			return -1;
+		return idx;
+	case 't':
+	case 'f':
+	case 'n':
+		if (literal(ps, "true"))
+			return new_node(ps, JR_TRUE, key);
+		if (literal(ps, "false"))
+			return new_node(ps, JR_FALSE, key);
+		if (literal(ps, "null"))
+			return new_node(ps, JR_NULL, key);
+		return fail_at(ps, "an unknown word");
+	default:
+		if (*ps->p != '-' && !is_digit(*ps->p) && *ps->p != 'N' && *ps->p != 'I')
+			return fail_at(ps, "expected a value");
+		return number(ps, key);
+	}
+}
+
+int jr_parse(struct jr_doc *doc, char *text, size_t len, char *err, size_t errlen)
+{
+	struct jr_parser ps = { .d = doc, .p = text, .start = text, .end = text + len,
+				.err = err, .errlen = errlen };
+
+	memset(doc, 0, sizeof(*doc));
+	doc->text = text;
+	text[len] = 0;
+	err[0] = 0;
+	if (len >= UINT32_MAX)
+		return fail(&ps, "too large to read");
+	if (value(&ps, JR_NOKEY) < 0)
+		return -1;
+	skip_ws(&ps);
+	if (ps.p < ps.end)
+		return fail(&ps, "data after the JSON document at byte %td", ps.p - text);
+	return 0;
+}
+
+void jr_free(struct jr_doc *doc)
+{
+	free(doc->nodes);
+	memset(doc, 0, sizeof(*doc));
+}
+
+const struct jr_node *jr_first(const struct jr_doc *d, const struct jr_node *n)
+{
+	if (!n || (n->type != JR_ARR && n->type != JR_OBJ) || !n->u.kids.first)
+		return NULL;
+	return &d->nodes[n->u.kids.first];
+}
+
+const struct jr_node *jr_next(const struct jr_doc *d, const struct jr_node *n)
+{
+	return n->next ? &d->nodes[n->next] : NULL;
+}
+
+const struct jr_node *jr_member(const struct jr_doc *d, const struct jr_node *obj, const char *key)
+{
+	const struct jr_node *c;
+
+	if (!obj || obj->type != JR_OBJ)
+		return NULL;
+	for (c = jr_first(d, obj); c; c = jr_next(d, c))
+		if (!strcmp(d->text + c->key, key))
+			return c;
+	return NULL;
+}
+
+const struct jr_node *jr_typed(const struct jr_doc *d, const struct jr_node *obj, const char *key,
+			       enum jr_type type)
+{
+	const struct jr_node *v = jr_member(d, obj, key);
+
+	if (v && (v->type == type || (type == JR_NUM && v->type == JR_INT)))
+		return v;
+	return NULL;
+}
+
+const char *jr_key(const struct jr_doc *d, const struct jr_node *n)
+{
+	return n->key == JR_NOKEY ? NULL : d->text + n->key;
+}
+
+const char *jr_str(const struct jr_doc *d, const struct jr_node *n)
+{
+	return n && n->type == JR_STR ? d->text + n->u.s.off : NULL;
+}
+
+double jr_num(const struct jr_node *n)
+{
+	return n->type == JR_INT ? (double)n->u.i : n->u.num;
+}

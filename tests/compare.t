@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# compare's verdicts on synthetic results of known distributions
+# (tests/gen_results.py): false alarms, a crafted slowdown, metric kinds,
+# degenerate samples, matching, bad numbers, memory on a large file.
+# Nothing here loads BPF.
+source "$(dirname "$0")/lib.sh"
+
+GEN="$(dirname "$0")/gen_results.py"
+gen() { python3 "$GEN" "$@"; }
+alarm_re=' (faster|slower|better|worse|higher|lower)$'
+
+# ---- false alarms: pairs drawn from one distribution ----
+# 30 pairs of one process each (30 one-second samples, AR(1) with lag-1
+# correlation 0.5: batch means) and 30 of five runs a side (10 samples a run,
+# a 2% run-to-run effect: run means).  Each pair is one comparison of 3 rows
+# (Holm across them), so its false-alarm probability is at most alpha = 0.05.
+pairs=0 alarms=0 derived_bad=0
+for mode in "--samples 30" "--runs 5 --samples 10"; do
+	for i in $(seq 1 30); do
+		gen "$TMPD/o.json" --seed $((1000 + 2 * i)) $mode
+		gen "$TMPD/n.json" --seed $((1001 + 2 * i)) $mode
+		run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+		pairs=$((pairs + 1))
+		if [ "$RC" -ne 0 ] || grep -qE "$alarm_re" <<<"$OUT"; then
+			alarms=$((alarms + 1))
+		fi
+		# a derived metric's verdict is its base's, row by row
+		for r in 0 1 2; do
+			t=$(grep "row $r  *throughput " <<<"$OUT" | awk '{ print $NF }')
+			l=$(grep "row $r  *latency " <<<"$OUT" | awk '{ print $NF }')
+			[ -n "$t" ] && [ "$t" = "$l" ] || derived_bad=$((derived_bad + 1))
+		done
+	done
+done
+# The bound: the largest count that a binomial(pairs, 0.05) exceeds with probability < 1%.
+bound=$(python3 -c '
+import math, sys
+n, p = int(sys.argv[1]), 0.05
+k, tail = 0, 1.0
+while True:
+    tail -= math.comb(n, k) * p ** k * (1 - p) ** (n - k)
+    if tail < 0.01:
+        break
+    k += 1
+print(k)' "$pairs")
+[ "$alarms" -le "$bound" ]
+ok $? "same distribution: $alarms false alarms in $pairs pairs (at most $bound: binomial($pairs, 0.05) exceeds it with p < 1%)"
+[ "$derived_bad" -eq 0 ]
+ok $? "same distribution: latency's verdict is throughput's in every row ($derived_bad differ)"
+
+# ---- a crafted 20% slowdown ----
+for mode in "--samples 60" "--runs 5 --samples 10"; do
+	gen "$TMPD/o.json" --seed 7 $mode
+	gen "$TMPD/n.json" --seed 8 $mode --rate-scale 0.8
+	run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+	[ "$RC" -eq 1 ] && [ "$(grep -cE '  throughput  .* -(1[5-9]|2[0-5])\.[0-9][0-9]% .* slower$' <<<"$OUT")" -eq 3 ] &&
+		[ "$(grep -c 'latency .* as throughput  *slower$' <<<"$OUT")" -eq 3 ] &&
+		[ "$(grep -c '^bpfbench: regression: .* throughput -' <<<"$ERR")" -eq 3 ] &&
+		! grep -q 'regression: .* latency' <<<"$ERR"
+	ok $? "20% slower ($mode): slower on every row, exit 1, the base metric named once" ||
+		diag "$OUT" "$ERR"
+done
+grep -q '5/5 runs' <<<"$OUT" && ! grep -q '1 process' <<<"$OUT"
+ok $? "five runs a side: the verdict rests on run means"
+# without the repeats records, the samples' repeat tags give the same run means
+jq 'del(.runs[].repeats)' "$TMPD/o.json" >"$TMPD/o-tags.json"
+jq 'del(.runs[].repeats)' "$TMPD/n.json" >"$TMPD/n-tags.json"
+"$BPFBENCH" compare "$TMPD/o.json" "$TMPD/n.json" | grep ' row ' >"$TMPD/with" 2>/dev/null
+"$BPFBENCH" compare "$TMPD/o-tags.json" "$TMPD/n-tags.json" | grep ' row ' >"$TMPD/tags" 2>/dev/null
+cmp -s "$TMPD/with" "$TMPD/tags" && [ -s "$TMPD/tags" ]
+ok $? "run means from the samples' repeat tags equal those of the repeats records"
+gen "$TMPD/o.json" --seed 7 --samples 60
+gen "$TMPD/n.json" --seed 8 --samples 60 --rate-scale 0.8
+run compare "$TMPD/o.json" "$TMPD/n.json"
+grep -q 'batches, 1 process  *slower$' <<<"$OUT" && grep -q 'rest on one process' <<<"$OUT" &&
+	grep -q 'by Holm' <<<"$OUT"
+ok $? "one process a side: batch means, and the output says the verdict rests on it"
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 25
+[ "$RC" -eq 0 ]
+ok $? "20% slower under --fail-on-regression 25: exit 0"
+run compare "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5
+[ "$RC" -eq 0 ] && [ "$(grep -c '  throughput  .* faster$' <<<"$OUT")" -eq 3 ]
+ok $? "the other way round: faster, no regression"
+run compare "$TMPD/o.json" "$TMPD/n.json"
+ratio=$(grep 'row 0  *throughput ' <<<"$OUT" | grep -oE '0\.[0-9]{4} \[0\.[0-9]{4}, 0\.[0-9]{4}\]')
+python3 -c '
+import sys
+r, lo, hi = (float(x) for x in sys.argv[1].replace("[", "").replace("]", "").replace(",", "").split())
+assert 0.75 < lo < r < hi < 0.85, (lo, r, hi)' "$ratio"
+ok $? "the ratio's CI brackets the crafted 0.8: $ratio"
+
+# ---- kinds without a test ----
+gen "$TMPD/o.json" --seed 7
+gen "$TMPD/n.json" --seed 7 --level-scale 1.01
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+[ "$RC" -eq 0 ] && [ "$(grep -c 'memory .* +1.00% .* level, no test  *equal$' <<<"$OUT")" -eq 3 ]
+ok $? "a level 1% higher: equal within the noise, no regression at 5%" || diag "$OUT"
+gen "$TMPD/n.json" --seed 7 --level-scale 1.10
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+[ "$RC" -eq 1 ] && [ "$(grep -c ' memory .* +10.00% .* level, no test  *worse$' <<<"$OUT")" -eq 3 ] &&
+	grep -q 'regression: .* memory +10.00% (limit 5%, level, no test)' <<<"$ERR"
+ok $? "a level 10% higher: worse beyond the noise, a regression at 5%, no p-value" ||
+	diag "$OUT" "$ERR"
+! grep -E ' memory .* [0-9.]+ +[0-9.]+ +[0-9.]+ +level' <<<"$OUT" | grep -q .
+ok $? "levels print no p-value"
+
+gen "$TMPD/o.json" --seed 7
+gen "$TMPD/n.json" --seed 8 --drops 3.1
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+[ "$RC" -eq 1 ] && [ "$(grep -c ' drops .* from 0 .* worse$' <<<"$OUT")" -eq 3 ] &&
+	grep -q 'regression: .* drops from 0 to 3.[0-9]* M/s' <<<"$ERR" && ! grep -qi nan <<<"$OUT$ERR"
+ok $? "drops 0 -> 3.1 M/s: worse, judged on the absolute change, a regression, no nan" ||
+	diag "$OUT" "$ERR"
+run compare "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5
+[ "$RC" -eq 0 ] && [ "$(grep -c ' drops .* -100.00% .* better$' <<<"$OUT")" -eq 3 ]
+ok $? "drops 3.1 -> 0: better" || diag "$OUT"
+
+# ---- n = 1 ----
+gen "$TMPD/o.json" --seed 7 --samples 1
+gen "$TMPD/n.json" --seed 8 --samples 1
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+rows=$(grep ' row [0-9] ' <<<"$OUT")
+[ "$RC" -eq 0 ] && ! grep -q '±' <<<"$rows" && ! grep -qi nan <<<"$OUT" &&
+	[ "$(grep -c 'throughput .* n 1/1, no test  *inconclusive$' <<<"$rows")" -eq 3 ]
+ok $? "n = 1: values without ±, no test, inconclusive" || diag "$OUT"
+
+# ---- identity and matching (little noise: identical samples are equal) ----
+gen "$TMPD/o.json" --seed 7 --cv 0.002
+jq '.runs[].options.nr_loops = 1000' "$TMPD/o.json" >"$TMPD/n.json"
+run compare "$TMPD/o.json" "$TMPD/n.json"
+[ "$RC" -eq 1 ] && [ "$(grep -cE 'only in NEW; the closest run of OLD differs in nr_loops \(NEW 1000, OLD ([0-9]+|default)\)$' <<<"$OUT")" -eq 3 ]
+ok $? "unmatched runs name the option that differs" || diag "$OUT"
+run compare "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops
+[ "$RC" -eq 0 ] && [ "$(grep -c '  throughput  .* equal$' <<<"$OUT")" -eq 3 ]
+ok $? "--ignore-option nr_loops: two configurations compared" || diag "$OUT"
+run compare "$TMPD/o.json" "$TMPD/n.json" --match label,section
+[ "$RC" -eq 0 ] && [ "$(grep -c '  throughput  .* equal$' <<<"$OUT")" -eq 3 ]
+ok $? "--match label,section: only those and the benchmark" || diag "$OUT"
+run compare "$TMPD/o.json" "$TMPD/n.json" --match label --ignore-option nr_loops
+[ "$RC" -eq 2 ]
+ok $? "--match with --ignore-option: exit 2"
+jq '.runs[1].label = "row 0" | .runs[1].options.preallocated = true' "$TMPD/o.json" >"$TMPD/dup.json"
+run compare "$TMPD/dup.json" "$TMPD/dup.json"
+grep -q '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT" &&
+	grep -q '^bpf-loop: synthetic rows: row 0 \[nr_loops=20,preallocated=true\]  ' <<<"$OUT"
+ok $? "two rows of one label: their names carry the options that tell them apart" || diag "$OUT"
+jq '.runs[1].label = "row 0" | .runs[1].section = "other rows"' "$TMPD/o.json" >"$TMPD/sec.json"
+run compare "$TMPD/sec.json" "$TMPD/sec.json"
+[ "$(grep -c '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT")" -eq 6 ] &&
+	[ "$(grep -c '^bpf-loop: other rows: row 0  ' <<<"$OUT")" -eq 6 ]
+ok $? "one label in two sections: two rows, each named by its section" || diag "$OUT"
+jq '.runs[].metrics |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput")) |
+	.runs[].metrics.latency.of = "lookup_batch_1000000_throughput" |
+	.runs[].samples[] |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput"))' \
+	"$TMPD/o.json" >"$TMPD/long.json"
+run compare "$TMPD/long.json" "$TMPD/long.json"
+[ "$(grep -c '  lookup_batch_1000000_throughput  M ops/s  ' <<<"$OUT")" -eq 3 ] &&
+	[ "$(grep -c 'as lookup_batch_1000000_throughput  *equal$' <<<"$OUT")" -eq 3 ]
+ok $? "long metric names are never cut" || diag "$OUT"
+
+# ---- formats and options ----
+gen "$TMPD/old.json" --seed 7 --old
+gen "$TMPD/n.json" --seed 8
+run compare "$TMPD/old.json" "$TMPD/n.json" --fail-on-regression 5
+[ "$RC" -eq 0 ] && [ "$(grep -c ' memory .* level, no test ' <<<"$OUT")" -eq 3 ] &&
+	[ "$(grep -c ' latency .* as throughput ' <<<"$OUT")" -eq 3 ]
+ok $? "today's format (sampled/inverse) against the new one: memory a level, latency derived" ||
+	diag "$OUT" "$ERR"
+run compare "$TMPD/old.json" "$TMPD/old.json" --adjust bh
+[ "$RC" -eq 0 ] && grep -q 'by Benjamini-Hochberg' <<<"$OUT"
+ok $? "--adjust bh: the output says so"
+run compare "$TMPD/old.json" "$TMPD/old.json" --adjust hochberg
+[ "$RC" -eq 2 ] && grep -q -- '--adjust' <<<"$ERR"
+ok $? "--adjust hochberg: exit 2"
+gen "$TMPD/o.json" --seed 1 --samples 30
+gen "$TMPD/n.json" --seed 2 --samples 30
+run compare "$TMPD/o.json" "$TMPD/n.json" --noise 50
+[ "$RC" -eq 0 ] && grep -q '+-50%' <<<"$OUT" && ! grep -q 'inconclusive$' <<<"$OUT"
+ok $? "--noise 50: everything within it is equal" || diag "$OUT"
+for bad in -1 101 x ''; do
+	run compare "$TMPD/o.json" "$TMPD/n.json" --noise "$bad"
+	[ "$RC" -eq 2 ] && grep -q -- '--noise' <<<"$ERR"
+	ok $? "--noise '$bad': exit 2"
+done
+
+# ---- numbers that are not finite: exit 2 naming the field ----
+gen "$TMPD/o.json" --seed 7 --rows 1 --samples 4
+nonfinite() {	# nonfinite DESC PYTHON-TARGET TEXT FIELD: d[...] = TEXT, written as is
+	python3 - "$TMPD/o.json" "$TMPD/bad.json" "$2" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3] + ' = "@@VALUE@@"')
+open(sys.argv[2], "w").write(json.dumps(d, indent=1).replace('"@@VALUE@@"', sys.argv[4]))
+PY
+	run compare "$TMPD/o.json" "$TMPD/bad.json"
+	[ "$RC" -eq 2 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -qF "$4" <<<"$ERR"
+	ok $? "$1: exit 2 naming $4" || diag "$ERR"
+}
+nonfinite "NaN in a metric" 'd["runs"][0]["metrics"]["throughput"]["mean"]' NaN \
+	'runs[0].metrics.throughput.mean is NaN'
+nonfinite "-Infinity in a sample" 'd["runs"][0]["samples"][2]["throughput"]' -Infinity \
+	'runs[0].samples[2].throughput is infinite'
+nonfinite "1e400 in an option" 'd["runs"][0]["options"]["nr_loops"]' 1e400 \
+	'runs[0].options.nr_loops is beyond the range of a double'
+nonfinite "Infinity in the environment" 'd["env"]["date"]' Infinity 'env.date is infinite'
+
+# ---- memory in proportion to the file ----
+gen "$TMPD/big.json" --seed 3 --rows 1 --target-mb 60
+size=$(stat -c %s "$TMPD/big.json")
+if ldd "$BPFBENCH" 2>/dev/null | grep -q libasan; then
+	skip "a 60 MB result under a 1 GiB RLIMIT_AS: ASan reserves more address space than that"
+else
+	python3 - "$BPFBENCH" "$TMPD/big.json" >"$TMPD/mem" 2>&1 <<'PY'
+import resource, subprocess, sys
+cap = 1 << 30
+def limit():
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+r = subprocess.run([sys.argv[1], "compare", sys.argv[2], sys.argv[2]], preexec_fn=limit,
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+print("rc", r.returncode, "rss_mib", rss, "equal", r.stdout.count(" equal\n"))
+print(r.stderr[-500:])
+PY
+	read -r _ rc _ rss _ eq <"$TMPD/mem"
+	[ "$rc" -eq 0 ] && [ "$eq" -ge 100 ]
+	ok $? "a $((size >> 20)) MiB result compared with itself under RLIMIT_AS 1 GiB (peak RSS $rss MiB)" ||
+		diag "$(cat "$TMPD/mem")"
+fi
+rm -f "$TMPD/big.json"
+
+done_testing
