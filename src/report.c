@@ -102,9 +102,11 @@ const char *report_metric_figure(char *buf, size_t len, const struct run_result 
 
 void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod)
 {
-	char fig[64];
-
-	fprintf(out, "%s %s %s", m->name, report_figure(fig, sizeof(fig), st->mean, st), m->unit);
+	/* the kernel bench's own shape, which its scripts' summarize patterns read */
+	if (st->n > 1)
+		fprintf(out, "%s %8.3lf ± %5.3lf %s", m->name, st->mean, st->stddev, m->unit);
+	else
+		fprintf(out, "%s %8.3lf %s", m->name, st->mean, m->unit);
 	if (m->prod_unit)
 		fprintf(out, " (%7.3lf%s/prod)", st->mean / (nr_prod ? nr_prod : 1), m->prod_unit);
 }
