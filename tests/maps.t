@@ -117,8 +117,9 @@ ok"
 done
 run -w0 -d0.5 -q map-lookup --hit 0 --nr_entries 1234 --json "$TMPD/h0.json"
 [ "$RC" -eq 0 ] && json_check "$TMPD/h0.json" "
-all(x['hits'] == 0 and x['misses'] == x['ops'] and x['elements'] == 1234
-    for x in d['runs'][0]['samples'])"
+ok = all(x['hits'] == 0 and x['misses'] == x['ops'] and x['elements'] == 1234
+         for x in d['runs'][0]['samples'])
+ok"
 ok $? "--hit 0 --nr_entries 1234: no lookup finds, 1234 keys held"
 
 # deletes and pops: every pass removes each element exactly once
