@@ -58,8 +58,24 @@ static const struct sub_opt suite_opts[] = {
 };
 
 static const struct sub_opt compare_opts[] = {
-	{ "--alpha", ARG_VALUE, "significance level of the t-test" },
-	{ "--fail-on-regression", ARG_VALUE, "exit 1 if a significant change for the worse exceeds PCT%" },
+	{ "--fail-on-regression", ARG_VALUE, "exit 1 if a slower/worse verdict changes more than PCT%" },
+	{ "--noise", ARG_VALUE, "equal within +-PCT%" },
+	{ "--alpha", ARG_VALUE, "significance level after adjustment" },
+	{ "--adjust", ARG_VALUE, "across the rows: holm, bh or none" },
+	{ "--match", ARG_VALUE, "runs match on the benchmark and these parts only" },
+	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
+	{ "--help", ARG_FLAG, "usage" },
+	{ NULL },
+};
+
+static const struct sub_opt ab_opts[] = {
+	{ "-r", ARG_VALUE, "pairs of runs" },
+	{ "--runs", ARG_VALUE, NULL },
+	{ "--seed", ARG_VALUE, "the seed of each pair's order" },
+	{ "--json", ARG_FILE, "both sides as a result file" },
+	{ "--noise", ARG_VALUE, "equal within +-PCT%" },
+	{ "--alpha", ARG_VALUE, "significance level after adjustment" },
+	{ "--fail-on-regression", ARG_VALUE, "exit 1 if B is slower/worse beyond PCT%" },
 	{ "--help", ARG_FLAG, "usage" },
 	{ NULL },
 };
@@ -85,6 +101,7 @@ static const struct sub_spec sub_specs[] = {
 	{ "compare", "what changed between two result files, significantly", compare_opts,
 	  { POS_FILE, POS_FILE } },
 	{ "plot", "draw a metric against an option with gnuplot", plot_opts, { POS_FILE } },
+	{ "ab", "two command lines run alternately, then compare's verdict", ab_opts },
 	{ "completion", "print a bash or zsh completion script", completion_opts, { POS_SHELL } },
 };
 

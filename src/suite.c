@@ -42,7 +42,8 @@ struct step {
 	const char *suite;
 	const char *sweep_param;
 	int argc;
-	int own_argc;		/* the step's own words, before the suite's options */
+	int own_from;		/* the step's own words start here (after the suite's defaults) */
+	int own_argc;		/* ... and end here, before the suite's options */
 	char **argv;
 	bool bad;		/* did not parse: reported once, before the runs */
 	const char *bench;	/* its benchmark, once parsed */
@@ -102,6 +103,7 @@ static struct step *plan_add(struct plan *p, const char *header, const char *lab
 	s->label = label;
 	s->argv = xcalloc(1, sizeof(char *));
 	s->argv[s->argc++] = "bpfbench";
+	s->own_from = 1;
 	return s;
 }
 
@@ -130,6 +132,7 @@ static void step_push_words(struct plan *p, struct step *s, const char *args)
 	if (p->adaptive && !cli_words_set(n, words, "duration"))
 		for (i = 0; i < (int)ARRAY_SIZE(adaptive_opts); i++)
 			step_push(s, (char *)adaptive_opts[i]);
+	s->own_from = s->argc;
 	for (i = 0; i < n; i++)
 		step_push(s, words[i]);
 }
@@ -241,14 +244,14 @@ static void plan_check(struct plan *p)
 	}
 }
 
-static void step_args(const struct step *s, int argc, char *buf, size_t len)
+static void step_args(const struct step *s, int from, int argc, char *buf, size_t len)
 {
 	size_t off = 0;
 	int i;
 
 	buf[0] = 0;
-	for (i = 1; i < argc && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%s", i > 1 ? " " : "", s->argv[i]);
+	for (i = from; i < argc && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i > from ? " " : "", s->argv[i]);
 }
 
 static void run_step(const struct step *s, const char *section, struct result_row *row)
@@ -261,7 +264,7 @@ static void run_step(const struct step *s, const char *section, struct result_ro
 	row->label = s->label;
 	row->suite = s->suite;
 	if (s->bad || !step_parse(s, &spec)) {
-		step_args(s, s->argc, args, sizeof(args));
+		step_args(s, 1, s->argc, args, sizeof(args));
 		row->status = EXIT_USAGE;
 		snprintf(row->note, sizeof(row->note), "bad arguments: %s", args);
 		return;
@@ -553,7 +556,8 @@ static void suite_steps(const struct plan *p)
 
 	printf("%s:\n", p->title);
 	for (i = 0; i < p->n; i++) {
-		step_args(&p->steps[i], p->steps[i].own_argc, args, sizeof(args));
+		step_args(&p->steps[i], p->steps[i].own_from, p->steps[i].own_argc, args,
+			  sizeof(args));
 		printf("  %-24s bpfbench %s\n", p->steps[i].label, args);
 	}
 }

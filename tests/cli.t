@@ -23,7 +23,8 @@ bad bpf-loop -d -- -d
 bad bpf-loop -d abc -- abc
 bad bpf-loop -d -5 -- -5
 bad bpf-loop -d 0 -- duration
-bad bpf-loop -d 1.5 -- 1.5
+bad bpf-loop -d 1.2345 -- 1.2345
+bad bpf-loop -d 0.001 -- 0.001
 bad bpf-loop -w 99999 -- warmup
 bad bpf-loop -p 0 -- producers
 bad bpf-loop -p 100000 -- producers
@@ -79,12 +80,12 @@ if [ "$(id -u)" -eq 0 ]; then
 	run -w0 -d 1 -q --nr-loops=7 bpf-loop -p1 --prod-affinity 0 --json "$TMPD/g.json"
 	[ "$RC" -eq 0 ] && json_check "$TMPD/g.json" '
 o = d["runs"][0]["options"]
-o["warmup"] == 0 and o["duration"] == 1 and o["nr_loops"] == 7 and o["producers"] == 1 and o["prod-affinity"] == "0" and o["quiet"] is True and d["runs"][0]["bench"] == "bpf-loop"'
+o["warmup"] == 0 and o["duration"] == 1 and o["nr_loops"] == 7 and o["producers"] == 1 and o["prod_affinity"] == "0" and o["quiet"] is True and d["runs"][0]["bench"] == "bpf-loop"'
 	ok $? "options in any position parse to their values" || diag "$ERR"
 	run bpf-loop -qw0 -d1 --prod-affinity 1,0 --json "$TMPD/h.json"
 	[ "$RC" -eq 0 ] && json_check "$TMPD/h.json" '
 o = d["runs"][0]["options"]
-o["warmup"] == 0 and o["prod-affinity"] == "1,0"'
+o["warmup"] == 0 and o["prod_affinity"] == "1,0"'
 	ok $? "grouped short flags and a value (-qw0); CPU list order kept"
 else
 	skip "parse check needs root to run"

@@ -26,15 +26,26 @@ ok $? "with calibrated repeat too"
 [ "$(stats_knob)" = "$before" ]
 ok $? "the accounting is off again after the run ($(stats_knob))"
 
+# The accounting is held by an fd ("anon_inode:bpf-stats"): open while the run measures.
+stats_fds() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'bpf-stats'; }
 "$BPFBENCH" -q -w0 -d5 noop --kernel-stats >/dev/null 2>&1 &
 pid=$!
 sleep 1.5
-during=$(stats_knob)
+during=$(stats_fds "$pid")
 kill -INT "$pid"
 wait "$pid"
 rc=$?
 [ "$during" = 1 ] && [ "$rc" -eq 130 ] && [ "$(stats_knob)" = "$before" ]
-ok $? "on during the run, off after SIGINT (during $during, rc $rc, after $(stats_knob))"
+ok $? "one stats fd held during the run, exit 130 on SIGINT (fds $during, rc $rc)"
+
+# Without the option no accounting is asked for at all.
+"$BPFBENCH" -q -w0 -d2 -r 2 noop >/dev/null 2>&1 &
+pid=$!
+sleep 1
+without=$(stats_fds "$pid")
+wait "$pid"
+[ "$without" = 0 ]
+ok $? "no stats fd without --kernel-stats ($without)"
 
 run -q -w0 -d1 noop
 ! grep -q '^Kernel:' <<<"$OUT"

@@ -196,6 +196,7 @@ kernel_objects_settle() {	# kernel_objects_settle EXPECTED
 # python3 code over the JSON document in FILE bound to `d`: statements, then a
 # last line that is the expression to test; exit 0 if it is true.
 json_check() {	# json_check FILE CODE
+	schema_check "$1" || return 1
 	python3 - "$1" "$2" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
@@ -206,33 +207,24 @@ sys.exit(0 if eval(lines[-1], env) else 1)
 PY
 }
 
-# The memory cgroup hierarchy as bpfbench chooses it: "v2 DIR", "v1 DIR" or "none".
-memcg_hierarchy() {
-	local d v1
-	for d in $(awk '$3 == "cgroup2" { print $2 }' /proc/mounts); do
-		grep -qw memory "$d/cgroup.controllers" 2>/dev/null && { echo "v2 $d"; return; }
-	done
-	v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
-	[ -n "$v1" ] && { echo "v1 $v1"; return; }
-	echo none
-}
-
-# The memory cgroup directory process PID is in (empty without a hierarchy).
-memcg_dir_of() {	# memcg_dir_of PID
-	local kind mnt rel
-	read -r kind mnt <<<"$(memcg_hierarchy)"
-	case $kind in
-	v2) rel=$(awk -F: '$1 == "0" { print $3 }' "/proc/$1/cgroup") ;;
-	v1) rel=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' "/proc/$1/cgroup") ;;
-	*) return 1 ;;
-	esac
-	echo "$mnt${rel%/}"
-}
-
-# Cgroups named for process PID anywhere in the memory hierarchy (bpfbench-PID, bpfbench-*.PID).
-cgroups_of() {	# cgroups_of PID
-	local kind mnt
-	read -r kind mnt <<<"$(memcg_hierarchy)"
-	[ "$kind" = none ] && return 0
-	find "$mnt" -maxdepth 8 -type d \( -name "bpfbench-$1" -o -name "bpfbench-*.$1" \) 2>/dev/null
+# Every result file a test reads must also be one the schema allows:
+# checked once per file (by content), with Debian's python3-jsonschema.
+SCHEMA_FILE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/schema/bpfbench-result.schema.json"
+schema_check() {	# schema_check FILE: 0, or 1 with the first errors on stderr
+	local sum
+	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null || return 0
+	sum=$(cksum <"$1")
+	grep -qxF "$sum" "$TMPD/.schema-ok" 2>/dev/null && return 0
+	/usr/bin/python3 - "$SCHEMA_FILE" "$1" <<'PY' >&2 || return 1
+import json, sys
+from jsonschema import Draft202012Validator
+d = json.load(open(sys.argv[2]))
+if not isinstance(d, dict) or d.get("schema") != "bpfbench-result/1":
+    sys.exit(0)	# not a result document (e.g. probe --json)
+errors = list(Draft202012Validator(json.load(open(sys.argv[1]))).iter_errors(d))
+for e in errors[:3]:
+    print("schema: " + "/".join(map(str, e.path)) + ": " + e.message)
+sys.exit(1 if errors else 0)
+PY
+	echo "$sum" >>"$TMPD/.schema-ok"
 }

@@ -164,7 +164,7 @@ fi
 # Other key and value sizes, per-CPU values, no preallocation.
 J="$TMPD/sizes.json"
 run -w0 -d1 -q map-batch --map-type percpu_hash --no-prealloc --key-size 12 --value-size 20 --max_entries 500 --batch 1,64 --json "$J"
-[ "$RC" -eq 0 ] && py "$J" "all(x['elements_checked'] == 12 * 500 for x in s) and d['runs'][0]['options']['key-size'] == 12"
+[ "$RC" -eq 0 ] && py "$J" "all(x['elements_checked'] == 12 * 500 for x in s) and d['runs'][0]['options']['key_size'] == 12"
 ok $? "percpu_hash, no prealloc, 12-byte keys, 20-byte values: all checked" || diag "$ERR"
 
 # ENOSPC: with a 1-element buffer, any hash bucket holding two of the 1000

@@ -103,8 +103,9 @@ for delay in 0 0.002 0.004 0.006 0.008 0.010; do
 done
 [ "$tries" -gt 0 ] && [ -z "$bad" ]
 ok $? "SIGTERM at the end of a run: exit 143 and no cgroup left, $tries of $tries tries${bad:+ ($bad)}"
-[ "$late" -gt 0 ]
-ok $? "of those, $late landed after the run's own last check (in teardown or later)"
+# The runner checks for a signal again after teardown, so few land later
+# than that (in the summary or the exports): how many did is worth seeing.
+diag "of those, $late landed after the run's last check (in the summary or later)"
 
 # --- the sweep: cgroups of dead runs are removed, those of live ones kept ---
 if [ "$MEMCG_KIND" != none ]; then
