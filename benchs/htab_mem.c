@@ -117,6 +117,23 @@ static const struct metric_def kmem_metric = { "kernel-memory", "MiB", METRIC_LE
 
 #define KMEM_FILE	"memory.kmem.usage_in_bytes"
 
+/*
+ * A cgroup's usage moves in per-CPU charge batches (MEMCG_CHARGE_BATCH,
+ * 64 pages a CPU): figures that differ by less cannot be told apart, so
+ * compare calls them equal however far apart in percent.
+ */
+#define CHARGE_BATCH_PAGES	64
+
+static void set_charge_resolution(struct bench_env *env)
+{
+	double mib = (double)CHARGE_BATCH_PAGES * sysconf(_SC_PAGESIZE) * nr_online_cpus() /
+		     (1 << 20);
+
+	bench_metric_resolution(env, M_MEM, mib);
+	bench_metric_resolution(env, M_PEAK, mib);
+	bench_metric_resolution(env, M_SETUP_PEAK, mib);
+}
+
 static const enum probe_id htab_mem_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
 
 /*
@@ -304,6 +321,8 @@ static int htab_mem_setup(struct bench_env *env)
 		s->spin_ns = a->pair_wait == PAIR_WAIT_SPIN ? PAIR_SPIN_NS : 0;
 	}
 	s->m_kmem = -1;
+	if (s->mem.method == MEMCG_V1 || s->mem.method == MEMCG_V2)
+		set_charge_resolution(env);
 	if (s->mem.method == MEMCG_V1 && !read_kmem(s, &(double){ 0 }))
 		s->m_kmem = bench_add_metric(env, &kmem_metric);
 	env->method = memcg_method_label(&s->mem);

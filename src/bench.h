@@ -58,6 +58,8 @@ struct metric_def {
 	bool per_producer;	/* METRIC_INVERSE: value = scale * producers / base (the kernel's latency) */
 	const char *prod_unit;	/* non-NULL: human summary adds "(X<prod_unit>/prod)" */
 	enum metric_better better;
+	/* levels, peaks: the smallest difference the measurement can tell (its unit); 0: exact */
+	double resolution;
 };
 
 /* The per-run state every operation receives. */
@@ -132,6 +134,8 @@ struct bench {
  * repeated setup (-r) finds its metrics again.
  */
 int bench_add_metric(struct bench_env *env, const struct metric_def *def);
+/* What a measurement can tell apart (setup: once the method is known); compare honours it. */
+void bench_metric_resolution(struct bench_env *env, int i, double resolution);
 
 /*
  * A suite is a named list of runs printed as one table, e.g. the table

@@ -54,8 +54,9 @@ void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 	       adjust_names[o->adjust], o->alpha);
 	printf("Verdicts: equal when the 95%% CI of new/old lies within +-%g%% (--noise); else\n"
 	       "  faster/slower (better/worse) when significant; else inconclusive.  Levels, peaks\n"
-	       "  and counts: no significance test, a change beyond +-%g%% only.  A derived metric\n"
-	       "  takes its base's verdict.  MDE: the change detectable at %.0f%% power.\n\n",
+	       "  and counts: no significance test, a change beyond +-%g%% (and beyond the\n"
+	       "  measurement's resolution, where it has one) only.  A derived metric takes its\n"
+	       "  base's verdict.  MDE: the change detectable at %.0f%% power.\n\n",
 	       o->noise * 100, o->noise * 100, CMP_POWER * 100);
 }
 

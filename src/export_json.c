@@ -149,6 +149,8 @@ static void json_metric(struct jsonw *w, const struct run_result *r, int i)
 	jsonw_kstr(w, "unit", m->unit);
 	jsonw_kstr(w, "kind", kind_names[m->kind]);
 	jsonw_kstr(w, "better", better_names[m->better]);
+	if (m->resolution > 0)
+		jsonw_kdouble(w, "resolution", m->resolution);
 	if (m->kind == METRIC_INVERSE) {
 		jsonw_kstr(w, "of", r->metrics[m->base].name);
 		jsonw_kdouble(w, "of_mean_inverse", res_shown_mean(r, i));

@@ -309,11 +309,14 @@ static int load_metric(struct loader *l, int ri, const struct jr_node *jm, struc
 	if (num_member(l, jm, "stddev", &m->stddev) ||
 	    num_member(l, jm, "of_mean_inverse", &m->of_mean_inverse) ||
 	    num_member(l, jm, "between_run_stddev", &m->between_run_stddev) ||
-	    num_member(l, jm, "between_share", &m->between_share))
+	    num_member(l, jm, "between_share", &m->between_share) ||
+	    num_member(l, jm, "resolution", &m->resolution))
 		return bad(l->doc, "malformed result: runs[%d].metrics.%s has a field that is "
 			   "not a number", ri, m->name);
 	if (isnan(m->stddev))
 		m->stddev = 0;
+	if (isnan(m->resolution))
+		m->resolution = 0;
 	return metric_kind(l, ri, jm, m);
 }
 

@@ -45,6 +45,7 @@ struct res_metric {
 	int n;			/* the summary's n */
 	double mean, stddev;	/* stddev 0 when null (n = 1) */
 	double between_run_stddev, between_share;	/* NAN unless repeated */
+	double resolution;	/* the smallest difference the measurement can tell, in unit; 0: none given */
 	double *samples;	/* run->nr_samples values; NAN where a sample lacks one */
 	int nr_values;		/* samples that have a value */
 	double *rep_mean;	/* run->nr_repeats run means from runs[].repeats, else NULL */

@@ -215,6 +215,12 @@ static double inverse_scale(const struct run_result *res, const struct metric_de
 	return m->per_producer ? m->scale * res->spec.opts.producers : m->scale;
 }
 
+void bench_metric_resolution(struct bench_env *env, int i, double resolution)
+{
+	if (i >= 0 && i < env->res->nr_metrics)
+		env->res->metrics[i].resolution = resolution;
+}
+
 double res_shown_mean(const struct run_result *r, int i)
 {
 	const struct metric_def *m = &r->metrics[i];

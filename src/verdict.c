@@ -259,6 +259,18 @@ static enum cmp_class change_class(const struct cmp_row *row)
 	return up == (row->dir == DIR_HIGHER) ? CLS_GOOD : CLS_BAD;
 }
 
+/*
+ * A level read through a counter that moves in steps (a memory cgroup's
+ * per-CPU charge batches) cannot tell apart what differs by less than a
+ * step: that is the measurement, not the map.
+ */
+static bool within_resolution(const struct cmp_row *row)
+{
+	double res = fmax(row->om->resolution, row->nm->resolution);
+
+	return res > 0 && fabs(row->nfig - row->ofig) <= res;
+}
+
 void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct res_run *nrun,
 		  const struct cmp_opts *o)
 {
@@ -267,7 +279,7 @@ void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct 
 	case RES_PEAK:
 	case RES_COUNT:
 		row->basis = row->kind == RES_COUNT ? BASIS_EXACT : BASIS_NOISE;
-		if (row->ofig == row->nfig)
+		if (row->ofig == row->nfig || within_resolution(row))
 			row->cls = CLS_EQUAL;
 		else if (!row->from_zero && fabs(row->change_pct) <= o->noise * 100)
 			row->cls = CLS_EQUAL;

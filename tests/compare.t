@@ -55,7 +55,7 @@ for mode in "--samples 60" "--runs 5 --samples 10"; do
 	run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
 	[ "$RC" -eq 1 ] && [ "$(grep -cE '  throughput  .* -(1[5-9]|2[0-5])\.[0-9][0-9]% .* slower$' <<<"$OUT")" -eq 3 ] &&
 		[ "$(grep -c 'latency .* as throughput  *slower$' <<<"$OUT")" -eq 3 ] &&
-		[ "$(grep -c '^bpfbench: regression: .* throughput -' <<<"$ERR")" -eq 3 ] &&
+		[ "$(grep -c '^bpfbench: error: regression: .* throughput -' <<<"$ERR")" -eq 3 ] &&
 		! grep -q 'regression: .* latency' <<<"$ERR"
 	ok $? "20% slower ($mode): slower on every row, exit 1, the base metric named once" ||
 		diag "$OUT" "$ERR"
