@@ -177,11 +177,18 @@ static const int stop_signals[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
 };
 
-static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_signal, exiting;
 
-/* The first signal wins: it is what stopped the run, later ones only insist. */
+/*
+ * The first signal wins: it is what stopped the run, later ones only
+ * insist.  Once at_exit() has looked, everything of ours is cleaned up and
+ * only libc's (and the sanitizers') exit work is left: a signal then ends
+ * the process with its status at once rather than be lost.
+ */
 static void on_signal(int sig)
 {
+	if (exiting)
+		_exit(128 + sig);
 	if (!got_signal)
 		got_signal = sig;
 }
@@ -261,6 +268,7 @@ static void at_exit(void)
 {
 	int bad = close_stdout();
 
+	exiting = 1;
 	if (got_signal)
 		_exit(128 + got_signal);
 	if (bad)

@@ -38,27 +38,29 @@ if mode == "hold":	# hold PIDFILE NAME...: maps named so, held until killed
 ours = ["bpf_loop.bss", "htab_mem_map", "trie", "noop_bpf.rodata", "lf0123456789abc"]
 while True:	# churn PIDFILE: objects named like ours and not, loaded and closed
     maps = [map_create(random.choice(ours + ["", "churn"])) for _ in range(random.randint(1, 3))]
-    prog = prog_load(random.choice(["noop_test_run", "bpf_loop_test_run", "churn"]), maps[0])
+    prog = prog_load(random.choice(["noop_test_run", "bpf_loop_test_r", "churn"]), maps[0])
     time.sleep(random.random() * 0.02)
     for fd in maps + [prog]:
         os.close(fd)
 '
 bpfpy() { python3 -c "$BPFPY" "$@"; }
-# detached PIDFILE MODE ARGS...: a process outside this test's process tree (setsid -f)
-detached() { local f=$1; shift; setsid -f python3 -c "$BPFPY" "$@" "$f" >/dev/null 2>&1; }
+# detached MODE PIDFILE ARGS...: bpfpy in a process outside this test's process tree (setsid -f)
+detached() { setsid -f python3 -c "$BPFPY" "$@" >/dev/null 2>"$TMPD/detached.err"; }
 wait_file() { local i; for i in $(seq 1 100); do [ -e "$1" ] && return 0; sleep 0.05; done; return 1; }
 
 base=$(kernel_objects_settle "0 0 0")
 ok $? "at the start nothing of ours is in the kernel ($base)"
 
 # --- a leak of ours is seen: a map named as ours, held by a process of this test ---
-bpfpy hold "$TMPD/held.pid" bpf_loop.bss htab_mem_map &
+bpfpy hold "$TMPD/held.pid" bpf_loop.bss htab_mem_map 2>"$TMPD/held.err" &
+holder=$!
+disown $holder	# still ours (a child), but no job notice when it is killed
 wait_file "$TMPD/held.pid.ready"
 now=$(kernel_objects)
-[ "$now" = "0 2 0" ]
+[ -e "$TMPD/held.pid.ready" ] && [ "$now" = "0 2 0" ]
 ok $? "two maps named as ours, held by a process of this test: counted ($now)"
-kill "$(cat "$TMPD/held.pid")"
-wait 2>/dev/null
+kill "$(cat "$TMPD/held.pid")"	# python itself: $holder is the subshell around it
+for i in $(seq 1 100); do kill -0 $holder 2>/dev/null || break; sleep 0.05; done
 now=$(kernel_objects_settle "0 0 0")
 ok $? "closed: gone from the count ($now)"
 
@@ -80,16 +82,16 @@ else
 fi
 
 # --- another process's objects, even named as ours, are not ours ---
-detached "$TMPD/foreign.pid" hold bpf_loop.bss lf0123456789abc
+detached hold "$TMPD/foreign.pid" bpf_loop.bss lf0123456789abc
 wait_file "$TMPD/foreign.pid.ready"
 now=$(kernel_objects)
-[ "$now" = "0 0 0" ]
+[ -e "$TMPD/foreign.pid.ready" ] && [ "$now" = "0 0 0" ]
 ok $? "maps named as ours, held by a process outside this test: not counted ($now)"
 kill "$(cat "$TMPD/foreign.pid")"
 
 # --- churn: two processes loading and closing maps and programs all along ---
-detached "$TMPD/churn1.pid" churn
-detached "$TMPD/churn2.pid" churn
+detached churn "$TMPD/churn1.pid"
+detached churn "$TMPD/churn2.pid"
 wait_file "$TMPD/churn1.pid" && wait_file "$TMPD/churn2.pid"
 seen="" counts=""
 for i in $(seq 1 10); do
@@ -98,6 +100,8 @@ for i in $(seq 1 10); do
 done
 [ "$(echo $seen | tr ' ' '\n' | paste - - - | sort -u)" = "$(printf '0\t0\t0')" ]
 ok $? "ten looks while they churn: always 0 0 0"
+kill -0 "$(cat "$TMPD/churn1.pid")" && kill -0 "$(cat "$TMPD/churn2.pid")"
+ok $? "both churners still running (no bpf() error stopped them)" || diag "$(cat "$TMPD/detached.err")"
 [ "$(tr ' ' '\n' <<<"$counts" | grep . | sort -u | wc -l)" -gt 1 ]
 ok $? "meanwhile the system-wide map count moved:$counts"
 
