@@ -49,7 +49,7 @@ ok $? "the raw-tp trigger runs the same loops" || diag "$ERR"
 
 # Without the kfuncs: the probe looks for a name no kernel has.
 BPFBENCH_BPF_FOR_KFUNC=bpf_iter_num_nosuch run -w0 -d1 bpf-for
-[ "$RC" -eq 4 ] && grep -q 'skipped: this kernel lacks the kfunc bpf_iter_num_nosuch' <<<"$ERR"
+[ "$RC" -eq 4 ] && grep -q 'skip: bpf-for: this kernel lacks the kfunc bpf_iter_num_nosuch' <<<"$ERR"
 ok $? "kfunc missing: exit 4 with the reason" || diag "rc=$RC $ERR"
 
 run -w0 -d1 bpf-for --nr_loops 0

@@ -228,3 +228,34 @@ sys.exit(1 if errors else 0)
 PY
 	echo "$sum" >>"$TMPD/.schema-ok"
 }
+
+# The memory cgroup hierarchy as bpfbench chooses it: "v2 DIR", "v1 DIR" or "none".
+memcg_hierarchy() {
+	local d v1
+	for d in $(awk '$3 == "cgroup2" { print $2 }' /proc/mounts); do
+		grep -qw memory "$d/cgroup.controllers" 2>/dev/null && { echo "v2 $d"; return; }
+	done
+	v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
+	[ -n "$v1" ] && { echo "v1 $v1"; return; }
+	echo none
+}
+
+# The memory cgroup directory process PID is in (empty without a hierarchy).
+memcg_dir_of() {	# memcg_dir_of PID
+	local kind mnt rel
+	read -r kind mnt <<<"$(memcg_hierarchy)"
+	case $kind in
+	v2) rel=$(awk -F: '$1 == "0" { print $3 }' "/proc/$1/cgroup") ;;
+	v1) rel=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' "/proc/$1/cgroup") ;;
+	*) return 1 ;;
+	esac
+	echo "$mnt${rel%/}"
+}
+
+# Cgroups named for process PID anywhere in the memory hierarchy (bpfbench-PID, bpfbench-*.PID).
+cgroups_of() {	# cgroups_of PID
+	local kind mnt
+	read -r kind mnt <<<"$(memcg_hierarchy)"
+	[ "$kind" = none ] && return 0
+	find "$mnt" -maxdepth 8 -type d \( -name "bpfbench-$1" -o -name "bpfbench-*.$1" \) 2>/dev/null
+}

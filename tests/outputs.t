@@ -93,7 +93,7 @@ t1=$(date +%s%N)
 	[ -z "$OUT" ] && [ $(((t1 - t0) / 1000000)) -lt 1000 ]
 ok $? "--json onto a directory: one line, exit 1, nothing run (rc $RC)" || diag "$ERR"
 run bpf-loop -w0 -d5 --csv /nonexistent-dir/x.csv
-[ "$RC" -eq 1 ] && [ "$ERR" = "bpfbench: cannot write /nonexistent-dir/x.csv: No such file or directory" ]
+[ "$RC" -eq 1 ] && [ "$ERR" = "bpfbench: error: cannot write /nonexistent-dir/x.csv: No such file or directory" ]
 ok $? "--csv into a missing directory: one line, exit 1, before the run" || diag "$ERR"
 
 # --- stdout checked on close, as coreutils does ---
