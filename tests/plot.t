@@ -10,10 +10,15 @@ python3 - "$TMPD" <<'PY'
 import json, sys
 
 d = sys.argv[1]
-ENV = {"bpfbench_version": "0.1", "kernel": "6.18.7-plottest", "date": "2026-11-30T12:00:00Z"}
+ENV = {"bpfbench_version": "0.1", "git_commit": "test", "kernel": "6.18.7-plottest",
+       "machine": "x86_64", "cpu_model": "test", "online_cpus": 2, "libbpf_version": "1.1",
+       "date": "2026-11-30T12:00:00Z"}
 
-def metric(mean, unit, kind="rate", sd=None):
-    return {"unit": unit, "kind": kind, "n": 3, "mean": mean, "stddev": sd if sd is not None else mean / 50}
+def metric(mean, unit, kind="rate"):
+    sd = mean / 50
+    return {"unit": unit, "kind": kind, "n": 3, "mean": mean, "stddev": sd, "median": mean,
+            "min": mean - sd, "max": mean + sd, "cv": sd / mean, "ci95_low": mean - 2.5 * sd,
+            "ci95_high": mean + 2.5 * sd}
 
 def run(bench, opts, metrics, **kw):
     r = {"bench": bench, "family": bench, "status": 0, "trigger": "test-run",
@@ -29,7 +34,8 @@ def write(name, runs):
 # A producers sweep: integer x, two metrics in two units.
 write("sweep", [run("bpf-loop", {"producers": p, "nr_loops": 1000},
                     {"throughput": metric(100.0 * p, "M ops/s"),
-                     "latency": metric(10.0 / p, "ns/op", "inverse")}, sweep_param="producers")
+                     "latency": dict(metric(10.0 / p, "ns/op", "inverse"), of="throughput",
+                                     of_mean_inverse=10.0 / p)}, sweep_param="producers")
                 for p in (1, 2, 4, 8)])
 # A quick-like suite: every run at producers 1, throughput in three units.
 write("units3", [run("bpf-loop", {}, {"throughput": metric(120.0, "M ops/s")}),
@@ -54,6 +60,13 @@ write("nohist", [run("noop", {}, {"throughput": metric(30.0, "M ops/s")})])
 write("suite", [run("bpf-loop", {"nr_loops": n}, {"throughput": metric(50.0, "M ops/s")},
                     suite="bpf-loop", label="nr_loops %d" % n) for n in (1, 10, 100, 1000)])
 PY
+
+bad=
+for f in sweep units3 units2 htab cdf nohist suite; do
+	schema_check "$TMPD/$f.json" || bad+=" $f"
+done
+[ -z "$bad" ]
+ok $? "the crafted files are results the schema allows" || diag "not:$bad"
 
 # plot_ok NAME ARGS...: plots $TMPD/NAME.json, the script in $TMPD/NAME.gp
 plot_ok() {
@@ -177,12 +190,12 @@ ok $? "gnuplot fails: one line of ours with gnuplot's message, no image" || diag
 # One real file, so that what bpfbench writes is what plot reads (root: it loads BPF).
 if [ "$(id -u)" -eq 0 ]; then
 	run -q bpf-loop -w0 -d1 --sweep nr_loops=1,10,100 --json "$TMPD/real.json"
-	plot_ok real
+	schema_check "$TMPD/real.json" && plot_ok real
 	grep -q 'set logscale x' "$TMPD/real.gp" && grep -qx 'set xtics (1, 10, 100)' "$TMPD/real.gp" &&
 		[ "$(curves "$TMPD/real.gp")" = bpf-loop ]
 	ok $? "a real sweep: one curve, log x, integer ticks, nothing on stderr" || diag "$ERR"
 	run -q noop -w0 -d1 --latency --json "$TMPD/realh.json"
-	plot_ok realh --cdf
+	schema_check "$TMPD/realh.json" && plot_ok realh --cdf
 	block "$TMPD/realh.gp" 0 | awk 'NR > 1 && ($1 < x || $2 < y) { bad = 1 } { x = $1; y = $2 }
 		END { exit bad || y != 1 }'
 	ok $? "a real noop --latency histogram: a CDF rising to 1" || diag "$ERR"
