@@ -58,7 +58,8 @@ static int check_output(struct plot_args *a)
 	else if (len <= 4 || strcmp(a->out + len - 4, ".svg"))
 		return usage_err("the output must end in .svg or .png: ", a->out);
 	if (a->cdf && (a->x || a->nr_metrics))
-		return usage_err("--cdf draws the histograms: it takes neither --x nor --metric", NULL);
+		return usage_err("--cdf draws the histograms: it takes neither --x "
+				 "nor --metric", NULL);
 	return 0;
 }
 

@@ -32,7 +32,8 @@ static bool bin_of(json_object *b, double v[3])
 		return false;
 	for (k = 0; k < 3; k++) {
 		e = json_object_array_get_idx(b, k);
-		if (!json_object_is_type(e, json_type_int) && !json_object_is_type(e, json_type_double))
+		if (!json_object_is_type(e, json_type_int) &&
+		    !json_object_is_type(e, json_type_double))
 			return false;
 		v[k] = json_object_get_double(e);
 		if (!isfinite(v[k]) || v[k] < 0)

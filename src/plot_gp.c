@@ -20,6 +20,8 @@
 
 /* Explicit ticks at the values up to this many; beyond, a whole step. */
 #define PLOT_MAX_TICKS	16
+/* Benchmarks named in the title; more are counted. */
+#define PLOT_TITLE_BENCHS	4
 
 extern char **environ;
 
@@ -35,24 +37,36 @@ static void gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* Benchmarks in order of appearance: the first few by name, the rest counted. */
+static size_t bench_names(const struct plot_fig *fig, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i, j, n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < fig->nr_runs; i++) {
+		for (j = 0; j < i && strcmp(fig->runs[j]->bench, fig->runs[i]->bench); j++)
+			;
+		if (j < i)
+			continue;
+		if (n++ < PLOT_TITLE_BENCHS && len < size)
+			len += snprintf(buf + len, size - len, "%s%s", n > 1 ? ", " : "",
+					fig->runs[i]->bench);
+	}
+	if (n > PLOT_TITLE_BENCHS && len < size)
+		len += snprintf(buf + len, size - len, " and %d more", n - PLOT_TITLE_BENCHS);
+	return len < size ? len : size - 1;
+}
+
 static void write_title(FILE *f, const struct plot_fig *fig)
 {
 	char text[512], date[11] = "";
-	size_t len = 0;
-	int i, j;
+	size_t len = bench_names(fig, text, 300);
 
-	for (i = 0; i < fig->nr_runs && len < 200; i++) {
-		for (j = 0; j < i && strcmp(fig->runs[j]->bench, fig->runs[i]->bench); j++)
-			;
-		if (j == i)
-			len += snprintf(text + len, sizeof(text) - len, "%s%s",
-					len ? ", " : "", fig->runs[i]->bench);
-	}
-	if (fig->doc->date)
+	if (fig->doc->date)	/* the day: the time of a run says nothing a reader needs */
 		snprintf(date, sizeof(date), "%s", fig->doc->date);
-	snprintf(text + len, sizeof(text) - len, "%s — kernel %s — %s",
-		 i < fig->nr_runs ? ", ..." : "", fig->doc->kernel ?: "unknown",
-		 *date ? date : "undated");
+	snprintf(text + len, sizeof(text) - len, " — kernel %s — %s",
+		 fig->doc->kernel ?: "unknown", *date ? date : "undated");
 	fputs("set title ", f);
 	gp_str(f, text);
 	fputc('\n', f);
@@ -230,14 +244,18 @@ static void write_plot(FILE *f, const struct plot_fig *fig)
 
 static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 {
-	fprintf(f, "set terminal %s size 960,600 font 'sans,11' noenhanced\n",
-		fig->a->png ? "pngcairo" : "svg");
+	/* The key goes below the graph in two columns; the figure grows with it. */
+	int rows = (fig->nr_curves + 1) / 2;
+
+	fprintf(f, "set terminal %s size 960,%d font 'sans,11' noenhanced\n",
+		fig->a->png ? "pngcairo" : "svg", 560 + 18 * rows);
 	fputs("set output ", f);
 	gp_str(f, out);
 	fputc('\n', f);
 	write_title(f, fig);
 	/* room on the right for the last x label and the y2 axis */
-	fputs("set grid\nset key below\nset lmargin 12\nset rmargin 12\n", f);
+	fprintf(f, "set grid\nset key below vertical maxrows %d\n", rows);
+	fputs("set lmargin 12\nset rmargin 12\n", f);
 	write_x(f, fig);
 	write_ylabel(f, fig, 0);
 	yrange(f, fig, 0);
