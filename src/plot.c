@@ -399,8 +399,9 @@ int plot_cmd(int argc, char **argv)
 	struct plot_fig fig = { .a = &a, .doc = &doc };
 	int ret;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-		return plot_help();
+	for (ret = 1; ret < argc; ret++)
+		if (!strcmp(argv[ret], "--help") || !strcmp(argv[ret], "-h"))
+			return plot_help();
 	ret = parse_args(argc, argv, &a);
 	if (!ret)
 		ret = resdoc_load(a.in, &doc);

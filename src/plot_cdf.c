@@ -115,7 +115,7 @@ static int cdf_of(struct plot_fig *fig, json_object *runs)
 int plot_collect_cdf(struct plot_fig *fig)
 {
 	json_object *root = json_object_from_file(fig->doc->path), *runs;
-	int ret, i;
+	int ret, i, n;
 
 	if (!root || !json_object_object_get_ex(root, "runs", &runs) ||
 	    (int)json_object_array_length(runs) != fig->doc->nr_runs) {
@@ -124,9 +124,14 @@ int plot_collect_cdf(struct plot_fig *fig)
 		return EXIT_USAGE;
 	}
 	ret = cdf_of(fig, runs);
-	for (i = 0; i < fig->nr_curves && !ret && !fig->curves[i].n; i++)
-		;
-	if (!ret && i == fig->nr_curves) {
+	for (i = n = 0; i < fig->nr_curves; i++) {	/* a histogram without ops: no curve */
+		if (fig->curves[i].n)
+			fig->curves[n++] = fig->curves[i];
+		else
+			free(fig->curves[i].pts);
+	}
+	fig->nr_curves = n;
+	if (!ret && !n) {
 		errmsg("plot: no successful run in %s has a histogram with ops "
 		       "(noop --latency records one)", fig->doc->path);
 		ret = EXIT_USAGE;

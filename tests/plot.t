@@ -54,7 +54,9 @@ def hist(bins):
 write("cdf", [run("noop", {"latency": True, "batch": 1}, {"throughput": metric(30.0, "M ops/s")},
                   histograms=hist([[0, 0.0625, 10], [0.875, 0.9375, 50], [8, 8.5, 30], [300, 320, 10]])),
               run("noop", {"latency": True, "batch": 64}, {"throughput": metric(60.0, "M ops/s")},
-                  histograms=hist([[2, 2.125, 5], [4, 4.25, 90], [4000, 4096, 5]]))])
+                  histograms=hist([[2, 2.125, 5], [4, 4.25, 90], [4000, 4096, 5]])),
+              run("noop", {"latency": True, "batch": 8}, {"throughput": metric(50.0, "M ops/s")},
+                  histograms=hist([]))])
 write("nohist", [run("noop", {}, {"throughput": metric(30.0, "M ops/s")})])
 # A suite's runs with no swept parameter.
 write("suite", [run("bpf-loop", {"nr_loops": n}, {"throughput": metric(50.0, "M ops/s")},
@@ -143,7 +145,7 @@ ok $? "--metric of no run: exit 2, naming it"
 plot_ok cdf --cdf
 [ "$(curves "$TMPD/cdf.gp" | wc -l)" -eq 2 ] && grep -q 'set logscale x' "$TMPD/cdf.gp" &&
 	curves "$TMPD/cdf.gp" | grep -qx 'noop batch=64 op'
-ok $? "--cdf: one curve per run and histogram, log x" || diag "$ERR" "$(cat "$TMPD/cdf.gp")"
+ok $? "--cdf: one curve per run and histogram with ops, log x" || diag "$ERR" "$(cat "$TMPD/cdf.gp")"
 for n in 0 1; do
 	block "$TMPD/cdf.gp" $n | awk 'NR > 1 && ($1 < x || $2 < y) { bad = 1 } { x = $1; y = $2 }
 		END { exit bad || y != 1 }'
@@ -155,6 +157,9 @@ run plot "$TMPD/nohist.json" -o "$TMPD/x.svg" --cdf
 [ "$RC" -eq 2 ] && grep -q 'histogram' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
 ok $? "--cdf without histograms: exit 2, says so"
 
+run plot "$TMPD/sweep.json" --help
+[ "$RC" -eq 0 ] && grep -q -- '--cdf' <<<"$OUT" && [ -z "$ERR" ]
+ok $? "plot --help: usage on stdout, exit 0"
 run plot "$TMPD/sweep.json" -o "$TMPD/sweep.png" --metric latency
 [ "$RC" -eq 0 ] && [ "$(head -c 8 "$TMPD/sweep.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 ok $? "plot -o x.png --metric latency: a PNG"
