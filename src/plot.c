@@ -189,11 +189,23 @@ void plot_run_title(const struct plot_fig *fig, const struct res_run *r, char *b
 	}
 }
 
+/* The run's value of option x, whichever of '-' and '_' it was written with. */
+static json_object *x_value(const struct plot_args *a, const struct res_run *r)
+{
+	json_object *v = NULL;
+
+	json_object_object_foreach(r->options, key, val)
+		if (same_name(key, a->x))
+			v = val;
+	return v;
+}
+
+/* Runs that lack the option (other benchmarks of a suite) are left out. */
 static bool uses_run(const struct plot_args *a, const struct res_run *r)
 {
 	int i;
 
-	if (r->status)
+	if (r->status || !x_value(a, r))
 		return false;
 	for (i = 0; i < a->nr_metrics; i++)
 		if (res_run_metric(r, a->metric[i]))
@@ -201,16 +213,11 @@ static bool uses_run(const struct plot_args *a, const struct res_run *r)
 	return false;
 }
 
-static int point_of(const struct plot_args *a, const struct res_run *r, struct plot_pt *p)
+static void point_of(const struct plot_args *a, const struct res_run *r, struct plot_pt *p)
 {
-	json_object *v = NULL;
+	json_object *v = x_value(a, r);
 	char *end;
 
-	json_object_object_foreach(r->options, key, val)
-		if (same_name(key, a->x))
-			v = val;
-	if (!v)
-		return usage_err("a run does not record the option ", a->x);
 	p->xtext = json_object_get_string(v);
 	p->numeric = json_object_is_type(v, json_type_int) ||
 		     json_object_is_type(v, json_type_double);
@@ -220,7 +227,6 @@ static int point_of(const struct plot_args *a, const struct res_run *r, struct p
 		p->x = strtod(p->xtext, &end);
 		p->numeric = !*end && isfinite(p->x);
 	}
-	return 0;
 }
 
 static void add_run(struct plot_fig *fig, const struct res_run *r, const struct plot_pt *at)
@@ -318,18 +324,27 @@ static bool has_metric(const struct plot_fig *fig, const char *name)
 	return false;
 }
 
+static int no_runs(const struct plot_fig *fig)
+{
+	int i;
+
+	for (i = 0; i < fig->doc->nr_runs; i++)
+		if (!fig->doc->runs[i].status && x_value(fig->a, &fig->doc->runs[i]))
+			return usage_err("no successful run recording the option has the metric ",
+					 fig->a->metric[0]);
+	return usage_err("no successful run records the option ", fig->a->x);
+}
+
 static int collect(struct plot_fig *fig)
 {
 	const struct plot_args *a = fig->a;
 	struct plot_pt at = { 0 };
-	int i, ret;
+	int i;
 
 	if (collect_runs(fig, uses_run))
-		return usage_err("no successful run has the metric ", a->metric[0]);
+		return no_runs(fig);
 	for (i = 0; i < fig->nr_runs; i++) {
-		ret = point_of(a, fig->runs[i], &at);
-		if (ret)
-			return ret;
+		point_of(a, fig->runs[i], &at);
 		add_run(fig, fig->runs[i], &at);
 	}
 	for (i = 0; i < a->nr_metrics; i++)

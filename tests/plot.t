@@ -138,6 +138,9 @@ ok $? "3 decades: log x, integer ticks" || diag "$ERR"
 run plot "$TMPD/suite.json" -o "$TMPD/x.svg"
 [ "$RC" -eq 2 ] && grep -q -- '--x' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
 ok $? "no swept parameter: exit 2, asks for --x"
+run plot "$TMPD/htab.json" -o "$TMPD/x.svg" --x nr_loops
+[ "$RC" -eq 2 ] && grep -q 'records the option nr_loops' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
+ok $? "--x of an option no run records: exit 2, naming it"
 run plot "$TMPD/sweep.json" -o "$TMPD/x.svg" --metric nosuch
 [ "$RC" -eq 2 ] && grep -q nosuch <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
 ok $? "--metric of no run: exit 2, naming it"
