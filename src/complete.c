@@ -84,7 +84,8 @@ static const struct sub_opt plot_opts[] = {
 	{ "-o", ARG_FILE, "the image, .svg or .png" },
 	{ "--output", ARG_FILE, NULL },
 	{ "--x", ARG_OPTION, "the option on the x axis" },
-	{ "--metric", ARG_VALUE, "the metric on the y axis" },
+	{ "--metric", ARG_VALUE, "the metrics on the y axes, NAME[,NAME...]" },
+	{ "--cdf", ARG_FLAG, "the CDF of each per-op histogram" },
 	{ "--help", ARG_FLAG, "usage" },
 	{ NULL },
 };

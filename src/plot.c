@@ -1,46 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * plot: a sweep's curve, mean with mean ± stddev error bars, one line per
- * benchmark, drawn by gnuplot (svg or pngcairo terminal).  The x axis is
- * the swept option as the runs recorded it in "options"; numbers are
- * spaced by value (log scale when they span two decades or more), other
- * values are spaced evenly and labelled.
+ * plot: metrics of a result file against an option (mean, ± stddev error
+ * bars), or with --cdf the per-op distributions, drawn by gnuplot.
+ *
+ * A curve is one configuration: runs of one benchmark and metric whose
+ * measured options other than x agree; it is titled by the options that
+ * set it apart, so preallocated and non-preallocated runs are never one
+ * zig-zag.  A y axis carries one unit: a second unit goes to y2, a third
+ * is refused, since a figure that labels K ops/s as M ops/s misleads.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include "opts.h"
 #include "plot.h"
-#include "resdoc.h"
+#include "plot_int.h"
 #include "util.h"
 
-extern char **environ;
-
-struct plot_args {
-	const char *in, *out, *x, *metric;
-	bool png;
-};
-
-struct point {
-	const char *series;	/* the benchmark */
-	const char *xtext;	/* the option's value as written */
-	double x, mean, sd;
-	bool numeric;
-};
-
-struct plot {
-	const char *unit;
-	int n;
-	struct point *pts;
-	bool numeric, logx;
-};
+#define USAGE "usage: bpfbench plot FILE.json -o OUT.svg|OUT.png [--x PARAM] " \
+	      "[--metric NAME[,NAME...]] [--cdf]"
 
 static int usage_err(const char *msg, const char *what)
 {
@@ -48,21 +27,58 @@ static int usage_err(const char *msg, const char *what)
 	return EXIT_USAGE;
 }
 
+static int split_metrics(struct plot_args *a, const char *list)
+{
+	char *tok, *save = NULL;
+
+	free(a->metric_list);
+	a->metric_list = strdup(list);
+	if (!a->metric_list)
+		die("out of memory");
+	a->nr_metrics = 0;
+	for (tok = strtok_r(a->metric_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (a->nr_metrics == PLOT_MAX_METRICS)
+			return usage_err("too many metrics in --metric (at most 8): ", list);
+		a->metric[a->nr_metrics++] = tok;
+	}
+	if (!a->nr_metrics)
+		return usage_err("--metric needs a metric name", NULL);
+	return 0;
+}
+
+static int check_output(struct plot_args *a)
+{
+	size_t len;
+
+	if (!a->in || !a->out)
+		return usage_err(USAGE, NULL);
+	len = strlen(a->out);
+	if (len > 4 && !strcmp(a->out + len - 4, ".png"))
+		a->png = true;
+	else if (len <= 4 || strcmp(a->out + len - 4, ".svg"))
+		return usage_err("the output must end in .svg or .png: ", a->out);
+	if (a->cdf && (a->x || a->nr_metrics))
+		return usage_err("--cdf draws the histograms: it takes neither --x "
+				 "nor --metric", NULL);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct plot_args *a)
 {
-	const char **slot;
-	const char *arg;
-	size_t len;
-	int i;
+	const char **slot, *arg, *metric = NULL;
+	int i, ret;
 
 	for (i = 1; i < argc; i++) {
 		arg = argv[i];
 		slot = !strcmp(arg, "-o") || !strcmp(arg, "--output") ? &a->out :
-		       !strcmp(arg, "--x") ? &a->x : !strcmp(arg, "--metric") ? &a->metric : NULL;
+		       !strcmp(arg, "--x") ? &a->x : !strcmp(arg, "--metric") ? &metric :
+		       !strcmp(arg, "--script") ? &a->script : NULL;
 		if (slot) {
 			if (i + 1 >= argc)
 				return usage_err("option needs a value: ", arg);
 			*slot = argv[++i];
+		} else if (!strcmp(arg, "--cdf")) {
+			a->cdf = true;
 		} else if (arg[0] == '-' && arg[1]) {
 			return usage_err("unknown option ", arg);
 		} else if (!a->in) {
@@ -71,41 +87,12 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 			return usage_err("unexpected argument ", arg);
 		}
 	}
-	if (!a->in || !a->out)
-		return usage_err("usage: bpfbench plot FILE.json -o OUT.svg|OUT.png "
-				 "[--x PARAM] [--metric NAME]", NULL);
-	len = strlen(a->out);
-	if (len > 4 && !strcmp(a->out + len - 4, ".png"))
-		a->png = true;
-	else if (len <= 4 || strcmp(a->out + len - 4, ".svg"))
-		return usage_err("the output must end in .svg or .png: ", a->out);
-	return 0;
-}
-
-static int point_of(const struct plot_args *a, const struct res_run *r, struct point *p)
-{
-	const struct res_metric *m = res_run_metric(r, a->metric);
-	json_object *v;
-	char *end;
-
-	if (!m)
-		return 0;
-	if (!json_object_object_get_ex(r->options, a->x, &v))
-		return usage_err("a run does not record the option ", a->x);
-	p->series = r->bench;
-	p->xtext = json_object_get_string(v);
-	p->mean = m->mean;
-	p->sd = m->stddev;
-	p->numeric = json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double);
-	if (!p->numeric && p->xtext) {	/* "1000" stored as a string is a number too */
-		p->x = strtod(p->xtext, &end);
-		p->numeric = *p->xtext && !*end && isfinite(p->x);
+	if (metric) {
+		ret = split_metrics(a, metric);
+		if (ret)
+			return ret;
 	}
-	if (p->numeric && json_object_is_type(v, json_type_int))
-		p->x = (double)json_object_get_int64(v);
-	else if (p->numeric && json_object_is_type(v, json_type_double))
-		p->x = json_object_get_double(v);
-	return 1;
+	return check_output(a);
 }
 
 /* The defaults: the recorded sweep parameter and the first metric. */
@@ -113,257 +100,339 @@ static int pick_axes(struct plot_args *a, const struct res_doc *doc)
 {
 	int i;
 
-	for (i = 0; i < doc->nr_runs && (!a->x || !a->metric); i++) {
+	for (i = 0; i < doc->nr_runs && (!a->x || !a->nr_metrics); i++) {
 		if (!a->x && doc->runs[i].sweep_param)
 			a->x = doc->runs[i].sweep_param;
-		if (!a->metric && !doc->runs[i].status && doc->runs[i].nr_metrics)
-			a->metric = doc->runs[i].metrics[0].name;
+		if (!a->nr_metrics && !doc->runs[i].status && doc->runs[i].nr_metrics)
+			a->metric[a->nr_metrics++] = doc->runs[i].metrics[0].name;
 	}
 	if (!a->x)
 		return usage_err("the file records no swept parameter: name one with --x PARAM", NULL);
-	if (!a->metric)
+	if (!a->nr_metrics)
 		return usage_err("no successful run to plot in ", doc->path);
 	return 0;
 }
 
-static int cmp_point(const void *pa, const void *pb)
+struct plot_curve *plot_curve(struct plot_fig *fig, const char *title)
 {
-	const struct point *a = pa, *b = pb;
-	int c = strcmp(a->series, b->series);
+	struct plot_curve *c;
+	int i;
 
-	if (c || !a->numeric || !b->numeric)
-		return c;
+	for (i = 0; i < fig->nr_curves; i++)
+		if (!strcmp(fig->curves[i].title, title))
+			return &fig->curves[i];
+	if (fig->nr_curves == fig->cap) {
+		fig->cap = fig->cap ? 2 * fig->cap : 8;
+		fig->curves = realloc(fig->curves, fig->cap * sizeof(*fig->curves));
+		if (!fig->curves)
+			die("out of memory");
+	}
+	c = &fig->curves[fig->nr_curves++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->title, sizeof(c->title), "%s", title);
+	return c;
+}
+
+void plot_add(struct plot_curve *c, const struct plot_pt *p)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->pts = realloc(c->pts, c->cap * sizeof(*c->pts));
+		if (!c->pts)
+			die("out of memory");
+	}
+	c->pts[c->n++] = *p;
+}
+
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Option names match with '-' and '_' alike, as on the command line. */
+static bool same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !(strchr("-_", *a) && strchr("-_", *b)))
+			return false;
+	return *a == *b;
+}
+
+static bool differs(const struct plot_fig *fig, const char *name)
+{
+	const char *first = res_run_mopt(fig->runs[0], name);
+	int i;
+
+	for (i = 1; i < fig->nr_runs; i++)
+		if (!same(first, res_run_mopt(fig->runs[i], name)))
+			return true;
+	return false;
+}
+
+void plot_run_title(const struct plot_fig *fig, const struct res_run *r, char *buf, size_t size)
+{
+	size_t len = snprintf(buf, size, "%s", r->bench), vlen;
+	const char *name, *v;
+	int i;
+
+	for (i = 0; i < r->nr_mopts && len < size; i++) {
+		name = r->mopt_name[i];
+		if ((fig->a->x && same_name(name, fig->a->x)) || !differs(fig, name))
+			continue;
+		v = r->mopt_value[i];
+		vlen = strlen(v);
+		if (vlen >= 2 && v[0] == '"' && v[vlen - 1] == '"') {	/* a string: unquoted */
+			v++;
+			vlen -= 2;
+		}
+		len += snprintf(buf + len, size - len, " %s=%.*s", name, (int)vlen, v);
+	}
+}
+
+/* The run's value of option x, whichever of '-' and '_' it was written with. */
+static json_object *x_value(const struct plot_args *a, const struct res_run *r)
+{
+	json_object *v = NULL;
+
+	json_object_object_foreach(r->options, key, val)
+		if (same_name(key, a->x))
+			v = val;
+	return v;
+}
+
+/* Runs that lack the option (other benchmarks of a suite) are left out. */
+static bool uses_run(const struct plot_args *a, const struct res_run *r)
+{
+	int i;
+
+	if (r->status || !x_value(a, r))
+		return false;
+	for (i = 0; i < a->nr_metrics; i++)
+		if (res_run_metric(r, a->metric[i]))
+			return true;
+	return false;
+}
+
+static void point_of(const struct plot_args *a, const struct res_run *r, struct plot_pt *p)
+{
+	json_object *v = x_value(a, r);
+	char *end;
+
+	p->xtext = json_object_get_string(v);
+	p->numeric = json_object_is_type(v, json_type_int) ||
+		     json_object_is_type(v, json_type_double);
+	if (p->numeric) {
+		p->x = json_object_get_double(v);
+	} else if (p->xtext && *p->xtext) {	/* "1000" stored as a string is a number too */
+		p->x = strtod(p->xtext, &end);
+		p->numeric = !*end && isfinite(p->x);
+	}
+}
+
+static void add_run(struct plot_fig *fig, const struct res_run *r, const struct plot_pt *at)
+{
+	const struct plot_args *a = fig->a;
+	char title[PLOT_TITLE_MAX];
+	const struct res_metric *m;
+	struct plot_curve *c;
+	struct plot_pt p = *at;
+	size_t len;
+	int i;
+
+	plot_run_title(fig, r, title, sizeof(title));
+	len = strlen(title);
+	for (i = 0; i < a->nr_metrics; i++) {
+		m = res_run_metric(r, a->metric[i]);
+		if (!m)
+			continue;
+		if (a->nr_metrics > 1)	/* several metrics: the curve says which */
+			snprintf(title + len, sizeof(title) - len, " %s", m->name);
+		c = plot_curve(fig, title);
+		c->metric = m->name;
+		c->unit = c->unit ?: m->unit ?: "";
+		p.y = m->mean;
+		p.sd = isfinite(m->stddev) ? m->stddev : 0;
+		plot_add(c, &p);
+	}
+}
+
+static int collect_runs(struct plot_fig *fig, bool (*use)(const struct plot_args *,
+							     const struct res_run *))
+{
+	const struct res_doc *doc = fig->doc;
+	int i;
+
+	fig->runs = xcalloc(doc->nr_runs ?: 1, sizeof(*fig->runs));
+	for (i = 0; i < doc->nr_runs; i++)
+		if (use(fig->a, &doc->runs[i]))
+			fig->runs[fig->nr_runs++] = &doc->runs[i];
+	return fig->nr_runs ? 0 : -1;
+}
+
+static int cmp_pt(const void *pa, const void *pb)
+{
+	const struct plot_pt *a = pa, *b = pb;
+
 	return (a->x > b->x) - (a->x < b->x);
 }
 
-static int collect(const struct plot_args *a, const struct res_doc *doc, struct plot *pl)
+/* Numbers spaced by value, integers with integer ticks; anything else by category. */
+static void shape_x(struct plot_fig *fig)
 {
-	double lo = INFINITY, hi = 0;
-	int i, ret;
+	double lo = INFINITY, hi = -INFINITY;
+	struct plot_pt *p;
+	int i, j, k;
 
-	pl->pts = xcalloc(doc->nr_runs ?: 1, sizeof(*pl->pts));
-	pl->numeric = true;
-	for (i = 0; i < doc->nr_runs; i++) {
-		if (doc->runs[i].status)
-			continue;
-		ret = point_of(a, &doc->runs[i], &pl->pts[pl->n]);
-		if (ret < 0 || ret == EXIT_USAGE)
-			return EXIT_USAGE;
-		if (!ret)
-			continue;
-		if (!pl->unit)
-			pl->unit = res_run_metric(&doc->runs[i], a->metric)->unit;
-		pl->numeric &= pl->pts[pl->n].numeric;
-		lo = fmin(lo, pl->pts[pl->n].x);
-		hi = fmax(hi, pl->pts[pl->n].x);
-		pl->n++;
+	fig->numeric = fig->integer = true;
+	for (i = 0; i < fig->nr_curves; i++)
+		for (j = 0; j < fig->curves[i].n; j++) {
+			p = &fig->curves[i].pts[j];
+			fig->numeric &= p->numeric;
+			fig->integer &= p->numeric && p->x == floor(p->x);
+			lo = fmin(lo, p->x);
+			hi = fmax(hi, p->x);
+		}
+	fig->integer &= fig->numeric;
+	fig->logx = fig->numeric && lo > 0 && hi / lo >= 100;
+	if (fig->numeric) {
+		for (i = 0; i < fig->nr_curves; i++)
+			qsort(fig->curves[i].pts, fig->curves[i].n, sizeof(struct plot_pt), cmp_pt);
+		return;
 	}
-	if (!pl->n)
-		return usage_err("no successful run has the metric ", a->metric);
-	pl->logx = pl->numeric && lo > 0 && hi / lo >= 100;
-	if (pl->numeric)
-		qsort(pl->pts, pl->n, sizeof(*pl->pts), cmp_point);
-	return 0;
+	for (i = 0; i < fig->nr_curves; i++)
+		for (j = 0; j < fig->curves[i].n; j++) {
+			p = &fig->curves[i].pts[j];
+			for (k = 0; k < fig->nr_cats && !same(fig->cats[k], p->xtext); k++)
+				;
+			if (k == fig->nr_cats) {
+				fig->cats = realloc(fig->cats, (k + 1) * sizeof(*fig->cats));
+				if (!fig->cats)
+					die("out of memory");
+				fig->cats[fig->nr_cats++] = p->xtext;
+			}
+			p->x = k;
+		}
 }
 
-/* A gnuplot single-quoted string: only the quote itself needs doubling. */
-static void gp_str(FILE *f, const char *s)
+static bool has_metric(const struct plot_fig *fig, const char *name)
 {
-	fputc('\'', f);
-	for (; s && *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-	fputc('\'', f);
-}
-
-/* One data block per series ("index" in gnuplot): x label mean sd. */
-static void write_data(FILE *f, const struct plot *pl)
-{
-	const char *c;
 	int i;
 
-	for (i = 0; i < pl->n; i++) {
-		if (i && strcmp(pl->pts[i].series, pl->pts[i - 1].series))
-			fputs("\n\n", f);
-		fprintf(f, "%.17g \"", pl->numeric ? pl->pts[i].x : (double)i);
-		for (c = pl->pts[i].xtext; c && *c; c++)
-			fputc(*c == '"' || *c == '\n' ? '_' : *c, f);
-		fprintf(f, "\" %.17g %.17g\n", pl->pts[i].mean, pl->pts[i].sd);
-	}
+	for (i = 0; i < fig->nr_curves; i++)
+		if (!strcmp(fig->curves[i].metric, name))
+			return true;
+	return false;
 }
 
-static void write_script(FILE *f, const struct plot_args *a, const struct plot *pl,
-			 const char *data, const char *out)
+static int no_runs(const struct plot_fig *fig)
 {
-	char text[256];
-	int i, block = 0;
+	int i;
 
-	fprintf(f, "set terminal %s size 900,560 font 'sans,11' noenhanced\n",
-		a->png ? "pngcairo" : "svg");
-	fputs("set output ", f);
-	gp_str(f, out);
-	snprintf(text, sizeof(text), "%s against %s", a->metric, a->x);
-	fputs("\nset title ", f);
-	gp_str(f, text);
-	snprintf(text, sizeof(text), "%s (%s), mean ± stddev", a->metric, pl->unit);
-	fputs("\nset ylabel ", f);
-	gp_str(f, text);
-	fputs("\nset xlabel ", f);
-	gp_str(f, a->x);
-	fputs("\nset grid\nset key top left\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, 0, 0\n", f);
-	if (pl->logx)
-		fputs("set logscale x 10\n", f);
-	if (!pl->numeric)
-		fputs("set xtics rotate by -30\n", f);
-	fputs("plot ", f);
-	for (i = 0; i < pl->n; i++) {
-		if (i && !strcmp(pl->pts[i].series, pl->pts[i - 1].series))
-			continue;
-		fprintf(f, "%s", block ? ", " : "");
-		gp_str(f, data);
-		fprintf(f, " index %d using 1:3:4%s with yerrorlines lw 2 pt 7 title ", block,
-			pl->numeric ? "" : ":xtic(2)");
-		gp_str(f, pl->pts[i].series);
-		block++;
-	}
-	fputc('\n', f);
+	for (i = 0; i < fig->doc->nr_runs; i++)
+		if (!fig->doc->runs[i].status && x_value(fig->a, &fig->doc->runs[i]))
+			return usage_err("no successful run recording the option has the metric ",
+					 fig->a->metric[0]);
+	return usage_err("no successful run records the option ", fig->a->x);
 }
 
-static int run_gnuplot(const char *script)
+static int collect(struct plot_fig *fig)
 {
-	char *args[] = { "gnuplot", (char *)script, NULL };
-	int err, status;
-	pid_t pid;
+	const struct plot_args *a = fig->a;
+	struct plot_pt at = { 0 };
+	int i;
 
-	err = posix_spawnp(&pid, "gnuplot", NULL, NULL, args, environ);
-	if (err == ENOENT) {
-		errmsg("plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
-		return 1;
+	if (collect_runs(fig, uses_run))
+		return no_runs(fig);
+	for (i = 0; i < fig->nr_runs; i++) {
+		point_of(a, fig->runs[i], &at);
+		add_run(fig, fig->runs[i], &at);
 	}
-	if (err) {
-		errmsg("plot: cannot run gnuplot: %s", strerror(err));
-		return 1;
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		errmsg("plot: gnuplot failed (status %d)", status);
-		return 1;
+	for (i = 0; i < a->nr_metrics; i++)
+		if (!has_metric(fig, a->metric[i]))
+			return usage_err("no successful run has the metric ", a->metric[i]);
+	shape_x(fig);
+	return 0;
+}
+
+/* Each curve's unit gets an axis: two at most, never one labelled with another's. */
+static int assign_axes(struct plot_fig *fig)
+{
+	const char *u;
+	int i, k;
+
+	for (i = 0; i < fig->nr_curves; i++) {
+		u = fig->curves[i].unit;
+		for (k = 0; k < fig->nr_units && strcmp(fig->unit[k], u); k++)
+			;
+		if (k == fig->nr_units && k == 2) {
+			errmsg("plot: the metrics come in more than two units (%s, %s, %s): "
+			       "choose them with --metric", fig->unit[0], fig->unit[1], u);
+			return EXIT_USAGE;
+		}
+		if (k == fig->nr_units)
+			fig->unit[fig->nr_units++] = u;
+		fig->curves[i].axis = k;
 	}
 	return 0;
 }
 
-static bool write_text(const char *path, void (*fn)(FILE *, const void *), const void *arg)
+static void fig_free(struct plot_fig *fig)
 {
-	FILE *f = fopen(path, "we");
-	bool ok;
+	int i;
 
-	if (!f)
-		return false;
-	fn(f, arg);
-	ok = !ferror(f);
-	return !fclose(f) && ok;
+	for (i = 0; i < fig->nr_curves; i++)
+		free(fig->curves[i].pts);
+	free(fig->curves);
+	free(fig->runs);
+	free(fig->cats);
 }
 
-struct script_ctx {
-	const struct plot_args *a;
-	const struct plot *pl;
-	const char *data, *out;
-};
-
-static void data_fn(FILE *f, const void *arg)
+static int plot_help(void)
 {
-	write_data(f, arg);
+	printf("Usage: bpfbench plot FILE.json -o OUT.svg|OUT.png [--x PARAM] "
+	       "[--metric NAME[,NAME...]] [--cdf]\n\n"
+	       "Mean ± stddev of metrics (default: the first) against an option\n"
+	       "(default: the swept one), one curve per benchmark, metric and\n"
+	       "configuration, one unit per y axis (two at most), drawn by gnuplot.\n"
+	       "--cdf draws the cumulative distribution of each run's per-op histograms.\n");
+	return 0;
 }
 
-static void script_fn(FILE *f, const void *arg)
+static int plot_points(int n_curves, const struct plot_fig *fig)
 {
-	const struct script_ctx *c = arg;
+	int i, n = 0;
 
-	write_script(f, c->a, c->pl, c->data, c->out);
-}
-
-/*
- * Created before gnuplot runs, so an unwritable place gets our one line
- * rather than gnuplot's, and 0644 whatever the umask (gnuplot truncates it).
- */
-static bool create_output(const char *tmp, const char *out)
-{
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-
-	if (fd < 0 || fchmod(fd, 0644)) {
-		errmsg("plot: cannot write %s: %s", out, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		return false;
-	}
-	close(fd);
-	return true;
-}
-
-/* gnuplot draws into a temporary name beside OUT, renamed once complete. */
-static int draw(const struct plot_args *a, const struct plot *pl)
-{
-	char dir[] = "/tmp/bpfbench-plot.XXXXXX", data[64], script[64], tmp[4096];
-	struct script_ctx c = { a, pl, data, tmp };
-	int ret = 1;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", a->out, getpid()) >= (int)sizeof(tmp))
-		return usage_err("output name too long", NULL);
-	if (!create_output(tmp, a->out))
-		return 1;
-	if (!mkdtemp(dir)) {
-		errmsg("plot: cannot create a temporary directory: %s", strerror(errno));
-		unlink(tmp);
-		return 1;
-	}
-	snprintf(data, sizeof(data), "%s/data", dir);
-	snprintf(script, sizeof(script), "%s/plot.gp", dir);
-	if (!write_text(data, data_fn, pl) || !write_text(script, script_fn, &c))
-		errmsg("plot: cannot write in %s: %s", dir, strerror(errno));
-	else if (!run_gnuplot(script))
-		ret = 0;
-	if (!ret && rename(tmp, a->out)) {
-		errmsg("plot: cannot write %s: %s", a->out, strerror(errno));
-		ret = 1;
-	}
-	unlink(tmp);
-	unlink(data);
-	unlink(script);
-	rmdir(dir);
-	return ret;
+	for (i = 0; i < n_curves; i++)
+		n += fig->curves[i].n;
+	return n;
 }
 
 int plot_cmd(int argc, char **argv)
 {
 	struct plot_args a = { 0 };
 	struct res_doc doc = { 0 };
-	struct plot pl = { 0 };
+	struct plot_fig fig = { .a = &a, .doc = &doc };
 	int ret;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("Usage: bpfbench plot FILE.json -o OUT.svg|OUT.png [--x PARAM] [--metric NAME]\n\n"
-		       "Mean ± stddev of a metric (default: the first) against an option\n"
-		       "(default: the swept one), one line per benchmark, drawn by gnuplot.\n");
-		return 0;
-	}
+	for (ret = 1; ret < argc; ret++)
+		if (!strcmp(argv[ret], "--help") || !strcmp(argv[ret], "-h"))
+			return plot_help();
 	ret = parse_args(argc, argv, &a);
 	if (!ret)
 		ret = resdoc_load(a.in, &doc);
-	if (!ret)
+	if (!ret && !a.cdf)
 		ret = pick_axes(&a, &doc);
 	if (!ret)
-		ret = collect(&a, &doc, &pl);
+		ret = a.cdf ? plot_collect_cdf(&fig) : collect(&fig);
 	if (!ret)
-		ret = draw(&a, &pl);
+		ret = assign_axes(&fig);
 	if (!ret)
-		printf("%s: %d points of %s against %s\n", a.out, pl.n, a.metric, a.x);
-	free(pl.pts);
+		ret = plot_draw(&fig);
+	if (!ret)
+		printf("%s: %d curves, %d points\n", a.out, fig.nr_curves,
+		       plot_points(fig.nr_curves, &fig));
+	fig_free(&fig);
+	free(a.metric_list);
 	resdoc_free(&doc);
 	return ret;
 }

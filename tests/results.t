@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The results workflow: suites, sweeps, exports, compare, plot, --precision.
+# The results workflow: suites, sweeps, exports, compare, --precision (plot: tests/plot.t).
 # compare and the JSON reader run on crafted documents with known samples;
 # everything else on real runs (-w0 -d1), asserting rows and files, never speeds.
 source "$(dirname "$0")/lib.sh"
@@ -228,41 +228,6 @@ for bad in 'nr_loops=' 'nr_loops=1,,2' 'nosuch=1' 'json=x' 'affinity=1' 'nr_loop
 	[ "$RC" -eq 2 ] && [ "$(printf '%s' "$ERR" | grep -c .)" -eq 1 ] && [ -z "$OUT" ]
 	ok $? "--sweep '$bad': exit 2, one line, nothing run"
 done
-
-run plot "$TMPD/sweep.json" -o "$TMPD/sweep.svg"
-[ "$RC" -eq 0 ] && python3 - "$TMPD/sweep.svg" <<'PY'
-import sys, xml.etree.ElementTree as ET
-root = ET.parse(sys.argv[1]).getroot()
-assert root.tag.endswith("svg"), root.tag
-text = "".join(root.itertext())
-assert "nr_loops" in text and "throughput" in text
-PY
-ok $? "plot -o x.svg: a valid SVG naming the axes"
-run plot "$TMPD/sweep.json" -o "$TMPD/sweep.png" --metric latency
-[ "$RC" -eq 0 ] && [ "$(head -c 8 "$TMPD/sweep.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
-ok $? "plot -o x.png --metric latency: a PNG"
-run plot "$TMPD/suite.json" -o "$TMPD/suite.svg" --x nr_loops
-[ "$RC" -eq 0 ] && grep -q '11 points\|[0-9]* points' <<<"$OUT"
-ok $? "plot --x: a suite's runs against an option"
-run plot "$TMPD/suite.json" -o "$TMPD/x.svg"
-[ "$RC" -eq 2 ] && grep -q -- '--x' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
-ok $? "plot without a swept parameter: exit 2, asks for --x"
-run plot "$TMPD/sweep.json" -o "$TMPD/x.gif"
-[ "$RC" -eq 2 ]
-ok $? "plot to .gif: exit 2"
-run plot "$TMPD/sweep.json" -o "$TMPD/nosuch-dir/x.svg"
-[ "$RC" -eq 1 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q "cannot write $TMPD/nosuch-dir/x.svg" <<<"$ERR"
-ok $? "plot into a missing directory: exit 1, one line naming the file" || diag "$ERR"
-(umask 077 && "$BPFBENCH" plot "$TMPD/sweep.json" -o "$TMPD/private.svg" >/dev/null 2>&1)
-[ "$(stat -c %a "$TMPD/private.svg" 2>/dev/null)" = 644 ] && ! ls "$TMPD"/private.svg.tmp.* >/dev/null 2>&1
-ok $? "plot: the image is mode 0644 under umask 077, no temporary left"
-run plot "$TMPD/truncated.json" -o "$TMPD/x.svg"
-[ "$RC" -eq 2 ] && [ ! -e "$TMPD/x.svg" ]
-ok $? "plot of a truncated file: exit 2"
-mkdir "$TMPD/bin" && ln -s "$(command -v cat)" "$TMPD/bin/cat"
-PATH="$TMPD/bin" run plot "$TMPD/sweep.json" -o "$TMPD/x.svg"
-[ "$RC" -eq 1 ] && grep -q 'gnuplot is not installed' <<<"$ERR"
-ok $? "plot without gnuplot: says so"
 
 # A generous target on the harness floor (raw_tp: many ops per sample), reached in a few
 # seconds even on a busy machine.

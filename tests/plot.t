@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# plot: the gnuplot script it writes (--script) for crafted result files, and the image.
+# No benchmark runs: every input is written here, so each check knows what it should see.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+command -v gnuplot >/dev/null || skip_all "needs gnuplot (apt-get install gnuplot-nox)"
+
+python3 - "$TMPD" <<'PY'
+import json, sys
+
+d = sys.argv[1]
+ENV = {"bpfbench_version": "0.1", "git_commit": "test", "kernel": "6.18.7-plottest",
+       "machine": "x86_64", "cpu_model": "test", "online_cpus": 2, "libbpf_version": "1.1",
+       "date": "2026-11-30T12:00:00Z"}
+
+def metric(mean, unit, kind="rate"):
+    sd = mean / 50
+    return {"unit": unit, "kind": kind, "n": 3, "mean": mean, "stddev": sd, "median": mean,
+            "min": mean - sd, "max": mean + sd, "cv": sd / mean, "ci95_low": mean - 2.5 * sd,
+            "ci95_high": mean + 2.5 * sd}
+
+def run(bench, opts, metrics, **kw):
+    r = {"bench": bench, "family": bench, "status": 0, "trigger": "test-run",
+         "options": dict({"warmup": 0, "duration": 3, "producers": 1}, **opts),
+         "warmup_samples": 0, "measured_s": 3.0, "metrics": metrics, "samples": []}
+    r.update(kw)
+    return r
+
+def write(name, runs):
+    with open("%s/%s.json" % (d, name), "w") as f:
+        json.dump({"schema": "bpfbench-result/1", "env": ENV, "runs": runs}, f, indent=1)
+
+# A producers sweep: integer x, two metrics in two units.
+write("sweep", [run("bpf-loop", {"producers": p, "nr_loops": 1000},
+                    {"throughput": metric(100.0 * p, "M ops/s"),
+                     "latency": dict(metric(10.0 / p, "ns/op", "inverse"), of="throughput",
+                                     of_mean_inverse=10.0 / p)}, sweep_param="producers")
+                for p in (1, 2, 4, 8)])
+# A quick-like suite: every run at producers 1, throughput in three units.
+write("units3", [run("bpf-loop", {}, {"throughput": metric(120.0, "M ops/s")}),
+                 run("htab-mem", {}, {"throughput": metric(900.0, "k/s")}),
+                 run("rb-libbpf", {}, {"throughput": metric(3.0, "M/s")})])
+write("units2", [run("bpf-loop", {}, {"throughput": metric(120.0, "M ops/s")}),
+                 run("htab-mem", {}, {"throughput": metric(900.0, "k/s")})])
+# htab-mem over its use cases, preallocated and not: categorical x, two configurations.
+write("htab", [run("htab-mem", dict({"use_case": u}, **({"preallocated": True} if pre else {})),
+                   {"per-prod-op": metric(300.0 + 100 * i + (500 if pre else 0), "k/s")})
+               for pre in (False, True)
+               for i, u in enumerate(("overwrite", "batch_add_batch_del", "add_del_on_diff_cpu"))])
+# Per-op histograms: two noop runs that differ in batch.
+def hist(bins):
+    return {"op": {"unit": "ns", "bins": bins, "count": sum(b[2] for b in bins)}}
+write("cdf", [run("noop", {"latency": True, "batch": 1}, {"throughput": metric(30.0, "M ops/s")},
+                  histograms=hist([[0, 0.0625, 10], [0.875, 0.9375, 50], [8, 8.5, 30], [300, 320, 10]])),
+              run("noop", {"latency": True, "batch": 64}, {"throughput": metric(60.0, "M ops/s")},
+                  histograms=hist([[2, 2.125, 5], [4, 4.25, 90], [4000, 4096, 5]])),
+              run("noop", {"latency": True, "batch": 8}, {"throughput": metric(50.0, "M ops/s")},
+                  histograms=hist([]))])
+write("nohist", [run("noop", {}, {"throughput": metric(30.0, "M ops/s")})])
+# A suite's runs with no swept parameter.
+write("suite", [run("bpf-loop", {"nr_loops": n}, {"throughput": metric(50.0, "M ops/s")},
+                    suite="bpf-loop", label="nr_loops %d" % n) for n in (1, 10, 100, 1000)])
+PY
+
+bad=
+for f in sweep units3 units2 htab cdf nohist suite; do
+	schema_check "$TMPD/$f.json" || bad+=" $f"
+done
+[ -z "$bad" ]
+ok $? "the crafted files are results the schema allows" || diag "not:$bad"
+
+# plot_ok NAME ARGS...: plots $TMPD/NAME.json, the script in $TMPD/NAME.gp
+plot_ok() {
+	local name=$1
+	shift
+	run plot "$TMPD/$name.json" -o "$TMPD/$name.svg" --script "$TMPD/$name.gp" "$@"
+	[ "$RC" -eq 0 ] && [ -z "$ERR" ] && [ -s "$TMPD/$name.svg" ] && [ -s "$TMPD/$name.gp" ]
+}
+# curves FILE.gp: one title per curve of the plot command
+curves() {
+	sed -n '/^plot /,/[^\\]$/p' "$1" | grep -o "title '[^']*'" | sed "s/^title '//; s/'$//"
+}
+# block FILE.gp N: the points of curve N (x y sd)
+block() { sed -n "/^\$c$2 << EOD/,/^EOD/{/EOD/!p}" "$1"; }
+
+plot_ok sweep
+ok $? "plot a sweep: exit 0, nothing on stderr (gnuplot's output kept off the terminal)" || diag "$ERR"
+grep -qx "set xtics (1, 2, 4, 8)" "$TMPD/sweep.gp" && grep -qx "set format x '%.0f'" "$TMPD/sweep.gp" &&
+	! grep -q 'logscale' "$TMPD/sweep.gp"
+ok $? "integer parameter: ticks at 1, 2, 4, 8 only, no fractions, linear under 2 decades"
+title=$(grep '^set title' "$TMPD/sweep.gp")
+grep -q 'bpf-loop' <<<"$title" && grep -q '6.18.7-plottest' <<<"$title" && grep -q '2026-11-30' <<<"$title"
+ok $? "title: benchmark, kernel and date from the file's env" || diag "$title"
+grep -q 'set rmargin' "$TMPD/sweep.gp" && grep -q '^set xrange \[' "$TMPD/sweep.gp"
+ok $? "margins and x range set: the last label is not clipped"
+python3 - "$TMPD/sweep.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag.endswith("svg"), root.tag
+text = "".join(root.itertext())
+assert "producers" in text and "throughput" in text and "M ops/s" in text
+PY
+ok $? "the SVG is valid and names the axes and the unit"
+
+plot_ok sweep --metric throughput,latency
+[ "$(curves "$TMPD/sweep.gp" | wc -l)" -eq 2 ] &&
+	grep -q "^set ylabel 'throughput (M ops/s)" "$TMPD/sweep.gp" &&
+	grep -q "^set y2label 'latency (ns/op)" "$TMPD/sweep.gp" &&
+	grep -q 'axes x1y2' "$TMPD/sweep.gp" && [ "$(grep -c 'ns/op' "$TMPD/sweep.gp")" -eq 1 ]
+ok $? "--metric a,b: two curves, ns/op on y2, never on the M ops/s axis" || diag "$ERR" "$(cat "$TMPD/sweep.gp")"
+curves "$TMPD/sweep.gp" | grep -qx 'bpf-loop latency'
+ok $? "--metric a,b: each curve names its metric"
+
+plot_ok units2 --x producers
+grep -q "^set ylabel '.*(M ops/s)" "$TMPD/units2.gp" && grep -q "^set y2label '.*(k/s)" "$TMPD/units2.gp" &&
+	! grep '^set ylabel' "$TMPD/units2.gp" | grep -q 'k/s'
+ok $? "two units: the second on y2, each axis labelled with its own" || diag "$ERR"
+grep -q '^set xrange \[0.5:1.5\]' "$TMPD/units2.gp" && grep -qx 'set xtics (1)' "$TMPD/units2.gp"
+ok $? "one x value: a range around it, one integer tick" || diag "$(grep xr "$TMPD/units2.gp")"
+run plot "$TMPD/units3.json" -o "$TMPD/u3.svg" --x producers
+[ "$RC" -eq 2 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q 'M ops/s, k/s, M/s' <<<"$ERR" &&
+	[ ! -e "$TMPD/u3.svg" ]
+ok $? "three units: refused, one line naming them" || diag "$ERR"
+
+plot_ok htab --x use-case
+mapfile -t t < <(curves "$TMPD/htab.gp")
+[ "${#t[@]}" -eq 2 ] && [ "${t[0]}" = htab-mem ] && [ "${t[1]}" = 'htab-mem preallocated=true' ]
+ok $? "one curve per configuration, labelled by what differs" || diag "${t[@]}"
+grep -qx "set xtics rotate by 30 right ('overwrite' 0, 'batch_add_batch_del' 1, 'add_del_on_diff_cpu' 2)" \
+	"$TMPD/htab.gp" && [ "$(block "$TMPD/htab.gp" 0 | cut -d' ' -f1 | tr '\n' ' ')" = "0 1 2 " ] &&
+	[ "$(block "$TMPD/htab.gp" 1 | cut -d' ' -f1 | tr '\n' ' ')" = "0 1 2 " ]
+ok $? "names on x: evenly spaced, labelled, each curve once through them" || diag "$(cat "$TMPD/htab.gp")"
+
+plot_ok suite --x nr_loops
+grep -q 'set logscale x' "$TMPD/suite.gp" && grep -qx 'set xtics (1, 10, 100, 1000)' "$TMPD/suite.gp"
+ok $? "3 decades: log x, integer ticks" || diag "$ERR"
+run plot "$TMPD/suite.json" -o "$TMPD/x.svg"
+[ "$RC" -eq 2 ] && grep -q -- '--x' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
+ok $? "no swept parameter: exit 2, asks for --x"
+run plot "$TMPD/htab.json" -o "$TMPD/x.svg" --x nr_loops
+[ "$RC" -eq 2 ] && grep -q 'records the option nr_loops' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
+ok $? "--x of an option no run records: exit 2, naming it"
+run plot "$TMPD/sweep.json" -o "$TMPD/x.svg" --metric nosuch
+[ "$RC" -eq 2 ] && grep -q nosuch <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
+ok $? "--metric of no run: exit 2, naming it"
+
+plot_ok cdf --cdf
+[ "$(curves "$TMPD/cdf.gp" | wc -l)" -eq 2 ] && grep -q 'set logscale x' "$TMPD/cdf.gp" &&
+	curves "$TMPD/cdf.gp" | grep -qx 'noop batch=64 op'
+ok $? "--cdf: one curve per run and histogram with ops, log x" || diag "$ERR" "$(cat "$TMPD/cdf.gp")"
+for n in 0 1; do
+	block "$TMPD/cdf.gp" $n | awk 'NR > 1 && ($1 < x || $2 < y) { bad = 1 } { x = $1; y = $2 }
+		END { exit bad || y != 1 }'
+	ok $? "--cdf: curve $n rises monotonically to 1" || diag "$(block "$TMPD/cdf.gp" $n)"
+done
+[ "$(block "$TMPD/cdf.gp" 0 | head -1)" = "0.0625 0.10000000000000001 0" ]
+ok $? "--cdf: the first bin's count at its upper edge" || diag "$(block "$TMPD/cdf.gp" 0 | head -1)"
+run plot "$TMPD/nohist.json" -o "$TMPD/x.svg" --cdf
+[ "$RC" -eq 2 ] && grep -q 'histogram' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
+ok $? "--cdf without histograms: exit 2, says so"
+
+run plot "$TMPD/sweep.json" --help
+[ "$RC" -eq 0 ] && grep -q -- '--cdf' <<<"$OUT" && [ -z "$ERR" ]
+ok $? "plot --help: usage on stdout, exit 0"
+run plot "$TMPD/sweep.json" -o "$TMPD/sweep.png" --metric latency
+[ "$RC" -eq 0 ] && [ "$(head -c 8 "$TMPD/sweep.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+ok $? "plot -o x.png --metric latency: a PNG"
+run plot "$TMPD/sweep.json" -o "$TMPD/x.gif"
+[ "$RC" -eq 2 ]
+ok $? "plot to .gif: exit 2"
+run plot "$TMPD/sweep.json" -o "$TMPD/nosuch-dir/x.svg"
+[ "$RC" -eq 1 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q "cannot write $TMPD/nosuch-dir/x.svg" <<<"$ERR"
+ok $? "plot into a missing directory: exit 1, one line naming the file" || diag "$ERR"
+(umask 077 && "$BPFBENCH" plot "$TMPD/sweep.json" -o "$TMPD/private.svg" >/dev/null 2>&1)
+[ "$(stat -c %a "$TMPD/private.svg" 2>/dev/null)" = 644 ] && ! ls "$TMPD"/private.svg.tmp.* >/dev/null 2>&1
+ok $? "plot: the image is mode 0644 under umask 077, no temporary left"
+head -c 200 "$TMPD/sweep.json" >"$TMPD/truncated.json"
+run plot "$TMPD/truncated.json" -o "$TMPD/x.svg"
+[ "$RC" -eq 2 ] && [ ! -e "$TMPD/x.svg" ]
+ok $? "plot of a truncated file: exit 2"
+
+mkdir "$TMPD/bin" && ln -s "$(command -v cat)" "$TMPD/bin/cat"
+PATH="$TMPD/bin" run plot "$TMPD/sweep.json" -o "$TMPD/x.svg"
+[ "$RC" -eq 1 ] && grep -q 'gnuplot is not installed' <<<"$ERR"
+ok $? "plot without gnuplot: says so"
+mkdir "$TMPD/badgp" && cat >"$TMPD/badgp/gnuplot" <<'SH'
+#!/bin/sh
+printf 'plot $c0 using 1:2\n     ^\n"%s" line 12: all points y value undefined!\n\n' "$1" >&2
+exit 1
+SH
+chmod +x "$TMPD/badgp/gnuplot"
+PATH="$TMPD/badgp:$PATH" run plot "$TMPD/sweep.json" -o "$TMPD/x.svg"
+[ "$RC" -eq 1 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] &&
+	grep -q 'gnuplot failed: .*line 12: all points y value undefined' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
+ok $? "gnuplot fails: one line of ours with gnuplot's message, no image" || diag "$ERR"
+
+# One real file, so that what bpfbench writes is what plot reads (root: it loads BPF).
+if [ "$(id -u)" -eq 0 ]; then
+	run -q bpf-loop -w0 -d1 --sweep nr_loops=1,10,100 --json "$TMPD/real.json"
+	schema_check "$TMPD/real.json" && plot_ok real
+	grep -q 'set logscale x' "$TMPD/real.gp" && grep -qx 'set xtics (1, 10, 100)' "$TMPD/real.gp" &&
+		[ "$(curves "$TMPD/real.gp")" = bpf-loop ]
+	ok $? "a real sweep: one curve, log x, integer ticks, nothing on stderr" || diag "$ERR"
+	run -q noop -w0 -d1 --latency --json "$TMPD/realh.json"
+	schema_check "$TMPD/realh.json" && plot_ok realh --cdf
+	block "$TMPD/realh.gp" 0 | awk 'NR > 1 && ($1 < x || $2 < y) { bad = 1 } { x = $1; y = $2 }
+		END { exit bad || y != 1 }'
+	ok $? "a real noop --latency histogram: a CDF rising to 1" || diag "$ERR"
+else
+	skip "real runs need root"
+	skip "real runs need root"
+fi
+
+done_testing
