@@ -2,9 +2,12 @@
 /*
  * LPM trie: lookup, insert, update and delete timed inside the kernel,
  * and the kernel's deferred free of a whole trie bracketed by the
- * workqueue tracepoints around its work item.
+ * workqueue tracepoints around its work item.  With --latency the ops
+ * run in batches of LPM_HIST_BATCH, one batch in hist_every per CPU
+ * timed (bpf/hist.bpf.h).
  */
 #include "bench_common.bpf.h"
+#include "hist.bpf.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "lpm_trie.h"
@@ -136,23 +139,72 @@ static int do_delete(__u32 idx, struct loop_state *s)
 	return step_end(s, err, i == nr_entries - 1);
 }
 
-static __always_inline long run_loop(struct loop_state *s)
+static __always_inline long run_ops(__u32 n, struct loop_state *s)
 {
 	switch (op) {
 	case LPM_NOOP:
-		return bpf_loop(LPM_LOOPS, do_noop, s, 0);
+		return bpf_loop(n, do_noop, s, 0);
 	case LPM_BASELINE:
-		return bpf_loop(LPM_LOOPS, do_baseline, s, 0);
+		return bpf_loop(n, do_baseline, s, 0);
 	case LPM_LOOKUP:
-		return bpf_loop(LPM_LOOPS, do_lookup, s, 0);
+		return bpf_loop(n, do_lookup, s, 0);
 	case LPM_INSERT:
-		return bpf_loop(LPM_LOOPS, do_insert, s, 0);
+		return bpf_loop(n, do_insert, s, 0);
 	case LPM_UPDATE:
-		return bpf_loop(LPM_LOOPS, do_update, s, 0);
+		return bpf_loop(n, do_update, s, 0);
 	case LPM_DELETE:
-		return bpf_loop(LPM_LOOPS, do_delete, s, 0);
+		return bpf_loop(n, do_delete, s, 0);
 	}
 	return -EINVAL;
+}
+
+/* --latency: a run's ops as batches, each of which may be the timed one. */
+struct lpm_chunks {
+	struct loop_state s;
+	long done;	/* ops done, or a negative errno from bpf_loop */
+};
+
+static int do_batch(__u32 idx, struct lpm_chunks *c)
+{
+	/*
+	 * insert and delete build or tear down the trie key by key: the
+	 * first half of a batch is not like its second, so no linearity
+	 */
+	bool split = op != LPM_INSERT && op != LPM_DELETE;
+	struct hist_batch hb;
+	__u32 timed = hist_begin(&hb, LPM_HIST_BATCH, split);
+	long n = run_ops(timed, &c->s);
+
+	if (n < 0)
+		goto fail;
+	/* a reset or a failed op ends the batch early: what it timed is what it did */
+	if (hb.ops)
+		hb.ops = n;
+	hist_end(&hb, 0);
+	c->done += n;
+	if (c->s.ret)
+		return 1;
+	n = run_ops(LPM_HIST_BATCH - timed, &c->s);
+	if (n < 0)
+		goto fail;
+	c->done += n;
+	return c->s.ret ? 1 : 0;
+fail:
+	c->done = n;
+	return 1;
+}
+
+static __always_inline long run_loop(struct loop_state *s)
+{
+	struct lpm_chunks c = { 0 };
+	long err;
+
+	/* rodata: without --latency the verifier keeps the one loop of old */
+	if (!hist_every)
+		return run_ops(LPM_LOOPS, s);
+	err = bpf_loop(LPM_LOOPS / LPM_HIST_BATCH, do_batch, &c, 0);
+	s->ret = c.s.ret;
+	return err < 0 ? err : c.done;
 }
 
 /*

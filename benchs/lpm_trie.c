@@ -19,6 +19,10 @@
  * producer thread waiting for a CPU.  noop (the loop) and baseline (the
  * loop and the key) are the floor to read the others against.
  *
+ * --latency times one batch of 16 ops in 64 (per CPU) inside the program
+ * (src/hist.h): the Latency line's mean is set beside latency, so for
+ * the wall-timed ones its gap is the trigger and harness per op.
+ *
  * lpm-trie-free is in lpm_trie_free.c.
  */
 #include <errno.h>
@@ -29,6 +33,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "hist.h"
 #include "report.h"
 #include "runner.h"
 #include "skel_util.h"
@@ -68,6 +73,11 @@ static const struct opt_def lpm_opts[] = {
 	  "random keys instead of 0, 1, 2, ... (lookup, update, noop, baseline)" },
 	{ "verify", 0, OPT_FLAG, OPT_OFF(struct lpm_args, verify), NULL, 0, 0, NULL, NULL,
 	  "before measuring, run the op over every key and check the trie (one 'verify:' line)" },
+	{ "latency", 0, OPT_FLAG, OPT_OFF(struct lpm_args, latency), NULL, 0, 0, NULL, NULL,
+	  "also time batches of 16 ops inside the program: per-op distribution (Latency line)" },
+	{ "latency-every", 0, OPT_UINT, OPT_OFF(struct lpm_args, latency_every),
+	  LPM_HIST_EVERY_STR, 1, 1u << 20, NULL, "N",
+	  "--latency times one batch in N on each CPU" },
 	{ NULL },
 };
 
@@ -82,6 +92,9 @@ static const struct metric_def lpm_kernel_metrics[] = {
 	{ "kernel_ns", "ns", METRIC_COUNT },
 };
 
+/* --latency: the ops the program timed in each sample (the histogram holds them all). */
+static const struct metric_def lpm_sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
+
 static const enum probe_id lpm_requires[] = {
 	PROBE_MAP_LPM_TRIE, PROBE_HELPER_BPF_LOOP, PROBE_TRIG_TEST_RUN, PROBE__COUNT
 };
@@ -92,6 +105,8 @@ struct lpm_state {
 	int trie_fd;
 	struct lpm_keys keys;
 	struct delta ops[LPM_MAX_PROD], ns[LPM_MAX_PROD];
+	struct hist_bpf hist;
+	int m_sampled;
 };
 
 /* ---- the key set, and filling and emptying a trie with it ---- */
@@ -249,7 +264,10 @@ static int lpm_validate(struct bench_env *env)
 		errmsg("%s: at most %d producers", name, LPM_MAX_PROD);
 		return -EINVAL;
 	}
-	return v->resets ? 0 : add_wall_metrics(env);
+	err = v->resets ? 0 : add_wall_metrics(env);
+	if (!err && a->latency)
+		bench_add_metric(env, &lpm_sampled_metric);
+	return err;
 }
 
 /* ---- the measured loop ---- */
@@ -332,6 +350,12 @@ static void lpm_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals
 		vals[M_THROUGHPUT] = mops(ops, elapsed_ns);
 		vals[M_KERNEL_LATENCY] = ops ? (double)ns / ops : 0.0;
 	}
+	if (!s->hist.open)
+		return;
+	i = hist_bpf_sample(&s->hist, env);
+	if (i)
+		bench_fail(env, i, "cannot read the latency histogram: %s", strerror(-i));
+	vals[s->m_sampled] = hist_bpf_period_ops(&s->hist, 0);
 }
 
 /* ---- --verify: the op over every key through the program, then the trie's contents ---- */
@@ -452,6 +476,7 @@ static int lpm_setup(struct bench_env *env)
 	bpf_map__set_max_entries(s->skel->maps.trie, a->nr_entries);
 	bpf_program__set_autoload(s->skel->progs.lpm_free_start, false);
 	bpf_program__set_autoload(s->skel->progs.lpm_free_end, false);
+	HIST_SKEL_EVERY(s->skel, a->latency ? a->latency_every : 0);
 	err = trigger_prepare(env, &(struct trigger_progs){ .test_run = s->skel->progs.lpm_run });
 	if (err)
 		return err;
@@ -459,6 +484,12 @@ static int lpm_setup(struct bench_env *env)
 	if (err)
 		return err;
 	env->trig.repeat = 1;	/* one run per call: the producer acts on each run's result */
+	if (a->latency) {
+		s->m_sampled = bench_add_metric(env, &lpm_sampled_metric);
+		err = HIST_SKEL_OPEN(&s->hist, s->skel, env, "op", "latency");
+		if (err)
+			return err;
+	}
 	err = trigger_attach(&env->trig);
 	if (err)
 		return err;
@@ -478,6 +509,7 @@ static void lpm_teardown(struct bench_env *env)
 	if (!s)
 		return;
 	trigger_detach(&env->trig);
+	hist_bpf_close(&s->hist, env);
 	lpm_trie_bpf__destroy(s->skel);
 	lpm_keys_free(&s->keys);
 	free(s);

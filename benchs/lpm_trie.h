@@ -13,6 +13,12 @@
 #define BPFBENCH_LPM_TRIE_H
 
 #define LPM_LOOPS	10000	/* operations per program run, as the kernel's bench */
+/*
+ * --latency: ops per timed batch (LPM_LOOPS a multiple of it), and one
+ * batch in this many timed by default
+ */
+#define LPM_HIST_BATCH	16
+#define LPM_HIST_EVERY_STR	"64"
 #define LPM_RESET	1	/* a run's return: the trie is full (insert) or empty (delete) */
 #define LPM_MAX_PROD	1024	/* producers the counters hold: BENCH_MAX_THREADS */
 #define LPM_PKT_PROD	32	/* where in the test-run packet the producer's index is (u32) */
@@ -50,6 +56,8 @@ struct lpm_args {
 	uint64_t prefix_len;
 	bool random;
 	bool verify;
+	bool latency;
+	uint64_t latency_every;
 	int free_method;	/* lpm-trie-free: enum free_method */
 };
 

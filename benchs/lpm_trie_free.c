@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "hist.h"
 #include "memcg.h"
 #include "report.h"
 #include "runner.h"
@@ -327,6 +328,7 @@ static int setup_wq(struct bench_env *env, bool quiet)
 		return -errno;
 	s->skel->rodata->free_fn = fn;
 	bpf_program__set_autoload(s->skel->progs.lpm_run, false);
+	HIST_SKEL_EVERY(s->skel, 0);
 	err = lpm_trie_bpf__load(s->skel);
 	if (err)
 		return err;

@@ -14,7 +14,7 @@ before=$(kernel_objects)
 ours() {
 	{ bpftool prog show -j | jq -r '.[].name // empty'
 	  bpftool map show -j | jq -r '.[].name // empty'; } 2>/dev/null |
-		grep -cE '^(lpm_run|lpm_free_start|lpm_free_end|trie|free_start|lpm_trie\..*|lf[0-9a-f]{13})$'
+		grep -cE '^(lpm_run|lpm_free_start|lpm_free_end|hist_clock|trie|free_start|hist_map|lpm_trie\..*|lf[0-9a-f]{13})$'
 }
 
 # bad ARGS... -- WORD: exits 2, the first line of stderr names WORD (the core
@@ -70,6 +70,58 @@ verify_run ': 20000 ops by the program, 0 of 20000 keys found, 0 of 1000 keys ou
 	lpm-trie-delete --nr_entries 20000
 verify_run ': 300 ops by the program, 0 of 300 keys found, 0 of 212 keys outside found, 0 entries$' \
 	lpm-trie-delete --nr_entries 300 --prefix_len 9
+
+# --latency: the histogram holds exactly the ops the program timed in the
+# measured samples, its percentiles are ordered, the Latency line is there
+# and, the headline being per wall second, the timed ops' mean cannot
+# exceed the throughput's ns per op (beyond the agreement bound)
+hist_ok() {	# hist_ok FILE: the checks every --latency run passes
+	json_check "$1" '
+r = d["runs"][0]; h = r["histograms"]["op"]; s = r["samples"]
+ok = h["count"] == sum(x["sampled_ops"] for x in s) == sum(b[2] for b in h["bins"]) > 0
+ok = ok and h["p50"] <= h["p90"] <= h["p99"] <= h["p999"] <= h["max"] and h["vs"] == "latency"
+ok and h["verdict"] in ("agree", "outside")'
+}
+J="$TMPD/lat.json"
+run -w0 -d1 lpm-trie-lookup --latency --json "$J"
+[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 .* ops sampled; mean .* from throughput' <<<"$OUT" &&
+	hist_ok "$J" && json_check "$J" '
+h = d["runs"][0]["histograms"]["op"]
+h["half_batches"] > 0 and h["half_ops"] == 8 * h["half_batches"] and h["count"] == 16 * h["batches"] - h["half_ops"]'
+ok $? "lookup --latency: histogram count = sampled ops, ordered percentiles, batches of 16 (half: 8)" ||
+	diag "rc=$RC $(grep '^Latency' <<<"$OUT") $ERR"
+
+# every batch timed: the histogram holds every op the program counted (a
+# half batch leaves its second 8 untimed), but for the runs in flight at
+# the two edges of the measurement (10000 ops each)
+for b in lookup insert; do
+	run -w0 -d1 lpm-trie-$b --latency --latency-every 1 --json "$J"
+	[ "$RC" -eq 0 ] && hist_ok "$J" && json_check "$J" '
+r = d["runs"][0]; h = r["histograms"]["op"]
+abs(h["count"] + h["half_ops"] - sum(x["ops"] for x in r["samples"])) <= 2 * 10000'
+	ok $? "$b --latency-every 1: every op counted is in the histogram (within the edges)" ||
+		diag "rc=$RC $ERR"
+done
+
+# insert and delete time whole batches only: their halves are not alike
+run -w0 -d1 lpm-trie-delete --latency --json "$J"
+[ "$RC" -eq 0 ] && hist_ok "$J" && json_check "$J" '
+h = d["runs"][0]["histograms"]["op"]
+h["half_batches"] == 0 and h["linearity_warning"] is False'
+ok $? "delete --latency: consistent, no half batches (no linearity check)" || diag "rc=$RC $ERR"
+
+# without it: no line, no histograms, no sampled_ops, and no clock program loaded
+"$BPFBENCH" -q -w0 -d3 lpm-trie-lookup --json "$TMPD/off.json" >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+clock=$(bpftool prog show -j 2>/dev/null |
+	jq "[.[] | select(.name == \"hist_clock\" and any(.pids[]?; .pid == $pid))] | length")
+wait $pid
+rc=$?
+[ "$rc" -eq 0 ] && [ "$clock" = 0 ] && json_check "$TMPD/off.json" '
+r = d["runs"][0]
+"histograms" not in r and "sampled_ops" not in r["metrics"]'
+ok $? "without --latency: no histograms, no sampled_ops, no clock program (rc $rc, clock progs $clock)"
 
 for b in noop baseline; do
 	run -w0 -d1 lpm-trie-$b --random --json "$TMPD/f.json"
