@@ -153,12 +153,21 @@ static int num_member(struct loader *l, const struct jr_node *o, const char *key
 	return 0;
 }
 
+/* Option names as files spell them: period_ms and period-ms alike. */
+static bool same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if ((*a == '_' ? '-' : *a) != (*b == '_' ? '-' : *b))
+			return false;
+	return !*a && !*b;
+}
+
 static bool unmatched(const char *name)
 {
 	const char *const *u;
 
 	for (u = unmatched_opts; *u; u++)
-		if (!strcmp(*u, name))
+		if (same_name(*u, name))
 			return true;
 	return false;
 }
