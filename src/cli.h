@@ -68,6 +68,8 @@ int cli_first_word(int argc, char **argv);
 void run_spec_copy(struct run_spec *dst, const struct run_spec *src);
 /* Checks cross-option rules for the chosen benchmark; EXIT_USAGE on error. */
 int cli_validate(struct run_spec *spec);
+/* "bpfbench: error: ..." on stderr; returns EXIT_USAGE. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* At most one export on stdout; EXIT_USAGE after one line otherwise. */
 int cli_check_outputs(const struct run_opts *o);
 void cli_usage(void);

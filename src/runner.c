@@ -17,6 +17,7 @@
 #include "noise.h"
 #include "probe.h"
 #include "report.h"
+#include "result.h"
 #include "runner.h"
 #include "util.h"
 
@@ -148,106 +149,12 @@ static bool sleep_until(struct bench_env *env, uint64_t when)
 
 /* ---- metrics and samples of the run ---- */
 
-static enum metric_better better_of(const struct run_result *res, const struct metric_def *m)
-{
-	enum metric_better base;
 
-	if (m->better != BETTER_BY_KIND)
-		return m->better;
-	switch (m->kind) {
-	case METRIC_RATE:
-	case METRIC_RATIO:
-		return BETTER_HIGHER;
-	case METRIC_TIME:
-	case METRIC_LEVEL:
-	case METRIC_PEAK:
-		return BETTER_LOWER;
-	case METRIC_INVERSE:
-		base = res->metrics[m->base].better;
-		return base == BETTER_HIGHER ? BETTER_LOWER :
-		       base == BETTER_LOWER ? BETTER_HIGHER : BETTER_NONE;
-	case METRIC_COUNT:
-		break;
-	}
-	return BETTER_NONE;
-}
 
-int res_metric(const struct run_result *r, const char *name)
-{
-	int i;
 
-	for (i = 0; i < r->nr_metrics; i++)
-		if (!strcmp(r->metrics[i].name, name))
-			return i;
-	return -1;
-}
 
-int bench_add_metric(struct bench_env *env, const struct metric_def *def)
-{
-	struct run_result *res = env->res;
-	struct metric_def *m;
-	int i = res_metric(res, def->name);
 
-	if (i >= 0)
-		return i;
-	if (res->nr_samples || res->nr_warmup)
-		die("internal: %s adds metric %s after sampling began", env->bench->name, def->name);
-	if (def->kind == METRIC_INVERSE && (def->base < 0 || def->base >= res->nr_metrics))
-		die("internal: %s: metric %s inverts no metric", env->bench->name, def->name);
-	if (res->nr_metrics == res->metrics_cap) {
-		res->metrics_cap = res->metrics_cap ? res->metrics_cap * 2 : 8;
-		res->metrics = realloc(res->metrics, res->metrics_cap * sizeof(*res->metrics));
-		if (!res->metrics)
-			die("out of memory");
-	}
-	m = &res->metrics[res->nr_metrics];
-	*m = *def;
-	m->name = strdup(def->name);
-	if (!m->name)
-		die("out of memory");
-	m->better = better_of(res, m);
-	return res->nr_metrics++;
-}
 
-/* An inverse's scale; the kernel bench's latency is per producer: 1000 * producers / rate. */
-static double inverse_scale(const struct run_result *res, const struct metric_def *m)
-{
-	return m->per_producer ? m->scale * res->spec.opts.producers : m->scale;
-}
-
-void bench_metric_resolution(struct bench_env *env, int i, double resolution)
-{
-	if (i >= 0 && i < env->res->nr_metrics)
-		env->res->metrics[i].resolution = resolution;
-}
-
-double res_shown_mean(const struct run_result *r, int i)
-{
-	const struct metric_def *m = &r->metrics[i];
-	double base;
-
-	if (m->kind != METRIC_INVERSE)
-		return r->st[i].mean;
-	base = r->st[m->base].mean;
-	return base ? inverse_scale(r, m) / base : 0.0;
-}
-
-void run_spread(const struct run_result *r, int m, struct run_spread *out)
-{
-	double *means = xcalloc(r->nr_repeats ?: 1, sizeof(double)), within = 0, between;
-	struct stats st;
-	int k;
-
-	for (k = 0; k < r->nr_repeats; k++) {
-		means[k] = res_repeat_st(r, k, m)->mean;
-		within += pow(res_repeat_st(r, k, m)->stddev, 2) / r->nr_repeats;
-	}
-	stats_compute(means, r->nr_repeats, &st);
-	free(means);
-	between = st.stddev * st.stddev;
-	out->between_stddev = st.stddev;
-	out->between_share = between + within > 0 ? between / (between + within) : 0;
-}
 
 /*
  * --precision: running mean and variance (Welford) of the first metric
@@ -276,46 +183,14 @@ static void update_precision(struct run_result *res, struct precision *p, double
 	res->precision_reached = p->n >= 3 && res->precision_pct <= res->precision_target;
 }
 
-static void *grow(void *p, int cap, size_t size)
-{
-	p = realloc(p, (size_t)cap * size);
-	if (!p)
-		die("out of memory");
-	return p;
-}
 
 static void add_sample(struct bench_env *env, struct precision *p, const double *vals,
 		       uint64_t elapsed, const struct noise_sample *ns)
 {
-	struct run_result *res = env->res;
-
-	if (res->nr_samples == res->cap) {
-		res->cap = res->cap ? res->cap * 2 : 64;
-		res->vals = grow(res->vals, res->cap, res->nr_metrics * sizeof(double));
-		res->elapsed_ns = grow(res->elapsed_ns, res->cap, sizeof(uint64_t));
-		res->sample_repeat = grow(res->sample_repeat, res->cap, sizeof(int));
-		res->noise = grow(res->noise, res->cap, sizeof(*res->noise));
-	}
-	memcpy(res->vals + (size_t)res->nr_samples * res->nr_metrics, vals,
-	       res->nr_metrics * sizeof(double));
-	res->elapsed_ns[res->nr_samples] = elapsed;
-	res->noise[res->nr_samples] = *ns;
-	res->nr_noisy += ns->noisy;
-	res->sample_repeat[res->nr_samples++] = env->repeat;
-	update_precision(res, p, vals[0]);
+	res_add_sample(env->res, env->repeat, vals, elapsed, ns);
+	update_precision(env->res, p, vals[0]);
 }
 
-static void derive_metrics(const struct run_result *res, double *vals)
-{
-	const struct metric_def *m;
-	int i;
-
-	for (i = 0; i < res->nr_metrics; i++) {
-		m = &res->metrics[i];
-		if (m->kind == METRIC_INVERSE)
-			vals[i] = vals[m->base] ? inverse_scale(res, m) / vals[m->base] : 0.0;
-	}
-}
 
 /* ---- sampling ---- */
 
@@ -344,7 +219,7 @@ static int sample_periods(struct bench_env *env, double *vals)
 		memset(vals, 0, res->nr_metrics * sizeof(double));
 		env->bench->measure(env, t - last, vals);
 		noise_next(&mon, &ns);
-		derive_metrics(res, vals);
+		res_derive(res, vals);
 		if (i >= warm) {
 			add_sample(env, &prec, vals, t - last, &ns);
 		} else {
@@ -377,7 +252,7 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 	if (err)
 		return err;
 	noise_next(&mon, &ns);
-	derive_metrics(res, vals);
+	res_derive(res, vals);
 	dt = now_ns() - t;
 	if (warm) {
 		res->nr_warmup++;
@@ -413,55 +288,8 @@ static int sample_oneshot(struct bench_env *env, double *vals)
 	return 0;
 }
 
-/* Statistics of metric m over the samples [from, to). */
-static void column_stats(const struct run_result *res, int m, int from, int to, double *col,
-			 struct stats *out)
-{
-	int i;
 
-	for (i = from; i < to; i++)
-		col[i - from] = res_sample(res, i)[m];
-	stats_compute(col, to - from, out);
-}
 
-static void compute_stats(struct run_result *res)
-{
-	double *col = xcalloc(res->nr_samples ?: 1, sizeof(double));
-	int m, k, from, to;
-
-	res->st = xcalloc(res->nr_metrics ?: 1, sizeof(*res->st));
-	res->repeat_st = xcalloc((size_t)(res->nr_repeats ?: 1) * (res->nr_metrics ?: 1),
-				 sizeof(*res->repeat_st));
-	for (m = 0; m < res->nr_metrics; m++)
-		column_stats(res, m, 0, res->nr_samples, col, &res->st[m]);
-	for (k = 0, from = 0; k < res->nr_repeats; k++, from = to) {
-		for (to = from; to < res->nr_samples && res->sample_repeat[to] == k; to++)
-			;
-		for (m = 0; m < res->nr_metrics; m++)
-			column_stats(res, m, from, to, col,
-				     &res->repeat_st[(size_t)k * res->nr_metrics + m]);
-	}
-	free(col);
-}
-
-static void capture_opts(struct run_result *res)
-{
-	const struct opt_def *tables[] = { global_opts, res->bench->opts };
-	const void *args[] = { &res->spec.opts, res->spec.args };
-	const struct opt_def *o;
-	size_t t;
-
-	for (t = 0; t < ARRAY_SIZE(tables); t++) {
-		for (o = tables[t]; o && o->name; o++) {
-			if (res->nr_opts == RUN_MAX_OPTS)
-				die("internal: more than %d options", RUN_MAX_OPTS);
-			res->opts[res->nr_opts].def = o;
-			opts_format(o, args[t], res->opts[res->nr_opts].text,
-				    sizeof(res->opts[0].text));
-			res->nr_opts++;
-		}
-	}
-}
 
 static int fail(struct run_result *res, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -700,7 +528,7 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 	res->trigger = "none";
 	errmsg_forget();
 	res->precision_target = res->spec.opts.precision_pct;
-	capture_opts(res);
+	res_capture_opts(res);
 	env.opts = &res->spec.opts;
 	env.reporter = reporter_for(env.opts);
 	env.args = res->spec.args;
@@ -723,72 +551,12 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 	}
 	if (!res->status && !res->nr_samples)
 		fail(res, 1, "%s: no sample was measured", b->name);
-	compute_stats(res);
+	res_compute_stats(res);
 	if (!res->status)
 		env.reporter->summary(&env, res);
 	return res->status;
 }
 
-/* The first result appended gives the accumulation its identity: bench, options, metrics. */
-static void adopt(struct run_result *acc, const struct run_result *one)
-{
-	struct bench_env env = { .bench = one->bench, .res = acc };
-	int i;
 
-	memset(acc, 0, sizeof(*acc));
-	acc->bench = one->bench;
-	run_spec_copy(&acc->spec, &one->spec);
-	acc->trigger = one->trigger;
-	acc->method = one->method;
-	acc->test_run_repeat = one->test_run_repeat;
-	acc->nr_opts = one->nr_opts;
-	memcpy(acc->opts, one->opts, sizeof(one->opts));
-	acc->precision_target = one->precision_target;
-	for (i = 0; i < one->nr_metrics; i++)
-		bench_add_metric(&env, &one->metrics[i]);
-}
 
-void run_result_append(struct run_result *acc, const struct run_result *one)
-{
-	struct bench_env env = { .bench = one->bench, .res = acc, .repeat = acc->nr_repeats };
-	struct precision unused = { 0 };
-	int i;
 
-	if (!acc->bench)
-		adopt(acc, one);
-	if (acc->nr_metrics != one->nr_metrics)
-		die("internal: appending a run with other metrics");
-	env.repeat = acc->nr_repeats;
-	for (i = 0; i < one->nr_samples; i++)
-		add_sample(&env, &unused, res_sample(one, i), one->elapsed_ns[i], &one->noise[i]);
-	hist_set_merge(&acc->hists, one->hists);
-	acc->nr_warmup += one->nr_warmup;
-	acc->wall_ns += one->wall_ns;
-	acc->warmup_ns += one->warmup_ns;
-	acc->nr_repeats++;
-}
-
-void run_result_finish(struct run_result *acc)
-{
-	free(acc->st);
-	free(acc->repeat_st);
-	compute_stats(acc);
-}
-
-void run_result_free(struct run_result *res)
-{
-	int i;
-
-	for (i = 0; i < res->nr_metrics; i++)
-		free((char *)res->metrics[i].name);
-	free(res->metrics);
-	free(res->st);
-	free(res->repeat_st);
-	free(res->vals);
-	free(res->elapsed_ns);
-	free(res->sample_repeat);
-	free(res->noise);
-	hist_set_free(res->hists);
-	run_spec_free(&res->spec);
-	memset(res, 0, sizeof(*res));
-}

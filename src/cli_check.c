@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parsed command line checked as a whole (option combinations a single
+ * option cannot see), and the help and listing texts.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "cli.h"
+#include "trigger.h"
+#include "util.h"
+
+static int check_cpus(const struct cpuset *set, const char *what)
+{
+	char cpu[16];
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		if (!cpu_is_online(set->cpu[i])) {
+			snprintf(cpu, sizeof(cpu), "%d", set->cpu[i]);
+			return usage_error("--%s: CPU %s does not exist or is offline", what, cpu);
+		}
+	}
+	return 0;
+}
+
+/* --precision PCT: a percentage in (0, 100], fractions allowed ("0.5"). */
+static int parse_precision(struct run_opts *o)
+{
+	const char *t = o->precision_text;
+	char *end;
+	double v;
+
+	o->precision_pct = 0;
+	if (!t)
+		return 0;
+	errno = 0;
+	v = strtod(t, &end);
+	if (!*t || *end || errno || !(v > 0 && v <= 100))
+		return usage_error("--precision: '%s' is not a percentage in (0, 100]", t);
+	o->precision_pct = v;
+	return 0;
+}
+
+/* A sampling period longer than the measured time would leave no sample at all. */
+static int check_periods(const struct run_opts *o)
+{
+	if (o->precision_pct || o->duration_ms >= o->period_ms)
+		return 0;
+	return usage_error("-d %.3g s is shorter than one --period-ms %llu: no sample would be taken",
+			   o->duration_ms / 1e3, (unsigned long long)o->period_ms);
+}
+
+int cli_validate(struct run_spec *spec)
+{
+	const struct bench *b = spec->bench;
+	struct run_opts *o = &spec->opts;
+	char n[24];
+	int ret;
+
+	ret = parse_precision(o);
+	if (!ret && !(b->flags & BENCH_F_ONESHOT))
+		ret = check_periods(o);
+	if (ret)
+		return ret;
+
+	if (o->consumers && !(b->flags & BENCH_F_CONSUMERS))
+		return usage_error("benchmark %s has no consumers (-c must be 0)", b->name);
+	if (o->cons_cpus.n && !(b->flags & BENCH_F_CONSUMERS))
+		return usage_error("benchmark %s has no consumers (--cons-affinity)", b->name);
+	if (o->producers > 1 && (b->flags & BENCH_F_ONE_PRODUCER)) {
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)o->producers);
+		return usage_error("benchmark %s runs one producer (got -p %s)", b->name, n);
+	}
+	if (o->quiet && o->verbose)
+		return usage_error("-q and -v contradict each other");
+	if (o->test_run_repeat && o->trigger != TRIG_AUTO && o->trigger != TRIG_TEST_RUN)
+		return usage_error("--test-run-repeat applies to the test-run trigger, not %s",
+				   trigger_names[o->trigger]);
+	ret = check_cpus(&o->prod_cpus, "prod-affinity");
+	if (!ret)
+		ret = check_cpus(&o->cons_cpus, "cons-affinity");
+	if (!ret)
+		ret = cli_check_outputs(o);
+	return ret;
+}
+
+static bool to_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+int cli_check_outputs(const struct run_opts *o)
+{
+	int n = to_stdout(o->json_path) + to_stdout(o->csv_path) + to_stdout(o->md_path);
+
+	if (n > 1)
+		return usage_error("only one of --json, --csv and --md can write to stdout ('-')");
+	return 0;
+}
+
+void cli_usage(void)
+{
+	printf("Usage: bpfbench [options] BENCH [bench options]\n"
+	       "       bpfbench --list | probe [--json] | BENCH --help\n"
+	       "       bpfbench suite NAME [options] | suite --list\n"
+	       "       bpfbench compare OLD.json NEW.json [--alpha A] [--fail-on-regression PCT]\n"
+	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [--x PARAM] [--metric NAME]\n\n"
+	       "Measures BPF maps and helpers on the running kernel.\n"
+	       "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 4 kernel lacks a feature (skip).\n\n");
+	opts_print_help(global_opts, "Options:");
+}
+
+void cli_list(void)
+{
+	const struct bench *const *b;
+
+	for (b = bench_table; *b; b++)
+		printf("%-24s %-10s %s\n", (*b)->name, (*b)->family, (*b)->summary);
+}
+
+void cli_bench_help(const struct bench *b)
+{
+	printf("Usage: bpfbench [options] %s%s\n\n%s\n\n", b->name,
+	       b->opts && b->opts->name ? " [bench options]" : "", b->summary);
+	if (b->opts && b->opts->name)
+		opts_print_help(b->opts, "Benchmark options:");
+	else
+		printf("This benchmark has no options of its own.\n");
+	printf("\nGlobal options: see 'bpfbench --help'.\n");
+}
