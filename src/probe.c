@@ -20,6 +20,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bench.h"
 #include "jsonw.h"
 #include "probe.h"
 #include "probe_int.h"
@@ -251,6 +252,20 @@ static const char *verdict(int ret)
 	return ret > 0 ? "yes" : ret == 0 ? "no" : "unknown";
 }
 
+/* Which benchmarks this kernel can run, from what each declares it requires. */
+static void print_benchmarks(void)
+{
+	const struct bench *const *b;
+	char why[300];
+
+	printf("\n%-24s %-8s %s\n", "benchmark", "runs", "what it lacks");
+	for (b = bench_table; *b; b++) {
+		why[0] = 0;
+		printf("%-24s %-8s %s\n", (*b)->name,
+		       bench_runnable(*b, why, sizeof(why)) ? "yes" : "no", why);
+	}
+}
+
 static void print_table(void)
 {
 	char detail[DETAIL_MAX];
@@ -261,6 +276,28 @@ static void print_table(void)
 		ret = probe_feature(i, detail, sizeof(detail));
 		printf("%-24s %-8s %s\n", probe_name(i), verdict(ret), detail);
 	}
+	print_benchmarks();
+}
+
+static void json_benchmarks(struct jsonw *w)
+{
+	const struct bench *const *b;
+	char why[300];
+	bool ok;
+
+	jsonw_key(w, "benchmarks");
+	jsonw_obj_open(w);
+	for (b = bench_table; *b; b++) {
+		why[0] = 0;
+		ok = bench_runnable(*b, why, sizeof(why));
+		jsonw_key(w, (*b)->name);
+		jsonw_obj_open(w);
+		jsonw_kbool(w, "runs", ok);
+		if (!ok)
+			jsonw_kstr(w, "lacks", why);
+		jsonw_obj_close(w);
+	}
+	jsonw_obj_close(w);
 }
 
 static void print_json(void)
@@ -291,6 +328,7 @@ static void print_json(void)
 		jsonw_obj_close(&w);
 	}
 	jsonw_obj_close(&w);
+	json_benchmarks(&w);
 	jsonw_obj_close(&w);
 }
 
