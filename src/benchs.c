@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The table of benchmarks: adding one is a file pair in benchs/ and a line here. */
+/* The table of benchmarks: adding one is a file pair in benchs/ and its lines here. */
 #include <string.h>
 #include "bench.h"
 
@@ -71,16 +71,6 @@ const struct bench *const bench_table[] = {
 	NULL,
 };
 
-const struct bench *bench_find(const char *name)
-{
-	const struct bench *const *b;
-
-	for (b = bench_table; *b; b++)
-		if (!strcmp((*b)->name, name))
-			return *b;
-	return NULL;
-}
-
 const struct suite *const suite_table[] = {
 	&suite_bpf_loop,
 	&suite_bpf_for,
@@ -94,12 +84,3 @@ const struct suite *const suite_table[] = {
 	NULL,
 };
 
-const struct suite *suite_find(const char *name)
-{
-	const struct suite *const *s;
-
-	for (s = suite_table; *s; s++)
-		if (!strcmp((*s)->name, name))
-			return *s;
-	return NULL;
-}

@@ -201,6 +201,27 @@ static const char *scope_nearest(const struct scope *sc, const char *name)
 	return NULL;
 }
 
+/* By name, in the table of benchmarks (src/benchs.c, or a test's own). */
+const struct bench *bench_find(const char *name)
+{
+	const struct bench *const *b;
+
+	for (b = bench_table; *b; b++)
+		if (!strcmp((*b)->name, name))
+			return *b;
+	return NULL;
+}
+
+const struct suite *suite_find(const char *name)
+{
+	const struct suite *const *s;
+
+	for (s = suite_table; *s; s++)
+		if (!strcmp((*s)->name, name))
+			return *s;
+	return NULL;
+}
+
 /* Any benchmark's option of that name: used to skip values before the name is known. */
 static const struct opt_def *any_bench_opt(const char *name, char c)
 {

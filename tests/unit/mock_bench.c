@@ -132,16 +132,6 @@ const struct bench bench_mock_oneshot = {
 
 const struct bench *const bench_table[] = { &bench_mock, &bench_mock_oneshot, NULL };
 
-const struct bench *bench_find(const char *name)
-{
-	const struct bench *const *b;
-
-	for (b = bench_table; *b; b++)
-		if (!strcmp((*b)->name, name))
-			return *b;
-	return NULL;
-}
-
 static const struct suite_step mock_steps[] = {
 	{ "levels", "level 10", "mock --level 10" },
 	{ NULL, "level 20", "mock --level 20" },
@@ -164,12 +154,3 @@ static const struct suite suite_mock = {
 
 const struct suite *const suite_table[] = { &suite_mock, NULL };
 
-const struct suite *suite_find(const char *name)
-{
-	const struct suite *const *s;
-
-	for (s = suite_table; *s; s++)
-		if (!strcmp((*s)->name, name))
-			return *s;
-	return NULL;
-}
