@@ -19,6 +19,8 @@ for f in "$@"; do
 		-max_len=4096 -artifact_prefix="$crashes"/ "$work" >"$build/$f.log" 2>&1
 	rc=$?
 	grep -E '^stat::(number_of_executed_units|new_units_added|peak_rss_mb)' "$build/$f.log"
+	# the coverage reached: libFuzzer's last status line (cov: edges, ft: features)
+	grep -E '^#[0-9]+' "$build/$f.log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+'
 	echo "corpus: $(ls "$work" | wc -l) inputs"
 	for c in "$crashes"/*; do
 		[ -e "$c" ] || continue

@@ -293,7 +293,7 @@ static int build_sweep(struct plan *p, int argc, char **argv, const struct run_s
 	return 0;
 }
 
-int sweep_run(int argc, char **argv, const struct run_spec *spec)
+static int sweep(int argc, char **argv, const struct run_spec *spec, bool run)
 {
 	struct plan p = { 0 };
 	int i, ret;
@@ -307,8 +307,18 @@ int sweep_run(int argc, char **argv, const struct run_spec *spec)
 			if (p.steps[i].bad)	/* the value was named on stderr */
 				ret = EXIT_USAGE;
 	}
-	if (!ret)
+	if (!ret && run)
 		ret = run_plan(&p);
 	plan_free(&p);
 	return ret;
+}
+
+int sweep_run(int argc, char **argv, const struct run_spec *spec)
+{
+	return sweep(argc, argv, spec, true);
+}
+
+int sweep_check(int argc, char **argv, const struct run_spec *spec)
+{
+	return sweep(argc, argv, spec, false);
 }

@@ -8,5 +8,7 @@ struct run_spec;
 int suite_cmd(int argc, char **argv);
 /* bpfbench [options] BENCH --sweep PARAM=V1,V2,...: argv as given to main, already parsed once. */
 int sweep_run(int argc, char **argv, const struct run_spec *spec);
+/* The same plan, built and checked, not run (the fuzzer's entry). */
+int sweep_check(int argc, char **argv, const struct run_spec *spec);
 
 #endif

@@ -2,7 +2,10 @@
 /*
  * libFuzzer target: the command line parser.  The input is split into
  * arguments at newlines; whatever it holds, cli_parse() must return 0 or
- * EXIT_USAGE, never crash, read out of bounds or leak.  Its one-line
+ * EXIT_USAGE, never crash, read out of bounds or leak.  A sweep's plan is
+ * built and every step checked (not run); `suite NAME ...` goes through
+ * the suite's parser and plan with --help appended, which lists the
+ * steps instead of running them.  Its one-line
  * errors go to stderr: run with -close_fd_mask=2 to read the fuzzer's own.
  */
 #include <stdint.h>
@@ -11,6 +14,7 @@
 #include <string.h>
 #include "bench.h"
 #include "cli.h"
+#include "suite.h"
 
 #define MAX_ARGS	64
 
@@ -18,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *buf = malloc(size + 1), *argv[MAX_ARGS + 1], *p, *nl;
+	char *buf = malloc(size + 1), *argv[MAX_ARGS + 2], *p, *nl;
 	struct run_spec spec;
 	int argc = 0, ret;
 
@@ -35,11 +39,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		*nl = 0;
 	}
 	argv[argc] = NULL;
+	if (argc > 1 && !strcmp(argv[1], "suite")) {
+		argv[argc++] = "--help";	/* the plan is made and listed, never run */
+		argv[argc] = NULL;
+		ret = suite_cmd(argc - 1, argv + 1);
+		if (ret != 0 && ret != EXIT_USAGE)
+			abort();
+		free(buf);
+		return 0;
+	}
 	ret = cli_parse(argc, argv, &spec);
 	if (ret != 0 && ret != EXIT_USAGE)
 		abort();
-	if (!ret && spec.bench)
-		cli_validate(&spec);
+	if (!ret && spec.bench && !cli_validate(&spec) && spec.opts.sweep)
+		sweep_check(argc, argv, &spec);
 	if (!ret)
 		run_spec_free(&spec);
 	free(buf);
