@@ -10,6 +10,11 @@
 
 #include <stddef.h>
 
+/* Newer than Debian's uapi headers: the ring buffer's overwrite mode (6.19). */
+#ifndef BPF_F_RB_OVERWRITE
+#define BPF_F_RB_OVERWRITE	(1U << 19)
+#endif
+
 enum probe_id {
 	PROBE_BPF_SYSCALL,	/* bpf() works with our privileges (load a 2-insn socket filter) */
 	PROBE_PRIV,		/* detail: "root", "CAP_BPF+CAP_PERFMON", or what is missing (capget) */

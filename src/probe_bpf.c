@@ -21,9 +21,6 @@
 #include "util.h"
 
 /* Newer than the 6.1 uapi headers we build against. */
-#ifndef BPF_F_RB_OVERWRITE
-#define BPF_F_RB_OVERWRITE	(1U << 19)
-#endif
 #ifndef BPF_F_TEST_RUN_ON_CPU
 #define BPF_F_TEST_RUN_ON_CPU	(1U << 0)
 #endif

@@ -27,10 +27,6 @@
 #include "../map_batch.h"
 #include "map_batch.skel.h"
 
-#ifndef ENOTSUPP
-#define ENOTSUPP	524	/* kernel-internal errno: the map type lacks the batch op */
-#endif
-
 /*
  * The common LRU hands each CPU up to 128 free nodes at a time and
  * evicts to make up a short refill: a full LRU of exactly N holds fewer
@@ -279,20 +275,6 @@ static int probe_op(struct mb_state *s, enum mb_op op)
 	}
 }
 
-static const char *errno_name(int err)
-{
-	switch (-err) {
-	case ENOTSUPP:
-		return "ENOTSUPP";
-	case EOPNOTSUPP:
-		return "EOPNOTSUPP";
-	case EINVAL:
-		return "EINVAL";
-	default:
-		return "an error";
-	}
-}
-
 /*
  * One SKIP line per op the map type lacks, with the kernel's answers to
  * the batched op and to a single delete; -EOPNOTSUPP if nothing is left.
@@ -310,7 +292,7 @@ static int report_skips(struct mb_state *s)
 		single = bpf_map_delete_elem(s->map_fd, s->src.keys);
 		fprintf(out, "SKIP %s: %s maps have no %s (the kernel answers %s batched, "
 			"%s one-by-one)\n", mb_op_names[op], kind, mb_op_names[op],
-			batched ? errno_name(batched) : "success", single ? errno_name(single) : "success");
+			batched ? errname(batched) : "success", single ? errname(single) : "success");
 	}
 	fflush(out);
 	if (s->plan.nr_ops)
@@ -329,7 +311,7 @@ static int probe_ops(struct mb_state *s)
 		err = probe_op(s, op);
 		if (err == -ENOTSUPP || err == -EOPNOTSUPP || err == -EINVAL) {
 			skipmsg("map-batch: this kernel has no batched %s for %s maps (%s)",
-			       mb_op_names[op], mb_kind_names[s->a->map_kind], errno_name(err));
+			       mb_op_names[op], mb_kind_names[s->a->map_kind], errname(err));
 			return -EOPNOTSUPP;
 		}
 		if (err)

@@ -30,9 +30,6 @@
 #include "runner.h"
 #include "rb.h"
 
-#ifndef BPF_F_RB_OVERWRITE
-#define BPF_F_RB_OVERWRITE	(1U << 19)	/* 6.19 */
-#endif
 
 #define POLL_MS		100	/* consumers notice a stop within this */
 #define TEST_RUN_SAMPLES (1u << 20)	/* per test-run syscall, parallel mode */
