@@ -26,12 +26,12 @@
 #include "report.h"
 #include "skel_util.h"
 #include "htab_mem.h"
+#include "htab_mem_pair.h"
 #include "htab_mem.skel.h"
 
 #define MIB		(1024.0 * 1024.0)
 #define DEF_ENTRIES	8192	/* the kernel bench's floor */
 #define MAX_ENTRIES	(1u << 24)
-#define PAIR_WAIT_NS	10000000l	/* a sleeping partner re-checks stop this often */
 #define PAIR_SPIN_NS	200000ull	/* --pair-wait spin: how long before it sleeps */
 
 static const char *const use_case_names[] = {
@@ -136,18 +136,6 @@ static void set_charge_resolution(struct bench_env *env)
 
 static const enum probe_id htab_mem_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
 
-/*
- * add_del_on_diff_cpu: the two producers of a pair meet at a barrier
- * twice a round, as the kernel bench's pthread barriers make them: the
- * adder runs, both meet, the deleter runs, both meet.  A round therefore
- * costs both runs and two cross-CPU wake-ups, and that is what the
- * kernel's per-prod-op counts.  The waits time out to notice the end.
- */
-struct pair_barrier {
-	atomic_uint arrived;	/* at the barrier this round: 0 or 1 */
-	atomic_uint round;	/* the futex word: bumped by the second arrival */
-	atomic_uint sleepers;	/* in FUTEX_WAIT on round */
-} __attribute__((aligned(64)));
 
 /* A producer's program runs as it triggered them: the BPF side's count, kept independently. */
 struct fire_count {
@@ -352,63 +340,6 @@ static int fire(struct bench_env *env, int idx)
 		atomic_fetch_add_explicit(bench_stopping(env) ? &s->fired[idx].cut : &s->fired[idx].runs,
 					  runs, memory_order_relaxed);
 	return err;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
-static bool round_passed(struct pair_barrier *b, unsigned int r)
-{
-	return atomic_load(&b->round) != r;
-}
-
-static bool spin_round(struct bench_env *env, struct pair_barrier *b, unsigned int r,
-		       uint64_t spin_ns)
-{
-	uint64_t until = now_ns() + spin_ns;
-	int i;
-
-	while (spin_ns && now_ns() < until && !bench_stopping(env))
-		for (i = 0; i < 256; i++, cpu_relax())
-			if (round_passed(b, r))
-				return true;
-	return false;
-}
-
-static void sleep_round(struct bench_env *env, struct pair_barrier *b, unsigned int r)
-{
-	struct timespec ts = { 0, PAIR_WAIT_NS };
-
-	while (!round_passed(b, r) && !bench_stopping(env)) {
-		atomic_fetch_add(&b->sleepers, 1);
-		/* returns at once if the round has moved on since the check */
-		syscall(SYS_futex, &b->round, FUTEX_WAIT_PRIVATE, r, &ts, NULL, 0);
-		atomic_fetch_sub(&b->sleepers, 1);
-	}
-}
-
-/* Both producers of a pair pass here; false when the run is over. */
-static bool pair_meet(struct bench_env *env, struct pair_barrier *b, uint64_t spin_ns)
-{
-	unsigned int r = atomic_load(&b->round);
-
-	if (atomic_fetch_add(&b->arrived, 1) == 1) {
-		/* reset before the round moves: the partner may arrive again at once */
-		atomic_store(&b->arrived, 0);
-		atomic_fetch_add(&b->round, 1);
-		if (atomic_load(&b->sleepers))
-			syscall(SYS_futex, &b->round, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-		return !bench_stopping(env);
-	}
-	if (!spin_round(env, b, r, spin_ns))
-		sleep_round(env, b, r);
-	return round_passed(b, r) && !bench_stopping(env);
 }
 
 static bool fire_ok(struct bench_env *env, int idx)
