@@ -8,15 +8,10 @@
 source "$(dirname "$0")/lib.sh"
 need_bpf
 
-# This family's programs and maps, by name: system-wide counts would also
-# see whatever else runs on the machine meanwhile.
+# This family's programs and maps: bpfbench's own only (tests/lib.sh's
+# rule), so whatever else runs on the machine meanwhile does not count.
 bloom_objects() {
-	local p m
-	p=$(bpftool prog show -j 2>/dev/null |
-		jq '[.[] | select((.name // "") | test("^bloom_(test_run|raw_tp|fentry|job)$"))] | length')
-	m=$(bpftool map show -j 2>/dev/null |
-		jq '[.[] | select((.name // "") | test("^bloom_bp[.]|^bloom$"))] | length')
-	echo "${p:-?} ${m:-?}"
+	kernel_objects
 }
 bloom_objects_settle() {	# polls: maps are freed a little after the last fd closes
 	objects_settle "$1" bloom_objects

@@ -36,13 +36,8 @@ json_mean() {	# json_mean FILE METRIC
 }
 
 # Our own programs, maps and links (others' benchmarks may run meanwhile): "P M L".
-own_objects() {
-	local p m l ids
-	p=$(bpftool prog show -j 2>/dev/null | jq '[.[] | select(.name // "" | startswith("htab_mem"))] | length')
-	ids=$(bpftool prog show -j 2>/dev/null | jq -c '[.[] | select(.name // "" | startswith("htab_mem")) | .id]')
-	m=$(bpftool map show -j 2>/dev/null | jq '[.[] | select(.name // "" | startswith("htab_mem"))] | length')
-	l=$(bpftool link show -j 2>/dev/null | jq --argjson ids "${ids:-[]}" '[.[] | select(.prog_id as $p | $ids | index($p))] | length')
-	echo "${p:-?} ${m:-?} ${l:-?}"
+own_objects() {	# bpfbench's own programs, maps and links only (tests/lib.sh's rule)
+	kernel_objects
 }
 own_objects_settle() {	# own_objects_settle EXPECTED
 	objects_settle "$1" own_objects
