@@ -57,7 +57,7 @@ run "${RUN[@]}" --json "$TMPD/link.json"
 [ "$RC" -eq 0 ] && [ -L "$TMPD/link.json" ] && is_result "$TMPD/real.json"
 ok $? "our own link: kept, the file it names gets the result (rc $RC)"
 
-# --- devices and fifos are written to, never replaced ---
+# --- devices and fifos are written to, never replaced (/dev's only once ours proved it) ---
 mknod "$TMPD/null" c 1 3
 run "${RUN[@]}" --json "$TMPD/null"
 [ "$RC" -eq 0 ] && [ -c "$TMPD/null" ]
@@ -71,19 +71,32 @@ if [ "$dev_ok" -eq 0 ] && [ -c /dev/null ] && [ "$(stat -c %t:%T /dev/null)" = 1
 else
 	skip "the private device was replaced, or /dev/null is not the null device: not risked"
 fi
-run "${RUN[@]}" --json /dev/full
-[ "$RC" -eq 1 ] && grep -q 'cannot write /dev/full: No space left on device' <<<"$ERR" && [ -c /dev/full ]
-ok $? "--json /dev/full: exit 1 naming the error, still a device (rc $RC)" || diag "$ERR"
+# /dev/full, always through a node of our own (tests run old code too: never risk /dev's)
+FULL="$TMPD/full-dev"
+mknod -m 666 "$FULL" c 1 7
+run "${RUN[@]}" --json "$FULL"
+[ "$RC" -eq 1 ] && grep -q "cannot write $FULL: No space left on device" <<<"$ERR" && [ -c "$FULL" ]
+ok $? "--json onto the full device: exit 1 naming the error, still a device (rc $RC)" || diag "$ERR"
 mkfifo "$TMPD/fifo"
-cat "$TMPD/fifo" >"$TMPD/from-fifo" &
+timeout 30 cat "$TMPD/fifo" >"$TMPD/from-fifo" &	# bounded: a replaced fifo has no writer
 reader=$!
 run "${RUN[@]}" --json "$TMPD/fifo"
 wait $reader
 [ "$RC" -eq 0 ] && [ -p "$TMPD/fifo" ] && is_result "$TMPD/from-fifo"
 ok $? "a fifo: the reader gets the document, the fifo stays a fifo (rc $RC)"
-"$BPFBENCH" "${RUN[@]}" --json /dev/stdout 2>/dev/null | grep -v '^[A-Z][a-z]*:' >"$TMPD/piped.json"
-is_result "$TMPD/piped.json" && [ -L /dev/stdout ]
-ok $? "--json /dev/stdout into a pipe: the document on the pipe, /dev/stdout still a link"
+# a link of our own to our stdout first: /dev/stdout itself only once that proved safe
+ln -s /proc/self/fd/1 "$TMPD/stdout"
+"$BPFBENCH" "${RUN[@]}" --json "$TMPD/stdout" 2>/dev/null | grep -v '^[A-Z][a-z]*:' >"$TMPD/piped.json"
+is_result "$TMPD/piped.json" && [ -L "$TMPD/stdout" ]
+ok $? "--json LINK-TO-/proc/self/fd/1 into a pipe: the document on the pipe, the link kept"
+link_ok=$?
+if [ "$dev_ok" -eq 0 ] && [ "$link_ok" -eq 0 ] && [ -L /dev/stdout ]; then
+	"$BPFBENCH" "${RUN[@]}" --json /dev/stdout 2>/dev/null | grep -v '^[A-Z][a-z]*:' >"$TMPD/piped.json"
+	is_result "$TMPD/piped.json" && [ -L /dev/stdout ]
+	ok $? "--json /dev/stdout into a pipe: the document on the pipe, /dev/stdout still a link"
+else
+	skip "a device or our own link was replaced, or /dev/stdout is no link: /dev/stdout not risked"
+fi
 
 # --- refused before anything runs ---
 t0=$(date +%s%N)
@@ -101,7 +114,7 @@ out_fails() {	# out_fails DESC WORDS REDIR ARGS...: exit 1, one message (with --
 	local desc=$1 words=$2 redir=$3 rc
 	shift 3
 	case $redir in
-	full) "$BPFBENCH" "$@" >/dev/full 2>"$TMPD/err" ;;
+	full) "$BPFBENCH" "$@" >"$FULL" 2>"$TMPD/err" ;;
 	closed) "$BPFBENCH" "$@" >&- 2>"$TMPD/err" ;;
 	esac
 	rc=$?
