@@ -513,6 +513,8 @@ int run_bench(const struct run_spec *spec, struct run_result *res)
 	int st = run_bench_muted(spec, res);
 
 	errmsg_mute(was);
+	if (!res->st)	/* refused before it ran: still a whole result, of no samples */
+		res_compute_stats(res);
 	return st;
 }
 

@@ -274,6 +274,15 @@ static bool within_resolution(const struct cmp_row *row)
 void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct res_run *nrun,
 		  const struct cmp_opts *o)
 {
+	/*
+	 * A count that varies from sample to sample (ops in a period) is a
+	 * sampled quantity like a rate: test it.  Only a count that holds
+	 * still (elements checked per pass) is judged as exact.
+	 */
+	if (row->kind == RES_COUNT && (row->om->stddev > 0 || row->nm->stddev > 0)) {
+		run_tests(row, orun, nrun, o);
+		return;
+	}
 	switch (row->kind) {
 	case RES_LEVEL:
 	case RES_PEAK:

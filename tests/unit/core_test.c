@@ -287,9 +287,14 @@ static void test_suite(void)
 	st = captured(suite_cmd, "suite mock --nr_loops 3", out, err, sizeof(out));
 	ok(st == EXIT_USAGE && count_lines(err, "bpfbench: error:") == 1,
 	   "an option no benchmark has: one line, exit 2");
-	st = captured(suite_cmd, "suite mock --level 3 --bad -w0 -d1 --period-ms 500", out, err,
-		      sizeof(out));
-	ok(st == 1, "a step that fails makes the suite exit 1");
+	snprintf(cmd, sizeof(cmd), "suite mock --level 3 --bad -w0 -d1 --period-ms 500 --json %s",
+		 path);
+	st = captured(suite_cmd, cmd, out, err, sizeof(out));
+	d = load(path);
+	ok(st == 1 && d && json_object_object_get_ex(d, "runs", &runs) &&
+	   json_object_array_length(runs) == 4,
+	   "a step refused before it runs fails the suite (exit 1) and is still a run in JSON");
+	json_object_put(d);
 }
 
 static void test_sweep(void)
