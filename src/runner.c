@@ -149,13 +149,6 @@ static bool sleep_until(struct bench_env *env, uint64_t when)
 
 /* ---- metrics and samples of the run ---- */
 
-
-
-
-
-
-
-
 /*
  * --precision: running mean and variance (Welford) of the first metric
  * within one repetition, so each new sample costs O(1).
@@ -183,14 +176,12 @@ static void update_precision(struct run_result *res, struct precision *p, double
 	res->precision_reached = p->n >= 3 && res->precision_pct <= res->precision_target;
 }
 
-
 static void add_sample(struct bench_env *env, struct precision *p, const double *vals,
 		       uint64_t elapsed, const struct noise_sample *ns)
 {
 	res_add_sample(env->res, env->repeat, vals, elapsed, ns);
 	update_precision(env->res, p, vals[0]);
 }
-
 
 /* ---- sampling ---- */
 
@@ -287,9 +278,6 @@ static int sample_oneshot(struct bench_env *env, double *vals)
 	} while (now_ns() < end && !env->res->precision_reached);
 	return 0;
 }
-
-
-
 
 static int fail(struct run_result *res, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -558,7 +546,4 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 		env.reporter->summary(&env, res);
 	return res->status;
 }
-
-
-
 

@@ -78,7 +78,9 @@ verify_run ': 300 ops by the program, 0 of 300 keys found, 0 of 212 keys outside
 hist_ok() {	# hist_ok FILE: the checks every --latency run passes
 	json_check "$1" '
 r = d["runs"][0]; h = r["histograms"]["op"]; s = r["samples"]
-ok = h["count"] == sum(x["sampled_ops"] for x in s) == sum(b[2] for b in h["bins"]) > 0
+# the histogram is read while programs run: a batch in flight (16 ops a CPU at most) may be in the
+# bins and not yet in the count, or the other way round
+ok = h["count"] == sum(x["sampled_ops"] for x in s) > 0 and abs(sum(b[2] for b in h["bins"]) - h["count"]) <= 16 * 2
 ok = ok and h["p50"] <= h["p90"] <= h["p99"] <= h["p999"] <= h["max"] and h["vs"] == "latency"
 ok and h["verdict"] in ("agree", "outside")'
 }
@@ -100,7 +102,7 @@ for b in lookup insert; do
 	# histogram's last read, so the exact identity is hist_ok's at 1 in 64
 	[ "$RC" -eq 0 ] && json_check "$J" '
 h = d["runs"][0]["histograms"]["op"]
-h["count"] == sum(b[2] for b in h["bins"]) > 0 and h["p50"] <= h["p90"] <= h["p99"] <= h["p999"] <= h["max"]' &&
+h["count"] > 0 and abs(sum(b[2] for b in h["bins"]) - h["count"]) <= 16 * 2 and h["p50"] <= h["p90"] <= h["p99"] <= h["p999"] <= h["max"]' &&
 		json_check "$J" '
 r = d["runs"][0]; h = r["histograms"]["op"]
 abs(h["count"] + h["half_ops"] - sum(x["ops"] for x in r["samples"])) <= 2 * 10000'
