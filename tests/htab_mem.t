@@ -248,20 +248,6 @@ run -w0 -d1 htab-mem --value-size 4097
 ok $? "--value-size above 4096: exit 2"
 
 # --- the cgroup: inside while running, gone after every exit ---
-# bg_start ARGS...: a run in the background; PID, once its producers started
-bg_start() {
-	local i
-	# the previous run's "started" line must not be taken for this one's
-	rm -f "$TMPD/bg.out" "$TMPD/bg.err"
-	"$BPFBENCH" "$@" >"$TMPD/bg.out" 2>"$TMPD/bg.err" &
-	PID=$!
-	for i in $(seq 1 200); do
-		grep -q "^Benchmark 'htab-mem' started" "$TMPD/bg.err" 2>/dev/null && return 0
-		kill -0 "$PID" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
 
 # in_own_cgroup PID: prints its cgroup dir; true if it is bpfbench-PID holding PID
 in_own_cgroup() {

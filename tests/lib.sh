@@ -259,3 +259,18 @@ cgroups_of() {	# cgroups_of PID
 	[ "$kind" = none ] && return 0
 	find "$mnt" -maxdepth 8 -type d \( -name "bpfbench-$1" -o -name "bpfbench-*.$1" \) 2>/dev/null
 }
+
+# bg_start ARGS...: bpfbench in the background; PID, once its benchmark started (false if it never did)
+bg_start() {
+	local i
+	# the previous run's "started" line must not be taken for this one's
+	rm -f "$TMPD/bg.out" "$TMPD/bg.err"
+	"$BPFBENCH" "$@" >"$TMPD/bg.out" 2>"$TMPD/bg.err" &
+	PID=$!
+	for i in $(seq 1 200); do
+		grep -q "^Benchmark '.*' started" "$TMPD/bg.err" 2>/dev/null && return 0
+		kill -0 "$PID" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}

@@ -13,23 +13,11 @@ diag "memory cgroup: $MEMCG_KIND $MEMCG_MNT; programs maps links before: $before
 
 signum() { kill -l "$1"; }
 
-# bg ARGS...: a run in the background, PID once its benchmark started (false if it never did)
-bg() {
-	local i
-	"$BPFBENCH" "$@" >"$TMPD/bg.out" 2>"$TMPD/bg.err" &
-	PID=$!
-	for i in $(seq 1 200); do
-		grep -q "^Benchmark '.*' started" "$TMPD/bg.err" 2>/dev/null && return 0
-		kill -0 "$PID" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
 
 # --- every stop signal, mid-run, in a run with a cgroup of its own ---
 for sig in INT TERM HUP QUIT PIPE ALRM USR1 USR2; do
 	want=$((128 + $(signum $sig)))
-	bg -w0 -d30 -p2 htab-mem
+	bg_start -w0 -d30 -p2 htab-mem
 	started=$?
 	mine=$(cgroups_of "$PID")
 	kill -"$sig" "$PID"
@@ -56,7 +44,7 @@ ok $? "htab-mem | head -1: exit 141, no cgroup left, no message about the pipe (
 
 # --- lpm-trie-free's own cgroup under SIGQUIT ---
 if [ "$MEMCG_KIND" = v1 ]; then
-	bg -w0 -d30 lpm-trie-free --free-method memcg --nr_entries 400000
+	bg_start -w0 -d30 lpm-trie-free --free-method memcg --nr_entries 400000
 	started=$?
 	sleep 0.5
 	mine=$(cgroups_of "$PID")
