@@ -126,6 +126,7 @@ static const struct suite_step bpf_loop_quick[] = {
 
 const struct suite suite_bpf_loop = {
 	.name = "bpf-loop",
+	.seed = true,
 	.summary = "bpf_loop() throughput and latency, nr_loops 1 ... 1000000 (run_bench_bpf_loop.sh)",
 	.steps = bpf_loop_steps,
 	.quick = bpf_loop_quick,

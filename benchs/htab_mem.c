@@ -580,6 +580,7 @@ static const struct suite_step htab_mem_quick[] = {
 
 const struct suite suite_htab_mem = {
 	.name = "htab-mem",
+	.seed = true,
 	.summary = "hash map ops and memory: 3 use cases x preallocated / BPF memory allocator, -p2",
 	.steps = htab_mem_steps,
 	.quick = htab_mem_quick,

@@ -594,6 +594,7 @@ static const struct suite_step lpm_trie_steps[] = {
 
 const struct suite suite_lpm_trie = {
 	.name = "lpm-trie",
+	.seed = true,
 	.summary = "LPM trie lookup, update, delete, free at 10K /32 keys, with the floor",
 	.steps = lpm_trie_steps,
 };

@@ -153,6 +153,7 @@ struct suite {
 	const char *summary;
 	const struct suite_step *steps;	/* terminated by an all-NULL step */
 	const struct suite_step *quick;	/* optional: what the quick suite runs of it (-w0 -d1) */
+	bool seed;	/* reproduces a seed document's table: one of suite seeds' */
 };
 
 /*

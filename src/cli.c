@@ -123,6 +123,33 @@ static const char *suggest(char *buf, size_t len, const char *what, const char *
 	return buf;
 }
 
+/* The suites suite.c builds from the table rather than finds in it. */
+static const char *const builtin_suites[] = { "seeds", "all", "quick" };
+
+static bool is_builtin_suite(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(builtin_suites); i++)
+		if (!strcmp(name, builtin_suites[i]))
+			return true;
+	return false;
+}
+
+const char *suite_suggest(char *buf, size_t len, const char *what, const char *typed)
+{
+	const struct suite *const *su;
+	const char *names[64];
+	size_t i;
+	int n = 0;
+
+	for (su = suite_table; *su && n < (int)ARRAY_SIZE(names) - 3; su++)
+		names[n++] = (*su)->name;
+	for (i = 0; i < ARRAY_SIZE(builtin_suites); i++)
+		names[n++] = builtin_suites[i];
+	return suggest(buf, len, what, typed, names, n);
+}
+
 static bool is_prefix(const char *prefix, const char *name)
 {
 	for (; *prefix && *name; prefix++, name++)
@@ -419,19 +446,14 @@ static int unknown_bench(const char *name)
 	char hint[128];
 	int n = 0;
 	const struct bench *const *b;
-	const struct suite *const *su;
 
-	if (suite_find(name) || !strcmp(name, "quick") || !strcmp(name, "seeds"))
+	if (suite_find(name) || is_builtin_suite(name))
 		return usage_error("'%s' is a suite, not a benchmark: bpfbench suite %s", name, name);
 	for (b = bench_table; *b && n < (int)ARRAY_SIZE(names); b++)
 		names[n++] = (*b)->name;
 	suggest(hint, sizeof(hint), "", name, names, n);
-	if (!*hint) {
-		n = 0;
-		for (su = suite_table; *su && n < (int)ARRAY_SIZE(names); su++)
-			names[n++] = (*su)->name;
-		suggest(hint, sizeof(hint), "suite ", name, names, n);
-	}
+	if (!*hint)
+		suite_suggest(hint, sizeof(hint), "suite ", name);
 	return usage_error("unknown benchmark '%s'%s (see 'bpfbench --list')", name, hint);
 }
 

@@ -70,6 +70,8 @@ void run_spec_copy(struct run_spec *dst, const struct run_spec *src);
 int cli_validate(struct run_spec *spec);
 /* "bpfbench: error: ..." on stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* " (did you mean WHAT'name'?)" when typed is close to a suite's name, else "". */
+const char *suite_suggest(char *buf, size_t len, const char *what, const char *typed);
 /* At most one export on stdout; EXIT_USAGE after one line otherwise. */
 int cli_check_outputs(const struct run_opts *o);
 void cli_usage(void);

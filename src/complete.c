@@ -184,7 +184,8 @@ static void print_names(FILE *f)
 	for (s = suite_table; *s; s++)
 		name_word(f, (*s)->name, (*s)->summary);
 	/* not in suite_table: suite.c makes them from it */
-	name_word(f, "seeds", "every suite in turn");
+	name_word(f, "seeds", "the seed documents' tables");
+	name_word(f, "all", "every suite in turn");
 	name_word(f, "quick", "every benchmark once with its defaults, briefly");
 	fputs("\n)\n", f);
 }

@@ -84,12 +84,14 @@ static void add_quick_steps(struct plan *p)
 	add_quick_extras(p);
 }
 
-static void add_seed_steps(struct plan *p)
+/* seeds: the suites that reproduce the seed documents' tables; all: every suite. */
+static void add_suites_steps(struct plan *p, bool seeds_only)
 {
 	const struct suite *const *su;
 
 	for (su = suite_table; *su; su++)
-		add_suite_steps(p, *su, true);
+		if ((*su)->seed || !seeds_only)
+			add_suite_steps(p, *su, true);
 }
 
 static bool build_suite(struct plan *p, const char *name)
@@ -99,8 +101,8 @@ static bool build_suite(struct plan *p, const char *name)
 	snprintf(p->title, sizeof(p->title), "suite %s", name);
 	if (!strcmp(name, "quick")) {
 		add_quick_steps(p);
-	} else if (!strcmp(name, "seeds")) {
-		add_seed_steps(p);
+	} else if (!strcmp(name, "seeds") || !strcmp(name, "all")) {
+		add_suites_steps(p, !strcmp(name, "seeds"));
 	} else {
 		su = suite_find(name);
 		if (!su)
@@ -116,7 +118,8 @@ static void suite_list(void)
 
 	for (su = suite_table; *su; su++)
 		printf("%-16s %s\n", (*su)->name, (*su)->summary);
-	printf("%-16s %s\n", "seeds", "every suite above in turn: the seeds' tables");
+	printf("%-16s %s\n", "seeds", "the seed documents' tables: every suite above that reproduces one");
+	printf("%-16s %s\n", "all", "every suite above in turn");
 	printf("%-16s %s\n", "quick", "every benchmark once with its defaults, -w0 -d1 (-c1 if it has consumers)");
 }
 
@@ -203,7 +206,10 @@ int suite_cmd(int argc, char **argv)
 	}
 	ret = parse_suite_opts(&p, argc - 2, argv + 2, &help);
 	if (!ret && !build_suite(&p, argv[1])) {
-		errmsg("unknown suite '%s' (see 'bpfbench suite --list')", argv[1]);
+		char hint[96];
+
+		errmsg("unknown suite '%s'%s (see 'bpfbench suite --list')", argv[1],
+		       suite_suggest(hint, sizeof(hint), "", argv[1]));
 		ret = EXIT_USAGE;
 	}
 	if (!ret)

@@ -158,6 +158,17 @@ ok $? "suite --list names bpf-loop, seeds and quick"
 run suite nosuch
 [ "$RC" -eq 2 ] && grep -q nosuch <<<"$ERR"
 ok $? "suite nosuch: exit 2 naming it"
+run suite seed
+[ "$RC" -eq 2 ] && grep -q "did you mean 'seeds'" <<<"$ERR"
+ok $? "suite seed: exit 2, did you mean 'seeds'"
+# seeds holds the seed documents' tables only; all adds the suites beyond them
+run suite seeds --help
+SEEDS=$OUT
+run suite all --help
+grep -q ' bpf-loop ' <<<"$SEEDS" && grep -q ' htab-mem ' <<<"$SEEDS" &&
+	! grep -q ' map-ops ' <<<"$SEEDS" && grep -q ' map-ops ' <<<"$OUT" &&
+	[ "$(wc -l <<<"$OUT")" -gt "$(wc -l <<<"$SEEDS")" ]
+ok $? "suite seeds has the seed suites and not maps; suite all has maps too"
 run suite bpf-loop --nosuchopt
 [ "$RC" -eq 2 ] && grep -q nosuchopt <<<"$ERR"
 ok $? "suite with a bad option: exit 2 before running anything"

@@ -235,11 +235,11 @@ const struct bench bench_bloom_false_positive = {
 /* Lookups, updates and the false positive rate of one row of the seed's table. */
 #define BLOOM_ROW(hdr, k, label, n, vs)						\
 	{ hdr, label ", " #vs "-byte value: lookups",				\
-	  "-w0 -d1 bloom-lookup" BLOOM_ARGS(k, n, vs) },			\
+	  "bloom-lookup" BLOOM_ARGS(k, n, vs) },			\
 	{ NULL, label ", " #vs "-byte value: updates",				\
-	  "-w0 -d1 bloom-update" BLOOM_ARGS(k, n, vs) },			\
+	  "bloom-update" BLOOM_ARGS(k, n, vs) },			\
 	{ NULL, label ", " #vs "-byte value: false positive rate",		\
-	  "-w0 -d1 bloom-false-positive" BLOOM_ARGS(k, n, vs) }
+	  "bloom-false-positive" BLOOM_ARGS(k, n, vs) }
 
 #define BLOOM_SIZES(hdr, k)							\
 	BLOOM_ROW(hdr, k, "50k entries", 50000, 8),				\
@@ -266,6 +266,7 @@ static const struct suite_step bloom_steps[] = {
 
 const struct suite suite_bloom = {
 	.name = "bloom",
+	.seed = true,
 	.summary = "bloom filter lookups, updates, false positive rate: 1-5 hash functions x "
 		   "50k-5M entries x 8/64-byte values",
 	.steps = bloom_steps,

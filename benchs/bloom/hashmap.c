@@ -207,9 +207,9 @@ const struct bench bench_hashmap_with_bloom = HASHMAP_BENCH("hashmap-with-bloom"
 
 #define HASHMAP_ROW(hdr, label, n, vs)						\
 	{ hdr, label ": without bloom",						\
-	  "-w0 -d1 hashmap-without-bloom" HASHMAP_ARGS(n, vs) },		\
+	  "hashmap-without-bloom" HASHMAP_ARGS(n, vs) },		\
 	{ NULL, label ": with bloom",						\
-	  "-w0 -d1 hashmap-with-bloom" HASHMAP_ARGS(n, vs) }
+	  "hashmap-with-bloom" HASHMAP_ARGS(n, vs) }
 
 #define HASHMAP_SIZES(hdr, vs)							\
 	HASHMAP_ROW(hdr, "10k entries", 10000, vs),				\
@@ -229,6 +229,7 @@ static const struct suite_step bloom_hashmap_steps[] = {
 
 const struct suite suite_bloom_hashmap = {
 	.name = "bloom-hashmap",
+	.seed = true,
 	.summary = "hash map lookups with vs without a bloom filter (5 hash functions) by "
 		   "value size and entries",
 	.steps = bloom_hashmap_steps,

@@ -483,6 +483,7 @@ static const struct suite_step map_batch_steps[] = {
 
 const struct suite suite_map_batch = {
 	.name = "map-batch",
+	.seed = true,
 	.summary = "batched vs one-by-one lookup, lookup_and_delete, delete, update on a 1M hash",
 	.steps = map_batch_steps,
 };
