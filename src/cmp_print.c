@@ -39,13 +39,41 @@ void cmp_print_help(void)
 	       CMP_NOISE_PCT);
 }
 
+/* Fields every run has its own of: not a difference in the conditions. */
+static bool env_always_differs(const char *key)
+{
+	return !strcmp(key, "date");
+}
+
+static void env_line(const char *key, const char *ov, const char *nv, int *count)
+{
+	if (env_always_differs(key) || (ov && nv && !strcmp(ov, nv)))
+		return;
+	if (!(*count)++)
+		printf("Environment: the files differ in\n");
+	printf("  %-28s %s -> %s\n", key, ov ?: "(absent)", nv ?: "(absent)");
+}
+
+/* First, what decides a figure and differs between the files (the date aside). */
+static void print_env_diff(const struct res_doc *old, const struct res_doc *new)
+{
+	int i, count = 0;
+
+	for (i = 0; i < old->env.n; i++)
+		env_line(old->env.key[i], old->env.value[i],
+			 resenv_get(&new->env, old->env.key[i]), &count);
+	for (i = 0; i < new->env.n; i++)
+		if (!resenv_get(&old->env, new->env.key[i]))
+			env_line(new->env.key[i], NULL, new->env.value[i], &count);
+	printf(count ? "\n" : "Environment: the same in both files (the date aside)\n\n");
+}
+
 void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 		      const struct res_doc *new, int family)
 {
 	printf("OLD %s (kernel %s, %s)\nNEW %s (kernel %s, %s)\n", old->path,
 	       old->kernel ?: "?", old->date ?: "?", new->path, new->kernel ?: "?", new->date ?: "?");
-	if (old->kernel && new->kernel && strcmp(old->kernel, new->kernel))
-		printf("Note: the kernels differ.\n");
+	print_env_diff(old, new);
 	printf("Tests: rates, times and ratios by Welch's t and Mann-Whitney's U, two-sided, on run\n"
 	       "  means when both sides have >= %d runs, else on batch means of the samples\n"
 	       "  (floor(sqrt(n)), fewer if correlated); p adjusted over %d rows by %s\n"

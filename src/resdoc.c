@@ -513,6 +513,7 @@ static int load_doc(struct loader *l)
 	env = jr_typed(&l->jd, root, "env", JR_OBJ);
 	doc->kernel = str_member(l, env, "kernel");
 	doc->date = str_member(l, env, "date");
+	resenv_load(&doc->env, &l->jd, env);
 	runs = jr_typed(&l->jd, root, "runs", JR_ARR);
 	if (!runs)
 		return bad(doc, "malformed result: no \"runs\" array");
@@ -566,6 +567,7 @@ void resdoc_free(struct res_doc *doc)
 		json_object_put(r->options);
 	}
 	free(doc->runs);
+	resenv_free(&doc->env);
 	for (c = doc->strings; c; c = next) {
 		next = c->next;
 		free(c);

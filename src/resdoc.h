@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <json-c/json.h>
+#include "resenv.h"
 
 /*
  * The size limit of a result file.  A million samples of a few metrics
@@ -69,6 +70,7 @@ struct res_chunk;
 struct res_doc {
 	const char *path;
 	const char *kernel, *date;
+	struct res_env env;	/* every env field, flattened */
 	int nr_runs;
 	struct res_run *runs;
 	struct res_chunk *strings;	/* every string above lives here */

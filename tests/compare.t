@@ -228,4 +228,27 @@ PY
 fi
 rm -f "$TMPD/big.json"
 
+# ---- the environment: compare names the fields that differ, first ----
+gen "$TMPD/e1.json" --seed 11
+python3 - "$TMPD/e1.json" "$TMPD/e2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["env"].update({"bpf_jit_harden": 0, "vulnerabilities": {"mds": "Not affected"}})
+json.dump(d, open(sys.argv[1], "w"))
+d["env"].update({"bpf_jit_harden": 2, "vulnerabilities": {"mds": "Vulnerable"}, "date": "another"})
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run compare "$TMPD/e1.json" "$TMPD/e2.json"
+envblock=$(sed -n '/^Environment:/,/^$/p' <<<"$OUT")
+first=$(grep -n '^Environment:' <<<"$OUT" | cut -d: -f1)
+table=$(grep -n '^Tests:' <<<"$OUT" | cut -d: -f1)
+grep -qE '^  bpf_jit_harden +0 -> 2$' <<<"$envblock" &&
+	grep -qE '^  vulnerabilities.mds +Not affected -> Vulnerable$' <<<"$envblock" &&
+	[ "$(grep -c '^  ' <<<"$envblock")" -eq 2 ] && [ -n "$first" ] && [ "$first" -lt "$table" ]
+ok $? "compare lists the two env fields that differ (not the date), before the table" ||
+	diag "$OUT"
+run compare "$TMPD/e1.json" "$TMPD/e1.json"
+grep -q '^Environment: the same in both files' <<<"$OUT"
+ok $? "compare of a file with itself: the environment is the same"
+
 done_testing
