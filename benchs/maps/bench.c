@@ -377,19 +377,22 @@ static void maps_report_final(struct bench_env *env, const struct run_result *re
 static void maps_format_row(const struct run_result *res, char *buf, size_t len)
 {
 	const struct mp_variant *v = res->bench->variant;
+	char fig[64];
 	size_t off = 0;
 	int i;
 
 	buf[0] = 0;
 	if (!v->multi) {
-		snprintf(buf, len, "throughput %.3f ± %.3f M ops/s, latency %.3f ns/op",
-			 res->st[0].mean, res->st[0].stddev, res->st[1].mean);
+		snprintf(buf, len, "throughput %s %s, latency %.3f ns/op",
+			 report_figure(fig, sizeof(fig), res->st[0].mean, &res->st[0]),
+			 res->metrics[0].unit, res_shown_mean(res, 1));
 		return;
 	}
 	for (i = 0; i < res->nr_metrics && off < len; i++)
 		if (res->metrics[i].kind == METRIC_TIME)
-			off += snprintf(buf + off, len - off, "%s%s %.3f ± %.3f", off ? ", " : "",
-					res->metrics[i].name, res->st[i].mean, res->st[i].stddev);
+			off += snprintf(buf + off, len - off, "%s%s %s", off ? ", " : "",
+					res->metrics[i].name,
+					report_figure(fig, sizeof(fig), res->st[i].mean, &res->st[i]));
 	if (off < len)
 		snprintf(buf + off, len - off, " ns/op");
 }
