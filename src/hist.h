@@ -20,6 +20,20 @@
  * CPU, created at load (charged to the loader's memory cgroup); one
  * entry when off.  Benchmarks sampled by run_once (BENCH_F_ONESHOT) are
  * not covered yet: hist_bpf_sample() counts measure() periods.
+ *
+ * What a histogram covers: from the read that ends the warm-up (without
+ * one, the runner's baseline call, made before any producer starts) to
+ * one more read in hist_bpf_close(), which teardown makes after the
+ * runner stopped the producers: the measured samples, and the tail
+ * (tail_ops): the runs in flight at the last sample and any a producer
+ * began before it saw the stop, a run or two.  The
+ * reads while programs run cannot be exact: a batch being recorded on
+ * a CPU may be in its bins and not yet in its count or batches.  With
+ * nothing running at either end, the figures agree exactly: the bins
+ * sum to the count, the count is the sampled_ops of every sample plus
+ * tail_ops, and batches times their ops is the count.  After a warm-up
+ * the start is read while programs run, so these hold within one batch
+ * a CPU; the sum of sampled_ops plus tail_ops is the count always.
  */
 #ifndef BPFBENCH_HIST_H
 #define BPFBENCH_HIST_H
@@ -57,6 +71,7 @@ struct hist {
 	char name[HIST_NAME_MAX];
 	char vs[HIST_NAME_MAX];	/* the run's ns/op metric from throughput; "" none */
 	uint64_t ops;		/* ops recorded: the sum of bins */
+	uint64_t tail_ops;	/* of them, those recorded after the last sample: see above */
 	uint64_t batches;	/* timed batches */
 	uint64_t below;		/* batches shorter than the clock's cost (recorded as 0) */
 	double time_ns;		/* the ops' time, clock cost taken off: exact mean = time_ns / ops */
@@ -160,7 +175,11 @@ void hist_bpf_name(struct hist_bpf *hb, int id, const char *name);
 int hist_bpf_sample(struct hist_bpf *hb, const struct bench_env *env);
 /* Ops histogram id recorded in the period the last hist_bpf_sample() closed. */
 uint64_t hist_bpf_period_ops(const struct hist_bpf *hb, int id);
-/* From teardown: adds the measured histograms to env->res, frees; safe if never opened. */
+/*
+ * From teardown, after the producers stopped and before the map goes:
+ * reads the histograms a last time, adds what the measured phase
+ * recorded to env->res, frees; safe if never opened.
+ */
 void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env);
 
 #endif
