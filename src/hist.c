@@ -172,13 +172,18 @@ void hist_set_free(struct hist_set *set)
 
 /* ---- output ---- */
 
-/* The throughput's ns per op for h's comparison, per producer; 0: none. */
+/*
+ * The throughput's ns per op for h's comparison, per producer; 0: none.
+ * The vs metric is that already (noop's and bloom's latency are 1000 x
+ * producers / throughput, lpm-trie's scale has the producers in it):
+ * taking it times the producers again would set the mean beside p^2
+ * over the throughput.
+ */
 static double thr_ns(const struct run_result *res, const struct hist *h)
 {
 	int m = res && h->vs[0] ? res_metric(res, h->vs) : -1;
 
-	/* the throughput is every producer's: one producer's op takes p times its inverse */
-	return m >= 0 ? res_shown_mean(res, m) * (res->spec.opts.producers ?: 1) : 0;
+	return m >= 0 ? res_shown_mean(res, m) : 0;
 }
 
 enum verdict { V_NONE, V_AGREE, V_OUTSIDE, V_DISAGREE };
