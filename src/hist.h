@@ -12,8 +12,9 @@
  *	hist_bpf_close(&s->hist, env);			// in teardown(): into the result
  *
  * "op" names the histogram (id 0 on the BPF side; hist_bpf_name() names
- * more), "latency" the run's metric of ns per op from throughput that
- * its mean is printed beside.  The core then prints the Latency line and
+ * more), "latency" the run's metric of ns per op from throughput (one
+ * producer's: 1000 x producers / throughput) that its mean is printed
+ * beside.  The core then prints the Latency line and
  * writes the JSON "histograms" object; -r N and interleaved runs sum.
  * hist_bpf_period_ops() gives a per-sample count metric of the ops timed
  * (noop's sampled_ops).  When on, the map holds 9 entries of 4.5 KB per
@@ -24,16 +25,16 @@
  * What a histogram covers: from the read that ends the warm-up (without
  * one, the runner's baseline call, made before any producer starts) to
  * one more read in hist_bpf_close(), which teardown makes after the
- * runner stopped the producers: the measured samples, and the tail
- * (tail_ops): the runs in flight at the last sample and any a producer
- * began before it saw the stop, a run or two.  The
- * reads while programs run cannot be exact: a batch being recorded on
- * a CPU may be in its bins and not yet in its count or batches.  With
- * nothing running at either end, the figures agree exactly: the bins
- * sum to the count, the count is the sampled_ops of every sample plus
- * tail_ops, and batches times their ops is the count.  After a warm-up
- * the start is read while programs run, so these hold within one batch
- * a CPU; the sum of sampled_ops plus tail_ops is the count always.
+ * runner stopped the producers: the measured samples and the tail
+ * (tail_ops), the runs in flight at the last sample and any a producer
+ * began before it saw the stop, a run or two.  A read while programs run
+ * cannot be exact: a batch being recorded on a CPU may be in its bins
+ * and not yet in its count or batches.  With nothing running at either
+ * end the figures agree exactly: the bins sum to the count, the count
+ * is the samples' sampled_ops plus tail_ops, and the batches times
+ * their ops make the count.  After a warm-up the start is read while
+ * programs run, so the first and last hold within a batch a CPU; the
+ * second holds always.
  */
 #ifndef BPFBENCH_HIST_H
 #define BPFBENCH_HIST_H
