@@ -119,6 +119,7 @@ void hist_merge(struct hist *acc, const struct hist *h)
 	if (!acc->vs[0])
 		snprintf(acc->vs, sizeof(acc->vs), "%s", h->vs);
 	acc->ops += h->ops;
+	acc->tail_ops += h->tail_ops;
 	acc->batches = batches;
 	acc->below += h->below;
 	acc->time_ns += h->time_ns;
@@ -171,13 +172,18 @@ void hist_set_free(struct hist_set *set)
 
 /* ---- output ---- */
 
-/* The throughput's ns per op for h's comparison, per producer; 0: none. */
+/*
+ * The throughput's ns per op for h's comparison, per producer; 0: none.
+ * The vs metric is that already (noop's and bloom's latency are 1000 x
+ * producers / throughput, lpm-trie's scale has the producers in it):
+ * taking it times the producers again would set the mean beside p^2
+ * over the throughput.
+ */
 static double thr_ns(const struct run_result *res, const struct hist *h)
 {
 	int m = res && h->vs[0] ? res_metric(res, h->vs) : -1;
 
-	/* the throughput is every producer's: one producer's op takes p times its inverse */
-	return m >= 0 ? res_shown_mean(res, m) * (res->spec.opts.producers ?: 1) : 0;
+	return m >= 0 ? res_shown_mean(res, m) : 0;
 }
 
 enum verdict { V_NONE, V_AGREE, V_OUTSIDE, V_DISAGREE };
@@ -234,6 +240,7 @@ static void json_hist(struct jsonw *w, const struct run_result *res, const struc
 	jsonw_kstr(w, "unit", "ns");
 	json_bins(w, h);
 	jsonw_ku64(w, "count", h->ops);
+	jsonw_ku64(w, "tail_ops", h->tail_ops);
 	jsonw_ku64(w, "batches", h->batches);
 	jsonw_ku64(w, "below_clock", h->below);
 	jsonw_kdouble(w, "p50", s.p50);
@@ -492,15 +499,28 @@ static void measured(const struct hist *base, const struct hist *last, struct hi
 		out->max_ns = 0;
 }
 
+/*
+ * The end of the measured phase: read now, with the producers stopped,
+ * nothing is in flight (see src/hist.h).  The last sample's read stands
+ * in if the map cannot be read.
+ */
+static const struct hist *final_read(struct hist_bpf *hb, int id, struct hist *out)
+{
+	return read_both(hb, id, out) ? &hb->last[id] : out;
+}
+
 void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env)
 {
-	struct hist one, *h;
+	struct hist one, end, *h;
+	const struct hist *fin;
 	int id;
 
 	if (!hb->open)
 		return;
 	for (id = 0; id < hb->n && hb->calls > hb->warm + 1; id++) {
-		measured(&hb->base[id], &hb->last[id], &one);
+		fin = final_read(hb, id, &end);
+		measured(&hb->base[id], fin, &one);
+		one.tail_ops = fin->ops - hb->last[id].ops;
 		snprintf(one.vs, sizeof(one.vs), "%s", hb->vs);
 		h = hist_set_get(&env->res->hists, hb->names[id]);
 		hist_merge(h, &one);

@@ -12,14 +12,29 @@
  *	hist_bpf_close(&s->hist, env);			// in teardown(): into the result
  *
  * "op" names the histogram (id 0 on the BPF side; hist_bpf_name() names
- * more), "latency" the run's metric of ns per op from throughput that
- * its mean is printed beside.  The core then prints the Latency line and
+ * more), "latency" the run's metric of ns per op from throughput (one
+ * producer's: 1000 x producers / throughput) that its mean is printed
+ * beside.  The core then prints the Latency line and
  * writes the JSON "histograms" object; -r N and interleaved runs sum.
  * hist_bpf_period_ops() gives a per-sample count metric of the ops timed
  * (noop's sampled_ops).  When on, the map holds 9 entries of 4.5 KB per
  * CPU, created at load (charged to the loader's memory cgroup); one
  * entry when off.  Benchmarks sampled by run_once (BENCH_F_ONESHOT) are
  * not covered yet: hist_bpf_sample() counts measure() periods.
+ *
+ * What a histogram covers: from the read that ends the warm-up (without
+ * one, the runner's baseline call, made before any producer starts) to
+ * one more read in hist_bpf_close(), which teardown makes after the
+ * runner stopped the producers: the measured samples and the tail
+ * (tail_ops), the runs in flight at the last sample and any a producer
+ * began before it saw the stop, a run or two.  A read while programs run
+ * cannot be exact: a batch being recorded on a CPU may be in its bins
+ * and not yet in its count or batches.  With nothing running at either
+ * end the figures agree exactly: the bins sum to the count, the count
+ * is the samples' sampled_ops plus tail_ops, and the batches times
+ * their ops make the count.  After a warm-up the start is read while
+ * programs run, so the first and last hold within a batch a CPU; the
+ * second holds always.
  */
 #ifndef BPFBENCH_HIST_H
 #define BPFBENCH_HIST_H
@@ -57,6 +72,7 @@ struct hist {
 	char name[HIST_NAME_MAX];
 	char vs[HIST_NAME_MAX];	/* the run's ns/op metric from throughput; "" none */
 	uint64_t ops;		/* ops recorded: the sum of bins */
+	uint64_t tail_ops;	/* of them, those recorded after the last sample: see above */
 	uint64_t batches;	/* timed batches */
 	uint64_t below;		/* batches shorter than the clock's cost (recorded as 0) */
 	double time_ns;		/* the ops' time, clock cost taken off: exact mean = time_ns / ops */
@@ -160,7 +176,11 @@ void hist_bpf_name(struct hist_bpf *hb, int id, const char *name);
 int hist_bpf_sample(struct hist_bpf *hb, const struct bench_env *env);
 /* Ops histogram id recorded in the period the last hist_bpf_sample() closed. */
 uint64_t hist_bpf_period_ops(const struct hist_bpf *hb, int id);
-/* From teardown: adds the measured histograms to env->res, frees; safe if never opened. */
+/*
+ * From teardown, after the producers stopped and before the map goes:
+ * reads the histograms a last time, adds what the measured phase
+ * recorded to env->res, frees; safe if never opened.
+ */
 void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env);
 
 #endif

@@ -274,3 +274,13 @@ bg_start() {
 	done
 	return 1
 }
+
+# held_by PID prog|map NAME: how many BPF objects of that kind and name PID
+# holds, by its fds (bpftool's pids need a bpftool built with them)
+held_by() {
+	local id n=0
+	for id in $(sed -n "s/^$2_id:[[:space:]]*//p" /proc/"$1"/fdinfo/* 2>/dev/null | sort -u); do
+		[ "$(bpftool "$2" show id "$id" -j 2>/dev/null | jq -r .name)" = "$3" ] && n=$((n + 1))
+	done
+	echo "$n"
+}

@@ -8,8 +8,13 @@
  * from hash_keys in a plain loop of HASH_BATCH, as the kernel's bench
  * does, so that a lookup costs the lookup and little else.  Each CPU
  * goes on from its own cursor (see bloom.h).
+ *
+ * With --latency (hist_every, rodata) a run's ops go in batches of
+ * BLOOM_HIST_BATCH, one batch in hist_every per CPU timed
+ * (bpf/hist.bpf.h); without it the verifier keeps the loops of old.
  */
 #include "bench_common.bpf.h"
+#include "hist.bpf.h"
 #include "bloom.h"
 
 #define BLOOM_ENOENT	2	/* errno.h is not for BPF programs */
@@ -166,6 +171,23 @@ static int measured_step(__u32 i, void *ctx)
 }
 
 /*
+ * --latency: one batch of a run.  The timed part is the ops' own
+ * bpf_loop, as every op runs untimed: one callback per value, its
+ * lookup in `values`, the filter op, a count on the stack.
+ */
+static int filter_hist_batch(__u32 i, void *ctx)
+{
+	struct hist_batch hb;
+	__u32 timed = hist_begin(&hb, BLOOM_HIST_BATCH, true);
+
+	bpf_loop(timed, measured_step, ctx, 0);
+	hist_end(&hb, 0);
+	if (timed < BLOOM_HIST_BATCH)
+		bpf_loop(BLOOM_HIST_BATCH - timed, measured_step, ctx, 0);
+	return 0;
+}
+
+/*
  * The cursor is a plain store: two programs interleaving on one CPU may
  * repeat a few values, which does not change what is measured.
  */
@@ -180,7 +202,10 @@ static __always_inline void filter_batch(void)
 
 	if (w.pos >= w.len)
 		w.pos = 0;
-	bpf_loop(BLOOM_BATCH, measured_step, &w, 0);
+	if (hist_every)
+		bpf_loop(BLOOM_BATCH / BLOOM_HIST_BATCH, filter_hist_batch, &w, 0);
+	else
+		bpf_loop(BLOOM_BATCH, measured_step, &w, 0);
 	slot->extra[SLOT_X_CURSOR] = w.pos;
 	publish(slot, &w.t);
 }
@@ -193,20 +218,95 @@ static __always_inline void filter_batch(void)
  * on the stack: no branch reads them, so the verifier need not tell
  * their values apart.  No test for the end of the keys either (see
  * HASH_KEYS_TAIL): the verifier then follows one offset per iteration.
+ * n lookups from off (n a constant); returns the offset after them.
  */
+static __always_inline __u64 hash_run(struct tally *t, __u64 off, int n, bool filter)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		hash_lookup(t, hash_keys + off, filter);
+		off += key_size;
+	}
+	t->done += n;
+	return off;
+}
+
+/* --latency: a run's lookups as batches, each of which may be the timed one. */
+struct hash_walk {
+	struct tally t;
+	__u64 off;
+};
+
+/*
+ * One batch: all its lookups timed, or its first half (two constant
+ * counts rather than one variable one, which the verifier would follow
+ * for every split).  The counts stay on this frame's stack until the
+ * batch is done, as hash_batch's do.
+ */
+static __always_inline int hash_hist_batch(struct hash_walk *c, bool filter)
+{
+	struct tally t = {};
+	struct hist_batch hb;
+	__u64 off = c->off;
+
+	/* the last batch ran past the end, into the tail that repeats the head */
+	if (off >= keys_end)
+		off = off - keys_end < keys_end ? off - keys_end : off % keys_end;
+	if (off >= keys_end)	/* cannot be; tells the verifier where the keys are */
+		return 1;
+	if (hist_begin(&hb, BLOOM_HIST_BATCH, true) == BLOOM_HIST_BATCH) {
+		off = hash_run(&t, off, BLOOM_HIST_BATCH, filter);
+		hist_end(&hb, 0);
+	} else {
+		off = hash_run(&t, off, BLOOM_HIST_BATCH / 2, filter);
+		hist_end(&hb, 0);
+		off = hash_run(&t, off, BLOOM_HIST_BATCH / 2, filter);
+	}
+	c->off = off;
+	c->t.done += t.done;
+	c->t.hits += t.hits;
+	c->t.drops += t.drops;
+	c->t.filtered += t.filtered;
+	c->t.errors += t.errors;
+	return 0;
+}
+
+static int hash_hist_plain(__u32 i, void *ctx)
+{
+	return hash_hist_batch(ctx, false);
+}
+
+static int hash_hist_filtered(__u32 i, void *ctx)
+{
+	return hash_hist_batch(ctx, true);
+}
+
+/* The run's lookups in batches of BLOOM_HIST_BATCH; the next offset. */
+static __always_inline __u64 hash_hist_run(struct tally *t, __u64 off, bool filter)
+{
+	struct hash_walk c = { .off = off };
+
+	if (filter)
+		bpf_loop(HASH_BATCH / BLOOM_HIST_BATCH, hash_hist_filtered, &c, 0);
+	else
+		bpf_loop(HASH_BATCH / BLOOM_HIST_BATCH, hash_hist_plain, &c, 0);
+	*t = c.t;
+	return c.off;
+}
+
 static __always_inline void hash_batch(bool filter)
 {
 	struct bench_slot *slot = bench_my_slot();
-	struct tally t = { .done = HASH_BATCH };
+	struct tally t = {};
 	__u64 off = slot->extra[SLOT_X_CURSOR];	/* 64 bits: no truncated copy to bound */
-	int i;
 
 	if (off >= keys_end)
 		off = 0;
-	for (i = 0; i < HASH_BATCH; i++) {
-		hash_lookup(&t, hash_keys + off, filter);
-		off += key_size;
-	}
+	if (hist_every)
+		off = hash_hist_run(&t, off, filter);
+	else
+		off = hash_run(&t, off, HASH_BATCH, filter);
 	slot->extra[SLOT_X_CURSOR] = off % keys_end;
 	publish(slot, &t);
 }

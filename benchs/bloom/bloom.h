@@ -51,6 +51,8 @@ enum bloom_job_word {
 #define BLOOM_JOB_MAX	(1u << 16)	/* per syscall: keeps a signal noticed quickly */
 #define BLOOM_BATCH	16384		/* values per run of a measured filter program */
 #define HASH_BATCH	1024		/* lookups per run of a measured hash map program */
+/* --latency: ops per timed batch (both batches above a multiple of it). */
+#define BLOOM_HIST_BATCH	16
 
 #define BLOOM_VALUE_MAX	256		/* the kernel bench's largest value_size */
 /* The kernel bench's random bytes are 2^21 long: the space keys are cut from. */

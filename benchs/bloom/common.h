@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include "bench.h"
 #include "bloom.h"
+#include "hist.h"
 
 #define NR_ENTRIES_MAX	(1u << 27)	/* values and probes must index a u32 array */
 #define NR_PROBES_MAX	(1u << 24)
@@ -26,6 +27,8 @@ struct bloom_args {
 	uint64_t nr_probes;	/* false positives: absent values per pass; hash maps: key slots */
 	uint64_t hit_percent;
 	uint64_t count;
+	bool latency;
+	uint64_t latency_every;
 };
 
 #define OPT_NR_ENTRIES								\
@@ -43,12 +46,23 @@ struct bloom_args {
 	  NULL, "N", "test aid: before measuring, run exactly N operations from the start "	\
 	  "of the window on one CPU and print their exact counts ('Counts:' line)" }
 
+/* --latency: one batch of BLOOM_HIST_BATCH ops in N timed per CPU, as lpm-trie's batches of 16. */
+#define BLOOM_HIST_EVERY_STR	"64"
+#define OPT_LATENCY								\
+	{ "latency", 0, OPT_FLAG, OPT_OFF(struct bloom_args, latency), NULL, 0, 0, NULL, NULL,	\
+	  "also time the ops inside the program in batches of 16: per-op distribution "	\
+	  "(Latency line)" },								\
+	{ "latency-every", 0, OPT_UINT, OPT_OFF(struct bloom_args, latency_every),		\
+	  BLOOM_HIST_EVERY_STR, 1, 1u << 20, NULL, "N",					\
+	  "--latency times one batch in N on each CPU" }
+
 /* What tells one benchmark of the family from the others (bench->variant). */
 struct bloom_variant {
 	enum bloom_op op;
 	bool bloom;		/* fills the filter */
 	bool hashmap;		/* fills the hash map, looks up keys of hash_keys */
 	bool probes;		/* needs values known to be absent */
+	int m_all_ops;		/* the metric of every op per second: --latency's "latency" inverts it */
 	/* Checks this benchmark's own options; NULL: none. */
 	int (*validate)(const struct bench_env *env);
 };
@@ -74,6 +88,8 @@ struct bloom_state {
 	uint64_t pass;		/* false-positive passes: each writes fresh probes */
 	int job_fd;
 	struct bloom_tally last;	/* the measured programs' totals at the last sample */
+	struct hist_bpf hist;		/* --latency */
+	int m_sampled;
 };
 
 static inline const struct bloom_variant *bloom_variant_of(const struct bench_env *env)
@@ -101,6 +117,19 @@ int bloom_walk(struct bloom_state *s, enum bloom_op op, uint32_t base, uint32_t 
 void bloom_period(struct bench_env *env, struct bloom_tally *d);
 /* The first value_size bytes of inserted value i (i < nr_entries). */
 const uint8_t *bloom_value(const struct bloom_state *s, uint64_t i);
+
+/*
+ * latency.c: --latency.  validate adds its metrics; prepare sets the
+ * programs up before load (every benchmark: off leaves one map entry);
+ * open times the clock after load; sample reads the histogram in
+ * measure(); close (teardown, before the skeleton goes) adds it to the
+ * result.
+ */
+void bloom_latency_validate(struct bench_env *env);
+void bloom_latency_prepare(struct bloom_state *s);
+int bloom_latency_open(struct bench_env *env, struct bloom_state *s);
+void bloom_latency_sample(struct bench_env *env, double *vals);
+void bloom_latency_close(struct bench_env *env, struct bloom_state *s);
 
 /* hashmap.c: the key slots, random bytes with --hit_percent of them inserted values. */
 int hash_keys_fill(struct bloom_state *s);

@@ -21,7 +21,7 @@
 #include "common.h"
 
 static const struct opt_def filter_opts[] = {
-	OPT_NR_ENTRIES, OPT_NR_HASH_FUNCS, OPT_VALUE_SIZE, OPT_COUNT,
+	OPT_NR_ENTRIES, OPT_NR_HASH_FUNCS, OPT_VALUE_SIZE, OPT_COUNT, OPT_LATENCY,
 	{ NULL },
 };
 
@@ -110,6 +110,7 @@ static void filter_measure(struct bench_env *env, uint64_t elapsed_ns, double *v
 	vals[F_OPS] = d.done;
 	vals[F_HIT_OPS] = d.hits;
 	vals[F_DROP_OPS] = d.drops;
+	bloom_latency_sample(env, vals);
 }
 
 /* One sample: a pass over fresh probes, each looked up once. */
@@ -183,8 +184,12 @@ static void fp_row(const struct run_result *res, char *buf, size_t len)
 		 res->st[FP_THEORY].mean);
 }
 
-static const struct bloom_variant lookup_variant = { BLOOM_OP_PEEK, .bloom = true };
-static const struct bloom_variant update_variant = { BLOOM_OP_PUSH, .bloom = true };
+static const struct bloom_variant lookup_variant = {
+	BLOOM_OP_PEEK, .bloom = true, .m_all_ops = F_TOTAL,
+};
+static const struct bloom_variant update_variant = {
+	BLOOM_OP_PUSH, .bloom = true, .m_all_ops = F_TOTAL,
+};
 static const struct bloom_variant fp_variant = { BLOOM_OP_PEEK, .bloom = true, .probes = true };
 
 /* What the three filter benchmarks share; each adds how it measures and reports. */

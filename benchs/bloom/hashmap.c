@@ -31,7 +31,7 @@ static const struct opt_def hashmap_opts[] = {
 	{ "hit_percent", 0, OPT_UINT, OPT_OFF(struct bloom_args, hit_percent), "0", 0, 100,
 	  NULL, "P", "share of the keys that are inserted values (0: random keys only, "
 	  "as the kernel bench's)" },
-	OPT_COUNT,
+	OPT_COUNT, OPT_LATENCY,
 	{ NULL },
 };
 
@@ -131,6 +131,7 @@ static void hashmap_measure(struct bench_env *env, uint64_t elapsed_ns, double *
 	vals[H_HIT_OPS] = d.hits;
 	vals[H_DROP_OPS] = d.drops;
 	vals[H_FILTERED_OPS] = d.filtered;
+	bloom_latency_sample(env, vals);
 }
 
 /* The share of lookups the filter answered itself. */
@@ -170,10 +171,11 @@ static void hashmap_row(const struct run_result *res, char *buf, size_t len)
 }
 
 static const struct bloom_variant without_variant = {
-	BLOOM_OP_HASH_LOOKUP, .hashmap = true, .validate = hashmap_validate,
+	BLOOM_OP_HASH_LOOKUP, .hashmap = true, .m_all_ops = H_LOOKUPS, .validate = hashmap_validate,
 };
 static const struct bloom_variant with_variant = {
-	BLOOM_OP_HASH_FILTERED, .bloom = true, .hashmap = true, .validate = hashmap_validate,
+	BLOOM_OP_HASH_FILTERED, .bloom = true, .hashmap = true, .m_all_ops = H_LOOKUPS,
+	.validate = hashmap_validate,
 };
 
 #define HASHMAP_BENCH(_name, _summary, _variant)				\

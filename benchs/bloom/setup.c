@@ -227,6 +227,7 @@ int bloom_validate(struct bench_env *env)
 		       a->count, probes_of(a, v));
 		return -EINVAL;
 	}
+	bloom_latency_validate(env);
 	return v->validate ? v->validate(env) : 0;
 }
 
@@ -276,6 +277,7 @@ static int load(struct bench_env *env, struct bloom_state *s)
 
 	bpf_object__for_each_program(prog, s->skel->obj)
 		bpf_program__set_autoload(prog, prog == s->skel->progs.bloom_job);
+	bloom_latency_prepare(s);	/* after the line above: it may load the clock program */
 	if (!(env->bench->flags & BENCH_F_ONESHOT)) {
 		err = trigger_prepare(env, &(struct trigger_progs){
 			.test_run = s->skel->progs.bloom_test_run,
@@ -289,7 +291,7 @@ static int load(struct bench_env *env, struct bloom_state *s)
 	if (err)
 		return err;
 	s->job_fd = bpf_program__fd(s->skel->progs.bloom_job);
-	return 0;
+	return bloom_latency_open(env, s);
 }
 
 static int map_values(struct bloom_state *s)
@@ -502,6 +504,7 @@ void bloom_teardown(struct bench_env *env)
 	if (!s)
 		return;
 	print_totals(env, s);
+	bloom_latency_close(env, s);
 	if (s->values)
 		munmap(s->values, s->values_len);
 	bloom_bpf__destroy(s->skel);
