@@ -166,7 +166,7 @@ static const char *cell(const struct cmp_row *r, char (*c)[CELL], int k)
 	if (k == COL_RUN)
 		return r->run;
 	if (k == COL_METRIC)
-		return r->nm->name;
+		return r->nm->id;	/* name{key}: the key says which row of a family's table */
 	if (k == COL_UNIT)
 		return r->nm->unit;
 	return c[k];
@@ -200,10 +200,10 @@ static void regression(const struct cmp_row *r, const struct cmp_opts *o)
 		fmt_basis(why, r);
 	}
 	if (r->from_zero)
-		errmsg("regression: %s %s from 0 to %g %s (limit %g%%, %s)", r->run, r->nm->name,
+		errmsg("regression: %s %s from 0 to %g %s (limit %g%%, %s)", r->run, r->nm->id,
 		       r->nfig, r->nm->unit, o->fail_pct, why);
 	else
-		errmsg("regression: %s %s %+.2f%% (limit %g%%, %s)", r->run, r->nm->name,
+		errmsg("regression: %s %s %+.2f%% (limit %g%%, %s)", r->run, r->nm->id,
 		       r->change_pct, o->fail_pct, why);
 }
 

@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "jsonr.h"
+#include "mkey.h"
 #include "opts.h"
 #include "resdoc.h"
 #include "resdoc_int.h"
@@ -376,12 +377,12 @@ void resdoc_free(struct res_doc *doc)
 	memset(doc, 0, sizeof(*doc));
 }
 
-const struct res_metric *res_run_metric(const struct res_run *r, const char *name)
+const struct res_metric *res_run_metric(const struct res_run *r, const char *name, const char *key)
 {
 	int i;
 
 	for (i = 0; i < r->nr_metrics; i++)
-		if (!strcmp(r->metrics[i].name, name))
+		if (!strcmp(r->metrics[i].name, name) && mkey_eq(r->metrics[i].key, key))
 			return &r->metrics[i];
 	return NULL;
 }

@@ -4,12 +4,14 @@
  * metric by its identity, name{key}, with its name, key and unit as
  * today's bpfbench spells them.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "jsonr.h"
+#include "mkey.h"
 #include "resdoc.h"
 #include "resdoc_int.h"
 #include "util.h"
@@ -34,7 +36,7 @@ static int metric_kind(struct loader *l, int ri, const struct jr_node *jm, struc
 			break;
 	if (kind && k == ARRAY_SIZE(kind_names))
 		return resdoc_bad(l->doc, "runs[%d].metrics.%s.kind \"%.32s\" is none this bpfbench knows",
-			   ri, m->name, kind);
+			   ri, m->id, kind);
 	if (kind)
 		m->kind = (enum res_kind)k;
 	if (!better)
@@ -47,7 +49,76 @@ static int metric_kind(struct loader *l, int ri, const struct jr_node *jm, struc
 		m->better = RES_BETTER_NONE;
 	else
 		return resdoc_bad(l->doc, "runs[%d].metrics.%s.better \"%.32s\" is not higher, lower or none",
-			   ri, m->name, better);
+			   ri, m->id, better);
+	return 0;
+}
+
+/*
+ * Unit spellings of older versions, read as today's (README "Units"):
+ * the same quantity at the same scale, so that an old file's metric
+ * matches a new one's and plot puts them on one axis.
+ */
+static const char *const old_units[][2] = {
+	{ "M/s", "M ops/s" }, { "K/s", "k ops/s" }, { "k/s", "k ops/s" },
+	{ "K ops/s", "k ops/s" }, { "M elem/s", "M ops/s" }, { "elem/pass", "elems/pass" },
+	{ "elements", "elems" }, { "program runs", "runs" },
+};
+
+static const char *unit_today(const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(old_units); i++)
+		if (!strcmp(unit, old_units[i][0]))
+			return old_units[i][1];
+	return unit;
+}
+
+/* One field of a key into buf at *off, as mkey.h writes it: 0, or -1 when it is none. */
+static int key_field(struct loader *l, const struct jr_node *f, char *buf, size_t *off)
+{
+	const char *name = jr_key(&l->jd, f), *v;
+	char num[32];
+	int n;
+
+	if (f->type == JR_INT) {
+		snprintf(num, sizeof(num), "%" PRId64, f->u.i);
+		v = num;
+	} else if (f->type == JR_STR) {
+		v = jr_str(&l->jd, f);
+	} else {
+		return -1;
+	}
+	if (!*name || strpbrk(name, ",={}") || strpbrk(v, ",={}"))
+		return -1;
+	n = snprintf(buf + *off, MKEY_MAX - *off, "%s%s=%s", *off ? "," : "", name, v);
+	if (n < 0 || (size_t)n >= MKEY_MAX - *off)
+		return -1;
+	*off += (size_t)n;
+	return 0;
+}
+
+/* "key": {"op": "lookup", "batch": 1000} as the text "op=lookup,batch=1000"; absent: NULL. */
+static int metric_key(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
+{
+	const struct jr_node *k = jr_member(&l->jd, jm, "key"), *f;
+	char buf[MKEY_MAX];
+	size_t off = 0;
+
+	m->key = NULL;
+	if (!k || k->type == JR_NULL)
+		return 0;
+	if (k->type != JR_OBJ)
+		return resdoc_bad(l->doc, "malformed result: runs[%d].metrics.%s.key is not an object",
+				  ri, m->id);
+	for (f = jr_first(&l->jd, k); f; f = jr_next(&l->jd, f))
+		if (key_field(l, f, buf, &off))
+			return resdoc_bad(l->doc, "malformed result: runs[%d].metrics.%s.key: each "
+					  "field a string or an integer, without ',', '=', '{' or "
+					  "'}', %d characters in all at most", ri, m->id,
+					  MKEY_MAX - 1);
+	if (off)
+		m->key = resdoc_keep(l->doc, buf);
 	return 0;
 }
 
@@ -56,12 +127,20 @@ static int load_metric(struct loader *l, int ri, const struct jr_node *jm, struc
 	const struct jr_node *n = jr_typed(&l->jd, jm, "n", JR_INT);
 	double mean;
 
-	m->name = resdoc_keep(l->doc, jr_key(&l->jd, jm));
+	int ret;
+
+	m->id = resdoc_keep(l->doc, jr_key(&l->jd, jm));
+	m->name = resdoc_str(l, jm, "name") ?: m->id;	/* older files: the key is the name */
+	ret = metric_key(l, ri, jm, m);
+	if (ret)
+		return ret;
 	m->unit = resdoc_str(l, jm, "unit");
 	m->of = resdoc_str(l, jm, "of");
+	if (m->unit)
+		m->unit = unit_today(m->unit);
 	if (!m->unit || resdoc_num(l, jm, "mean", &mean) || isnan(mean))
 		return resdoc_bad(l->doc, "malformed result: runs[%d].metrics.%s lacks a unit or mean",
-			   ri, m->name);
+			   ri, m->id);
 	m->mean = mean;
 	m->n = n ? (int)n->u.i : 0;
 	if (resdoc_num(l, jm, "stddev", &m->stddev) ||
@@ -70,7 +149,7 @@ static int load_metric(struct loader *l, int ri, const struct jr_node *jm, struc
 	    resdoc_num(l, jm, "between_share", &m->between_share) ||
 	    resdoc_num(l, jm, "resolution", &m->resolution))
 		return resdoc_bad(l->doc, "malformed result: runs[%d].metrics.%s has a field that is "
-			   "not a number", ri, m->name);
+			   "not a number", ri, m->id);
 	if (isnan(m->stddev))
 		m->stddev = 0;
 	if (isnan(m->resolution))
@@ -85,7 +164,7 @@ static struct res_metric *sample_metric(struct res_run *r, const char *key, int 
 
 	for (i = 0; i < r->nr_metrics; i++) {
 		k = (*hint + i) % r->nr_metrics;
-		if (!strcmp(r->metrics[k].name, key)) {
+		if (!strcmp(r->metrics[k].id, key)) {
 			*hint = k + 1;
 			return &r->metrics[k];
 		}
@@ -169,7 +248,7 @@ static int load_repeats(struct loader *l, int ri, const struct jr_node *reps, st
 				continue;
 			if (resdoc_num(l, jm, "mean", &mean))
 				return resdoc_bad(l->doc, "malformed result: runs[%d].repeats[%d].metrics.%s"
-					   ".mean is not a number", ri, k, m->name);
+					   ".mean is not a number", ri, k, m->id);
 			m->rep_mean[k] = mean;
 		}
 	}
