@@ -7,7 +7,7 @@
  * measured options other than x agree; it is titled by the options that
  * set it apart, so preallocated and non-preallocated runs are never one
  * zig-zag.  A y axis carries one unit: a second unit goes to y2, a third
- * is refused, since a figure that labels K ops/s as M ops/s misleads.
+ * is refused, since a figure that labels k ops/s as M ops/s misleads.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,16 +28,31 @@ static int usage_err(const char *msg, const char *what)
 	return EXIT_USAGE;
 }
 
+/* The next comma outside name{key}'s braces, or the end. */
+static char *next_comma(char *p)
+{
+	int depth = 0;
+
+	for (; *p && (depth || *p != ','); p++)
+		depth += *p == '{' ? 1 : *p == '}' && depth ? -1 : 0;
+	return p;
+}
+
 static int split_metrics(struct plot_args *a, const char *list)
 {
-	char *tok, *save = NULL;
+	char *tok, *end, *next;
 
 	free(a->metric_list);
 	a->metric_list = strdup(list);
 	if (!a->metric_list)
 		die("out of memory");
 	a->nr_metrics = 0;
-	for (tok = strtok_r(a->metric_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = a->metric_list; tok; tok = next) {
+		end = next_comma(tok);
+		next = *end ? end + 1 : NULL;
+		*end = 0;
+		if (!*tok)
+			continue;
 		if (a->nr_metrics == PLOT_MAX_METRICS)
 			return usage_err("too many metrics in --metric (at most 8): ", list);
 		a->metric[a->nr_metrics++] = tok;
@@ -420,8 +435,9 @@ static void drop_text_points(struct plot_fig *fig)
 		}
 		c->n = n;
 	}
-	fprintf(stderr, "plot: %d point%s whose %s is not a number (%s) left out of the numeric "
-		"axis\n", texts, texts == 1 ? "" : "s", fig->a->x, what);
+	/* stdout: a success says nothing on stderr */
+	printf("plot: %d point%s whose %s is not a number (%s) left out of the numeric axis\n",
+	       texts, texts == 1 ? "" : "s", fig->a->x, what);
 }
 
 static int no_runs(const struct plot_fig *fig)
