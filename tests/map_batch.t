@@ -245,6 +245,46 @@ r = d["runs"]
 [x["label"] for x in r] == ["measure_lookup", "measure_lookup_delete", "measure_delete", "measure_update"] and all(x["metrics"]["elements_checked"]["mean"] == 4 * 1000 for x in r) and "time{op=lookup_and_delete,batch=1000000}" in r[1]["metrics"] and "time{op=delete,batch=one-by-one}" in r[2]["metrics"] and not any(v.get("key", {}).get("op") == "update" for v in r[0]["metrics"].values())'
 ok $? "suite JSON: each row keeps its own op's metrics, all elements checked"
 
+# The figures as rows keyed by op and batch size: CSV columns, compare's pairs, plot's x.
+args=(-w0 -d1 -q map-batch --max_entries $N --batch 7,100 --op lookup,update)
+run "${args[@]}" --json "$TMPD/ka.json" --csv "$TMPD/ka.csv"
+ra=$RC
+run "${args[@]}" --json "$TMPD/kb.json"
+[ "$ra" -eq 0 ] && [ "$RC" -eq 0 ]
+ok $? "two runs of lookup,update at batch 7,100 (exit $ra, $RC)"
+python3 - "$TMPD/ka.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert list(rows[0])[5:9] == ["metric", "op", "batch", "unit"], list(rows[0])
+got = sorted((r["metric"], r["op"], r["batch"]) for r in rows if r["op"])
+want = sorted((m, o, b) for o in ("lookup", "update") for b in ("7", "100", "one-by-one")
+              for m in ("time", "rate", "calls", "speedup") if m != "speedup" or b != "one-by-one")
+assert got == want, got
+assert all(not any(c.isdigit() for c in r["metric"]) for r in rows), [r["metric"] for r in rows]
+assert {r["metric"] for r in rows if not r["op"]} == {"enospc_retries", "elements_checked"}
+assert all(r["unit"] == "M ops/s" for r in rows if r["metric"] == "rate")
+PY
+ok $? "CSV: op and batch columns after metric, one row per figure, metric names without sizes"
+run compare "$TMPD/ka.json" "$TMPD/kb.json"
+python3 - "$OUT" <<'PY'
+import re, sys
+ids = re.findall(r"^map-batch(?: \[[^]]*\])?  +(\S+)  ", sys.argv[1], re.M)
+want = ["%s{op=%s,batch=%s}" % (m, o, b) for o in ("lookup", "update") for b in ("7", "100", "one-by-one")
+        for m in ("time", "rate", "speedup", "calls") if m != "speedup" or b != "one-by-one"]
+assert sorted(ids) == sorted(want + ["enospc_retries", "elements_checked"]), ids
+assert "only in" not in sys.argv[1].replace("0 only in", "")
+PY
+ok $? "compare of two map-batch files: one row per metric, op and batch size, named name{key} (exit $RC)" || diag "$OUT"
+if command -v gnuplot >/dev/null; then
+	run plot "$TMPD/ka.json" -o "$TMPD/k.svg" --script "$TMPD/k.gp" --x batch --metric rate
+	[ "$RC" -eq 0 ] && [ "$(sed -n '/^plot /,$p' "$TMPD/k.gp" | grep -o "title '[^']*'" | tr '\n' ' ')" = "title 'map-batch op=lookup' title 'map-batch op=update' " ] &&
+		[ "$(sed -n '/^\$c0 << EOD/,/^EOD/{/EOD/!p}' "$TMPD/k.gp" | cut -d' ' -f1 | tr '\n' ' ')" = "7 100 " ] &&
+		[ "$(sed -n '/^\$c1 << EOD/,/^EOD/{/EOD/!p}' "$TMPD/k.gp" | cut -d' ' -f1 | tr '\n' ' ')" = "7 100 " ]
+	ok $? "plot --x batch --metric rate: a curve per op, one point per batch size" || diag "$OUT" "$ERR"
+else
+	skip "plot: needs gnuplot"
+fi
+
 # Bad input: exit 2 and a line naming the problem.
 bad() {	# bad WORD ARGS...
 	local word=$1
