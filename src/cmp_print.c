@@ -28,6 +28,7 @@ void cmp_print_help(void)
 	       "       [--alpha A] [--adjust holm|bh|none] [--match OPT,...|--ignore-option OPT,...]\n\n"
 	       "Per matching run and metric: old and new figures, the change, new/old with its\n"
 	       "95%% CI, Welch's and Mann-Whitney's p, the minimal detectable effect, a verdict.\n"
+	       "Metrics pair by name and key, shown as name{key}; units must agree.\n"
 	       "--fail-on-regression PCT   exit 1 if a slower/worse verdict changes more than PCT%%\n"
 	       "--noise PCT                equal within +-PCT%%, default %g\n"
 	       "--alpha A                  significance level after adjustment, default 0.05\n"

@@ -506,8 +506,10 @@ static int plot_help(void)
 	printf("Usage: bpfbench plot FILE.json -o OUT.svg|OUT.png [--x PARAM] "
 	       "[--metric NAME[,NAME...]] [--cdf]\n\n"
 	       "Mean ± stddev of metrics (default: the first) against an option\n"
-	       "(default: the swept one), one curve per benchmark, metric and\n"
-	       "configuration, one unit per y axis (two at most), drawn by gnuplot.\n"
+	       "(default: the swept one) or a field of the metrics' keys (map-batch:\n"
+	       "--x batch --metric rate), one curve per benchmark, metric, other key\n"
+	       "fields and configuration, one unit per y axis (two at most), drawn by\n"
+	       "gnuplot. --metric takes names, or name{key} for one keyed metric.\n"
 	       "--cdf draws the cumulative distribution of each run's per-op histograms.\n");
 	return 0;
 }
