@@ -38,7 +38,7 @@ static const char *const unmatched_opts[] = {
 	"json", "csv", "md", "sweep", "verbose", "quiet", "list", "help", NULL,
 };
 
-int resdoc_bad(const struct res_doc *doc, const char *fmt, ...)
+int rd_bad(const struct res_doc *doc, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -50,7 +50,7 @@ int resdoc_bad(const struct res_doc *doc, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-const char *resdoc_keep(struct res_doc *doc, const char *s)
+const char *rd_keep(struct res_doc *doc, const char *s)
 {
 	size_t len = strlen(s) + 1, cap;
 	struct res_chunk *c = doc->strings;
@@ -80,12 +80,12 @@ static int read_all(struct res_doc *doc, char **buf, size_t *len)
 
 	fd = open(doc->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return resdoc_bad(doc, "cannot open: %s", strerror(errno));
+		return rd_bad(doc, "cannot open: %s", strerror(errno));
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
 		if (st.st_size > RESDOC_MAX_BYTES) {
 			close(fd);
-			return resdoc_bad(doc, "%lld bytes, more than the %u MiB a result may have",
-				   (long long)st.st_size, RESDOC_MAX_BYTES >> 20);
+			return rd_bad(doc, "%lld bytes, more than the %u MiB a result may have",
+				      (long long)st.st_size, RESDOC_MAX_BYTES >> 20);
 		}
 		cap = (size_t)st.st_size + 1;	/* one read, no copy */
 	}
@@ -104,29 +104,29 @@ static int read_all(struct res_doc *doc, char **buf, size_t *len)
 			close(fd);
 			*len = n;
 			if (r < 0)
-				return resdoc_bad(doc, "cannot read: %s", strerror(errno));
+				return rd_bad(doc, "cannot read: %s", strerror(errno));
 			return 0;
 		}
 		n += r;
 		if (n > RESDOC_MAX_BYTES) {
 			close(fd);
-			return resdoc_bad(doc, "more than the %u MiB a result may have",
-				   RESDOC_MAX_BYTES >> 20);
+			return rd_bad(doc, "more than the %u MiB a result may have",
+				      RESDOC_MAX_BYTES >> 20);
 		}
 	}
 	close(fd);
 	die("out of memory");
 }
 
-const char *resdoc_str(struct loader *l, const struct jr_node *o, const char *key)
+const char *rd_str(struct loader *l, const struct jr_node *o, const char *key)
 {
 	const char *s = jr_str(&l->jd, jr_typed(&l->jd, o, key, JR_STR));
 
-	return s ? resdoc_keep(l->doc, s) : NULL;
+	return s ? rd_keep(l->doc, s) : NULL;
 }
 
 /* A number, or NAN when absent or null; 0 unless present with another type. */
-int resdoc_num(struct loader *l, const struct jr_node *o, const char *key, double *out)
+int rd_num(struct loader *l, const struct jr_node *o, const char *key, double *out)
 {
 	const struct jr_node *v = jr_member(&l->jd, o, key);
 
@@ -242,8 +242,8 @@ static void measured_opts(struct loader *l, const struct jr_node *opts, struct r
 		if (unmatched(jr_key(&l->jd, c)) || at_default(l, b, c, jr_key(&l->jd, c)))
 			continue;
 		v = to_jsonc(&l->jd, c);
-		pairs[2 * k] = resdoc_keep(l->doc, jr_key(&l->jd, c));
-		pairs[2 * k + 1] = resdoc_keep(l->doc, v ? json_object_to_json_string_ext(v,
+		pairs[2 * k] = rd_keep(l->doc, jr_key(&l->jd, c));
+		pairs[2 * k + 1] = rd_keep(l->doc, v ? json_object_to_json_string_ext(v,
 					JSON_C_TO_STRING_PLAIN) : "null");
 		json_object_put(v);
 		k++;
@@ -266,14 +266,14 @@ static int load_run(struct loader *l, int ri, const struct jr_node *jr)
 	const struct jr_node *status = jr_typed(&l->jd, jr, "status", JR_INT);
 	const struct jr_node *opts = jr_typed(&l->jd, jr, "options", JR_OBJ);
 
-	r->bench = resdoc_str(l, jr, "bench");
+	r->bench = rd_str(l, jr, "bench");
 	if (!r->bench || !status || !opts)
-		return resdoc_bad(l->doc, "malformed result: runs[%d] lacks bench, status or options", ri);
+		return rd_bad(l->doc, "malformed result: runs[%d] lacks bench, status or options", ri);
 	r->status = (int)status->u.i;
-	r->label = resdoc_str(l, jr, "label");
-	r->suite = resdoc_str(l, jr, "suite");
-	r->section = resdoc_str(l, jr, "section");
-	r->sweep_param = resdoc_str(l, jr, "sweep_param");
+	r->label = rd_str(l, jr, "label");
+	r->suite = rd_str(l, jr, "suite");
+	r->section = rd_str(l, jr, "section");
+	r->sweep_param = rd_str(l, jr, "sweep_param");
 	r->options = to_jsonc(&l->jd, opts);
 	if (!r->options)
 		die("out of memory");
@@ -287,13 +287,13 @@ static int check_schema(struct loader *l)
 	const char *schema;
 
 	if (root->type != JR_OBJ)
-		return resdoc_bad(l->doc, "not a bpfbench result (the document is not a JSON object)");
+		return rd_bad(l->doc, "not a bpfbench result (the document is not a JSON object)");
 	schema = jr_str(&l->jd, jr_typed(&l->jd, root, "schema", JR_STR));
 	if (!schema)
-		return resdoc_bad(l->doc, "not a bpfbench result (no \"schema\" member)");
+		return rd_bad(l->doc, "not a bpfbench result (no \"schema\" member)");
 	if (strcmp(schema, RESDOC_SCHEMA))
-		return resdoc_bad(l->doc, "not a bpfbench result (schema \"%.64s\", expected \"%s\")",
-			   schema, RESDOC_SCHEMA);
+		return rd_bad(l->doc, "not a bpfbench result (schema \"%.64s\", expected \"%s\")",
+			      schema, RESDOC_SCHEMA);
 	return 0;
 }
 
@@ -302,9 +302,9 @@ static int parse(struct loader *l, char *buf, size_t len)
 	char err[400];
 
 	if (!len)
-		return resdoc_bad(l->doc, "empty file, not a bpfbench result");
+		return rd_bad(l->doc, "empty file, not a bpfbench result");
 	if (jr_parse(&l->jd, buf, len, err, sizeof(err)))
-		return resdoc_bad(l->doc, "%s", err);
+		return rd_bad(l->doc, "%s", err);
 	return check_schema(l);
 }
 
@@ -315,16 +315,16 @@ static int load_doc(struct loader *l)
 	int ret, i = 0;
 
 	env = jr_typed(&l->jd, root, "env", JR_OBJ);
-	doc->kernel = resdoc_str(l, env, "kernel");
-	doc->date = resdoc_str(l, env, "date");
+	doc->kernel = rd_str(l, env, "kernel");
+	doc->date = rd_str(l, env, "date");
 	runs = jr_typed(&l->jd, root, "runs", JR_ARR);
 	if (!runs)
-		return resdoc_bad(doc, "malformed result: no \"runs\" array");
+		return rd_bad(doc, "malformed result: no \"runs\" array");
 	doc->runs = xcalloc(runs->u.kids.count ?: 1, sizeof(*doc->runs));
 	for (jr = jr_first(&l->jd, runs); jr; jr = jr_next(&l->jd, jr), i++) {
 		doc->nr_runs = i + 1;	/* what resdoc_free() must release, even on error */
 		if (jr->type != JR_OBJ)
-			return resdoc_bad(doc, "malformed result: runs[%d] is not an object", i);
+			return rd_bad(doc, "malformed result: runs[%d] is not an object", i);
 		ret = load_run(l, i, jr);
 		if (ret)
 			return ret;

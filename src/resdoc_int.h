@@ -13,14 +13,14 @@ struct loader {
 };
 
 /* One line "PATH: what" on stderr; returns EXIT_USAGE. */
-int resdoc_bad(const struct res_doc *doc, const char *fmt, ...)
+int rd_bad(const struct res_doc *doc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A copy of s that lives as long as the document. */
-const char *resdoc_keep(struct res_doc *doc, const char *s);
+const char *rd_keep(struct res_doc *doc, const char *s);
 /* A string member, kept, or NULL when absent or of another type. */
-const char *resdoc_str(struct loader *l, const struct jr_node *o, const char *key);
+const char *rd_str(struct loader *l, const struct jr_node *o, const char *key);
 /* A number, or NAN when absent or null; 0 unless present with another type. */
-int resdoc_num(struct loader *l, const struct jr_node *o, const char *key, double *out);
+int rd_num(struct loader *l, const struct jr_node *o, const char *key, double *out);
 /* runs[ri]'s metrics, samples and repeats into r: 0 or EXIT_USAGE. */
 int resdoc_load_metrics(struct loader *l, int ri, const struct jr_node *jr, struct res_run *r);
 

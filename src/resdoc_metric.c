@@ -35,8 +35,8 @@ static int metric_kind(struct loader *l, int ri, const struct jr_node *jm, struc
 		if (!strcmp(kind, kind_names[k]))
 			break;
 	if (kind && k == ARRAY_SIZE(kind_names))
-		return resdoc_bad(l->doc, "runs[%d].metrics.%s.kind \"%.32s\" is none this bpfbench knows",
-			   ri, m->id, kind);
+		return rd_bad(l->doc, "runs[%d].metrics.%s.kind \"%.32s\" is none this bpfbench knows",
+			      ri, m->id, kind);
 	if (kind)
 		m->kind = (enum res_kind)k;
 	if (!better)
@@ -48,8 +48,8 @@ static int metric_kind(struct loader *l, int ri, const struct jr_node *jm, struc
 	else if (!strcmp(better, "none"))
 		m->better = RES_BETTER_NONE;
 	else
-		return resdoc_bad(l->doc, "runs[%d].metrics.%s.better \"%.32s\" is not higher, lower or none",
-			   ri, m->id, better);
+		return rd_bad(l->doc, "runs[%d].metrics.%s.better \"%.32s\" is not higher, lower or none",
+			      ri, m->id, better);
 	return 0;
 }
 
@@ -109,16 +109,16 @@ static int metric_key(struct loader *l, int ri, const struct jr_node *jm, struct
 	if (!k || k->type == JR_NULL)
 		return 0;
 	if (k->type != JR_OBJ)
-		return resdoc_bad(l->doc, "malformed result: runs[%d].metrics.%s.key is not an object",
-				  ri, m->id);
+		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s.key is not an object",
+			      ri, m->id);
 	for (f = jr_first(&l->jd, k); f; f = jr_next(&l->jd, f))
 		if (key_field(l, f, buf, &off))
-			return resdoc_bad(l->doc, "malformed result: runs[%d].metrics.%s.key: each "
-					  "field a string or an integer, without ',', '=', '{' or "
-					  "'}', %d characters in all at most", ri, m->id,
-					  MKEY_MAX - 1);
+			return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s.key: each "
+				      "field a string or an integer, without ',', '=', '{' or "
+				      "'}', %d characters in all at most", ri, m->id,
+				      MKEY_MAX - 1);
 	if (off)
-		m->key = resdoc_keep(l->doc, buf);
+		m->key = rd_keep(l->doc, buf);
 	return 0;
 }
 
@@ -129,27 +129,27 @@ static int load_metric(struct loader *l, int ri, const struct jr_node *jm, struc
 
 	int ret;
 
-	m->id = resdoc_keep(l->doc, jr_key(&l->jd, jm));
-	m->name = resdoc_str(l, jm, "name") ?: m->id;	/* older files: the key is the name */
+	m->id = rd_keep(l->doc, jr_key(&l->jd, jm));
+	m->name = rd_str(l, jm, "name") ?: m->id;	/* older files: the key is the name */
 	ret = metric_key(l, ri, jm, m);
 	if (ret)
 		return ret;
-	m->unit = resdoc_str(l, jm, "unit");
-	m->of = resdoc_str(l, jm, "of");
+	m->unit = rd_str(l, jm, "unit");
+	m->of = rd_str(l, jm, "of");
 	if (m->unit)
 		m->unit = unit_today(m->unit);
-	if (!m->unit || resdoc_num(l, jm, "mean", &mean) || isnan(mean))
-		return resdoc_bad(l->doc, "malformed result: runs[%d].metrics.%s lacks a unit or mean",
-			   ri, m->id);
+	if (!m->unit || rd_num(l, jm, "mean", &mean) || isnan(mean))
+		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s lacks a unit or mean",
+			      ri, m->id);
 	m->mean = mean;
 	m->n = n ? (int)n->u.i : 0;
-	if (resdoc_num(l, jm, "stddev", &m->stddev) ||
-	    resdoc_num(l, jm, "of_mean_inverse", &m->of_mean_inverse) ||
-	    resdoc_num(l, jm, "between_run_stddev", &m->between_run_stddev) ||
-	    resdoc_num(l, jm, "between_share", &m->between_share) ||
-	    resdoc_num(l, jm, "resolution", &m->resolution))
-		return resdoc_bad(l->doc, "malformed result: runs[%d].metrics.%s has a field that is "
-			   "not a number", ri, m->id);
+	if (rd_num(l, jm, "stddev", &m->stddev) ||
+	    rd_num(l, jm, "of_mean_inverse", &m->of_mean_inverse) ||
+	    rd_num(l, jm, "between_run_stddev", &m->between_run_stddev) ||
+	    rd_num(l, jm, "between_share", &m->between_share) ||
+	    rd_num(l, jm, "resolution", &m->resolution))
+		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s has a field that is "
+			      "not a number", ri, m->id);
 	if (isnan(m->stddev))
 		m->stddev = 0;
 	if (isnan(m->resolution))
@@ -180,8 +180,8 @@ static int sample_member(struct loader *l, int ri, size_t si, const struct jr_no
 
 	if (!strcmp(key, "repeat")) {
 		if (v->type != JR_INT || v->u.i < 0 || v->u.i > INT32_MAX)
-			return resdoc_bad(l->doc, "malformed result: runs[%d].samples[%zu].repeat is not "
-				   "a run index", ri, si);
+			return rd_bad(l->doc, "malformed result: runs[%d].samples[%zu].repeat is not "
+				      "a run index", ri, si);
 		if (!r->sample_repeat)
 			r->sample_repeat = xcalloc(r->nr_samples, sizeof(int));
 		r->sample_repeat[si] = (int)v->u.i;
@@ -191,8 +191,8 @@ static int sample_member(struct loader *l, int ri, size_t si, const struct jr_no
 	if (!m || v->type == JR_NULL)
 		return 0;	/* elapsed_ns and the like; NaN is written as null */
 	if (v->type != JR_INT && v->type != JR_NUM)
-		return resdoc_bad(l->doc, "malformed result: runs[%d].samples[%zu].%s is not a number",
-			   ri, si, key);
+		return rd_bad(l->doc, "malformed result: runs[%d].samples[%zu].%s is not a number",
+			      ri, si, key);
 	m->samples[si] = jr_num(v);
 	m->nr_values++;
 	return 0;
@@ -212,8 +212,8 @@ static int load_samples(struct loader *l, int ri, const struct jr_node *samples,
 	}
 	for (s = jr_first(&l->jd, samples); s; s = jr_next(&l->jd, s), si++) {
 		if (s->type != JR_OBJ)
-			return resdoc_bad(l->doc, "malformed result: runs[%d].samples[%zu] is not an object",
-				   ri, si);
+			return rd_bad(l->doc, "malformed result: runs[%d].samples[%zu] is not an object",
+				      ri, si);
 		for (v = jr_first(&l->jd, s); v; v = jr_next(&l->jd, v)) {
 			ret = sample_member(l, ri, si, v, r, &hint);
 			if (ret)
@@ -240,15 +240,15 @@ static int load_repeats(struct loader *l, int ri, const struct jr_node *reps, st
 	for (k = 0, rec = jr_first(&l->jd, reps); rec; rec = jr_next(&l->jd, rec), k++) {
 		jm = jr_first(&l->jd, jr_typed(&l->jd, rec, "metrics", JR_OBJ));
 		if (!jr_typed(&l->jd, rec, "metrics", JR_OBJ))
-			return resdoc_bad(l->doc, "malformed result: runs[%d].repeats[%d] lacks its metrics",
-				   ri, k);
+			return rd_bad(l->doc, "malformed result: runs[%d].repeats[%d] lacks its metrics",
+				      ri, k);
 		for (; jm; jm = jr_next(&l->jd, jm)) {
 			m = sample_metric(r, jr_key(&l->jd, jm), &hint);
 			if (!m)
 				continue;
-			if (resdoc_num(l, jm, "mean", &mean))
-				return resdoc_bad(l->doc, "malformed result: runs[%d].repeats[%d].metrics.%s"
-					   ".mean is not a number", ri, k, m->id);
+			if (rd_num(l, jm, "mean", &mean))
+				return rd_bad(l->doc, "malformed result: runs[%d].repeats[%d].metrics.%s"
+					      ".mean is not a number", ri, k, m->id);
 			m->rep_mean[k] = mean;
 		}
 	}
@@ -263,17 +263,17 @@ int resdoc_load_metrics(struct loader *l, int ri, const struct jr_node *jr, stru
 	int ret;
 
 	if (!metrics || !samples)
-		return resdoc_bad(l->doc, "malformed result: runs[%d] lacks its metrics or samples", ri);
+		return rd_bad(l->doc, "malformed result: runs[%d] lacks its metrics or samples", ri);
 	if ((uint64_t)metrics->u.kids.count * samples->u.kids.count > RESDOC_MAX_VALUES)
-		return resdoc_bad(l->doc, "malformed result: runs[%d] has more than %u values", ri,
-			   RESDOC_MAX_VALUES);
+		return rd_bad(l->doc, "malformed result: runs[%d] has more than %u values", ri,
+			      RESDOC_MAX_VALUES);
 	if (reps && reps->type != JR_ARR)
-		return resdoc_bad(l->doc, "malformed result: runs[%d].repeats is not an array", ri);
+		return rd_bad(l->doc, "malformed result: runs[%d].repeats is not an array", ri);
 	r->metrics = xcalloc(metrics->u.kids.count ?: 1, sizeof(*r->metrics));
 	for (jm = jr_first(&l->jd, metrics); jm; jm = jr_next(&l->jd, jm)) {
 		if (jm->type != JR_OBJ)
-			return resdoc_bad(l->doc, "malformed result: runs[%d].metrics.%s is not an object",
-				   ri, jr_key(&l->jd, jm));
+			return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s is not an object",
+				      ri, jr_key(&l->jd, jm));
 		ret = load_metric(l, ri, jm, &r->metrics[r->nr_metrics++]);
 		if (ret)
 			return ret;
