@@ -43,7 +43,7 @@ static int bpf_for_validate(struct bench_env *env)
 	struct metric_def lat = { "latency", "ns/op", METRIC_INVERSE, .base = 0,
 				  .scale = 1000.0 * env->nr_producers };
 	struct metric_def ops = { "ops", "ops", METRIC_COUNT };
-	struct metric_def runs = { "runs", "program runs", METRIC_COUNT };
+	struct metric_def runs = { "runs", "runs", METRIC_COUNT };
 
 	bench_add_metric(env, &lat);
 	bench_add_metric(env, &ops);

@@ -24,7 +24,7 @@ static const struct metric_def loop_metrics[] = {
 	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0, .per_producer = true },
 	/* the period's raw counts: throughput is ops over the period */
 	{ "ops", "ops", METRIC_COUNT },
-	{ "runs", "program runs", METRIC_COUNT },
+	{ "runs", "runs", METRIC_COUNT },
 };
 
 static const enum probe_id bpf_loop_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };

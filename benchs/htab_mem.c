@@ -96,11 +96,11 @@ enum { M_OP, M_MEM, M_PEAK, M_FAILED, M_OPS, M_DELS, M_SETUP_PEAK };
  * (up to 64 pages a CPU) left over from setup.
  */
 static const struct metric_def htab_mem_metrics[] = {
-	[M_OP] = { "per-prod-op", "k/s", METRIC_RATE },
+	[M_OP] = { "per-prod-op", "k ops/s", METRIC_RATE },
 	[M_MEM] = { "memory", "MiB", METRIC_LEVEL },
 	[M_PEAK] = { "peak-memory", "MiB", METRIC_PEAK },
 	/* map operations (elements) that failed: none when parts are kept */
-	[M_FAILED] = { "failed-ops", "elements", METRIC_COUNT, .better = BETTER_LOWER },
+	[M_FAILED] = { "failed-ops", "elems", METRIC_COUNT, .better = BETTER_LOWER },
 	[M_OPS] = { "ops", "ops", METRIC_COUNT },
 	[M_DELS] = { "del-ops", "ops", METRIC_COUNT },
 	/* peak-memory starts with the producers; the kernel bench's is the larger of the two */

@@ -223,16 +223,16 @@ static int add_wall_metrics(struct bench_env *env)
 		{ "kernel_ns", "ns", METRIC_COUNT },
 		{ "kernel_latency", "ns/op", METRIC_TIME },
 	};
-	struct metric_def prod = { NULL, "ops", METRIC_COUNT };
-	char name[32];
+	struct metric_def prod = { "ops", "ops", METRIC_COUNT };
+	char key[32];
 	int err, i;
 
 	err = add_metric(env, &latency, M_LATENCY);
 	for (i = 0; !err && i < (int)ARRAY_SIZE(fixed); i++)
 		err = add_metric(env, &fixed[i], M_OPS + i);
 	for (i = 0; !err && env->nr_producers > 1 && i < env->nr_producers; i++) {
-		snprintf(name, sizeof(name), "ops_prod%d", i);
-		prod.name = name;
+		snprintf(key, sizeof(key), "producer=%d", i);	/* ops{producer=i} */
+		prod.key = key;
 		err = add_metric(env, &prod, M_OPS_PROD0 + i);
 	}
 	return err;

@@ -47,7 +47,7 @@ static const struct opt_def lpm_free_opts[] = {
 
 /* The same first four as the other lpm-trie benchmarks: one summary for all. */
 static const struct metric_def lpm_free_metrics[] = {
-	{ "throughput", "K ops/s", METRIC_RATE, .prod_unit = "K ops" },
+	{ "throughput", "k ops/s", METRIC_RATE, .prod_unit = "k ops" },
 	{ "latency", "ms/op", METRIC_TIME },
 	{ "ops", "frees", METRIC_COUNT },
 	{ "free_ns", "ns", METRIC_COUNT },

@@ -32,6 +32,11 @@ struct reporter;
  * a level fixed at setup and a running maximum are not independent
  * samples at all; a count is exact; an inverse is derived from its base.
  */
+/*
+ * Units (README "Units"): a rate is "<prefix> ops/s" with an SI prefix
+ * (k, M, G); a time "ns/op", "ms/op" or "ms" (one pass); a count a plural
+ * noun, "ops", "elems", "calls/pass" (per pass where a sample is one).
+ */
 enum metric_kind {
 	METRIC_RATE,		/* per-period estimate of a rate: "M ops/s" */
 	METRIC_TIME,		/* per-sample estimate of a time: "ns/op" timed in the kernel, "ms" a pass */
@@ -60,6 +65,13 @@ struct metric_def {
 	enum metric_better better;
 	/* levels, peaks: the smallest difference the measurement can tell (its unit); 0: exact */
 	double resolution;
+	/*
+	 * The row of a quantity measured several ways in one run, as
+	 * "op=lookup,batch=1000" (src/mkey.h; copied when added); NULL:
+	 * none.  Parameters go here, never into the name: the metric is
+	 * name + key, so exports can group and plot by its fields.
+	 */
+	const char *key;
 };
 
 /* The per-run state every operation receives. */
@@ -130,8 +142,8 @@ struct bench {
 
 /*
  * Adds a metric to the run (from validate, or setup); returns its index
- * in vals[].  Adding a name the run has already returns that index, so a
- * repeated setup (-r) finds its metrics again.
+ * in vals[].  Adding a name and key the run has already returns that
+ * index, so a repeated setup (-r) finds its metrics again.
  */
 int bench_add_metric(struct bench_env *env, const struct metric_def *def);
 /* What a measurement can tell apart (setup: once the method is known); compare honours it. */

@@ -28,6 +28,7 @@ void cmp_print_help(void)
 	       "       [--alpha A] [--adjust holm|bh|none] [--match OPT,...|--ignore-option OPT,...]\n\n"
 	       "Per matching run and metric: old and new figures, the change, new/old with its\n"
 	       "95%% CI, Welch's and Mann-Whitney's p, the minimal detectable effect, a verdict.\n"
+	       "Metrics pair by name and key, shown as name{key}; units must agree.\n"
 	       "--fail-on-regression PCT   exit 1 if a slower/worse verdict changes more than PCT%%\n"
 	       "--noise PCT                equal within +-PCT%%, default %g\n"
 	       "--alpha A                  significance level after adjustment, default 0.05\n"
@@ -194,7 +195,7 @@ static const char *cell(const struct cmp_row *r, char (*c)[CELL], int k)
 	if (k == COL_RUN)
 		return r->run;
 	if (k == COL_METRIC)
-		return r->nm->name;
+		return r->nm->id;	/* name{key}: the key says which row of a family's table */
 	if (k == COL_UNIT)
 		return r->nm->unit;
 	return c[k];
@@ -228,10 +229,10 @@ static void regression(const struct cmp_row *r, const struct cmp_opts *o)
 		fmt_basis(why, r);
 	}
 	if (r->from_zero)
-		errmsg("regression: %s %s from 0 to %g %s (limit %g%%, %s)", r->run, r->nm->name,
+		errmsg("regression: %s %s from 0 to %g %s (limit %g%%, %s)", r->run, r->nm->id,
 		       r->nfig, r->nm->unit, o->fail_pct, why);
 	else
-		errmsg("regression: %s %s %+.2f%% (limit %g%%, %s)", r->run, r->nm->name,
+		errmsg("regression: %s %s %+.2f%% (limit %g%%, %s)", r->run, r->nm->id,
 		       r->change_pct, o->fail_pct, why);
 }
 

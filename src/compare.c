@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "mkey.h"
 #include "opts.h"
 #include "resdoc.h"
 #include "stats.h"
@@ -206,6 +207,20 @@ static struct cmp_row *add_row(struct cmp_table *t)
 	return &t->rows[t->n++];
 }
 
+/* An old file's count may have no unit; otherwise a unit must be the same to compare figures. */
+static bool same_unit(const struct res_metric *om, const struct res_metric *nm)
+{
+	return !*om->unit || !*nm->unit || !strcmp(om->unit, nm->unit);
+}
+
+/* The metric of o that n's metric m is compared with, or NULL. */
+static const struct res_metric *partner(const struct res_run *o, const struct res_metric *m)
+{
+	const struct res_metric *om = res_run_metric(o, m->name, m->key);
+
+	return om && same_unit(om, m) ? om : NULL;
+}
+
 static void add_rows(struct cmp_table *t, const struct cmp_args *a, const char *name,
 		     const struct res_run *o, const struct res_run *n)
 {
@@ -214,7 +229,7 @@ static void add_rows(struct cmp_table *t, const struct cmp_args *a, const char *
 	struct cmp_row *row;
 
 	for (i = 0; i < n->nr_metrics; i++) {
-		om = res_run_metric(o, n->metrics[i].name);
+		om = partner(o, &n->metrics[i]);
 		if (!om)
 			continue;
 		row = add_row(t);
@@ -227,7 +242,7 @@ static void add_rows(struct cmp_table *t, const struct cmp_args *a, const char *
 		if (row->basis != BASIS_BASE)
 			continue;
 		for (k = first; k < t->n; k++)
-			if (!strcmp(t->rows[k].nm->name, row->nm->of) && t->rows[k].basis != BASIS_BASE)
+			if (!strcmp(t->rows[k].nm->id, row->nm->of) && t->rows[k].basis != BASIS_BASE)
 				break;
 		row->base = k < t->n ? k : -1;
 		if (row->base < 0) {
@@ -290,6 +305,64 @@ static int pair_runs(const struct cmp_args *a, const struct res_doc *old,
 	return matched;
 }
 
+/* Up to three ids of x's metrics without a partner in y, then how many more; their number. */
+static int lone_list(const struct res_run *x, const struct res_run *y, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i, nr = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < x->nr_metrics; i++) {
+		if (res_run_metric(y, x->metrics[i].name, x->metrics[i].key))
+			continue;
+		if (nr++ < 3 && used < len)
+			used += snprintf(buf + used, len - used, "%s%s", nr > 1 ? ", " : "",
+					 x->metrics[i].id);
+	}
+	if (nr > 3 && used < len)
+		snprintf(buf + used, len - used, " and %d more", nr - 3);
+	return nr;
+}
+
+/* Whether x names its metrics without keys where y keys them: a file from before metric keys. */
+static bool keys_differ(const struct res_run *x, const struct res_run *y)
+{
+	int i, kx = 0, ky = 0;
+
+	for (i = 0; i < x->nr_metrics; i++)
+		kx += !mkey_none(x->metrics[i].key);
+	for (i = 0; i < y->nr_metrics; i++)
+		ky += !mkey_none(y->metrics[i].key);
+	return !kx != !ky;
+}
+
+/* A matched pair's metrics that were not compared, and why; their number. */
+static int metric_notes(const char *name, const struct res_run *o, const struct res_run *n)
+{
+	char only_new[512], only_old[512];
+	const struct res_metric *om;
+	int i, nn, no, units = 0;
+
+	for (i = 0; i < n->nr_metrics; i++) {
+		om = res_run_metric(o, n->metrics[i].name, n->metrics[i].key);
+		if (om && !same_unit(om, &n->metrics[i])) {
+			printf("%s  %s not compared: its unit differs (NEW %s, OLD %s)\n", name,
+			       n->metrics[i].id, n->metrics[i].unit, om->unit);
+			units++;
+		}
+	}
+	nn = lone_list(n, o, only_new, sizeof(only_new));
+	no = lone_list(o, n, only_old, sizeof(only_old));
+	if (nn)
+		printf("%s  %d metric%s only in NEW: %s\n", name, nn, nn == 1 ? "" : "s", only_new);
+	if (no)
+		printf("%s  %d metric%s only in OLD: %s\n", name, no, no == 1 ? "" : "s", only_old);
+	if ((nn || no) && keys_differ(o, n))
+		printf("%s  (one file names metrics with their parameters, as bpfbench did before "
+		       "metric keys: those do not match)\n", name);
+	return units + nn + no;
+}
+
 static void print_unmatched(const struct cmp_args *a, const struct res_doc *old,
 			    const struct res_doc *new, const int *pair, const bool *used,
 			    char **names, struct cmp_tally *tally)
@@ -303,6 +376,8 @@ static void print_unmatched(const struct cmp_args *a, const struct res_doc *old,
 		if (o && (o->status || new->runs[i].status))
 			printf("%s  not compared: the run failed in %s (status %d)\n", names[i],
 			       o->status ? "OLD" : "NEW", o->status ?: new->runs[i].status);
+		else if (o)
+			tally->lone_metrics += metric_notes(names[i], o, &new->runs[i]);
 		if (o)
 			continue;
 		closest(a, old, &new->runs[i], true, why, sizeof(why));
@@ -352,6 +427,11 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	free(used);
 	if (!tally.matched) {
 		errmsg("no run of %s matches one of %s (benchmark, label and options differ)",
+		       new->path, old->path);
+		return 1;
+	}
+	if (!t.n && tally.lone_metrics) {
+		errmsg("no metric of %s matches one of %s (names, keys or units differ: see above)",
 		       new->path, old->path);
 		return 1;
 	}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "export.h"
+#include "mkey.h"
 #include "report.h"
 #include "util.h"
 
@@ -38,7 +39,7 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 {
 	const struct run_result *r = &row->res;
 	const struct metric_def *m;
-	char n1[64];
+	char n1[64], id[MKEY_ID_MAX];
 	size_t off = 0;
 	int i;
 
@@ -62,7 +63,7 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 			break;
 		}
 		m = &r->metrics[i];
-		appendf(buf, len, &off, "%s%s %s %s", i ? ", " : "", m->name,
+		appendf(buf, len, &off, "%s%s %s %s", i ? ", " : "", res_metric_id(r, i, id, sizeof(id)),
 			report_metric_figure(n1, sizeof(n1), r, i), m->unit);
 	}
 	if (r->precision_target)
@@ -71,6 +72,8 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 }
 
 /* ---- CSV (RFC 4180 quoting) ---- */
+
+#define CSV_MAX_KEYS	8	/* key fields as columns; more stay in JSON */
 
 static void csv_field(FILE *f, const char *s, bool last)
 {
@@ -100,11 +103,48 @@ static void csv_spread(FILE *f, const struct stats *s, double v)
 	fputc(',', f);
 }
 
-static void csv_metric(FILE *f, const struct run_result *r, int i)
+/*
+ * The key fields of every metric of the rows ("op", "batch"), in order
+ * of appearance: each a CSV column after "metric", empty where a metric
+ * lacks it, so a script can group by them.
+ */
+struct csv_keys {
+	int n;
+	char name[CSV_MAX_KEYS][MKEY_MAX];
+};
+
+static void csv_key_names(const struct result_row *rows, int n, struct csv_keys *k)
+{
+	char name[MKEY_MAX], val[MKEY_MAX];
+	const struct run_result *r;
+	const char *pos;
+	int i, m, j;
+
+	k->n = 0;
+	for (i = 0; i < n; i++) {
+		r = &rows[i].res;
+		for (m = 0; r->bench && m < r->nr_metrics; m++) {
+			pos = r->metrics[m].key;
+			while (mkey_next(&pos, name, sizeof(name), val, sizeof(val))) {
+				for (j = 0; j < k->n && strcmp(k->name[j], name); j++)
+					;
+				if (j == k->n && k->n < CSV_MAX_KEYS)
+					strcpy(k->name[k->n++], name);
+			}
+		}
+	}
+}
+
+static void csv_metric(FILE *f, const struct run_result *r, int i, const struct csv_keys *k)
 {
 	const struct stats *s = &r->st[i];
+	char val[MKEY_MAX];
+	int j;
 
 	csv_field(f, r->metrics[i].name, false);
+	for (j = 0; j < k->n; j++)
+		csv_field(f, mkey_get(r->metrics[i].key, k->name[j], val, sizeof(val)) ? val : "",
+			  false);
 	csv_field(f, r->metrics[i].unit, false);
 	fprintf(f, "%d,%.9g,", s->n, s->mean);
 	csv_spread(f, s, s->stddev);
@@ -114,12 +154,13 @@ static void csv_metric(FILE *f, const struct run_result *r, int i)
 	fprintf(f, "%.6f,", r->wall_ns / 1e9);
 }
 
-static void csv_row(FILE *f, const struct result_row *row, const char *section)
+static void csv_row(FILE *f, const struct result_row *row, const char *section,
+		    const struct csv_keys *k)
 {
 	const struct run_result *r = &row->res;
 	const char *bench = r->bench ? r->bench->name : "";
 	char status[16];
-	int i, nr = r->bench && !row->status ? r->nr_metrics : 0;
+	int i, j, nr = r->bench && !row->status ? r->nr_metrics : 0;
 
 	snprintf(status, sizeof(status), "%d", row->status);
 	for (i = 0; i < (nr ? nr : 1); i++) {
@@ -128,10 +169,13 @@ static void csv_row(FILE *f, const struct result_row *row, const char *section)
 		csv_field(f, row->label ? row->label : bench, false);
 		csv_field(f, bench, false);
 		csv_field(f, status, false);
-		if (nr)
-			csv_metric(f, r, i);
-		else
+		if (nr) {
+			csv_metric(f, r, i, k);
+		} else {
+			for (j = 0; j < k->n; j++)
+				fputc(',', f);
 			fputs(",,,,,,,,,,,", f);
+		}
 		csv_field(f, row->status ? row->note : "", true);
 	}
 }
@@ -139,14 +183,18 @@ static void csv_row(FILE *f, const struct result_row *row, const char *section)
 static void write_csv(FILE *f, const char *title, struct result_row *rows, int n)
 {
 	const char *section = NULL;
+	struct csv_keys k;
 	int i;
 
-	fputs("suite,section,label,bench,status,metric,unit,n,mean,stddev,median,min,max,"
-	      "ci95_low,ci95_high,measured_s,error\n", f);
+	csv_key_names(rows, n, &k);
+	fputs("suite,section,label,bench,status,metric,", f);
+	for (i = 0; i < k.n; i++)
+		csv_field(f, k.name[i], false);
+	fputs("unit,n,mean,stddev,median,min,max,ci95_low,ci95_high,measured_s,error\n", f);
 	for (i = 0; i < n; i++) {
 		if (rows[i].header)
 			section = rows[i].header;
-		csv_row(f, &rows[i], section);
+		csv_row(f, &rows[i], section, &k);
 	}
 }
 
@@ -165,10 +213,14 @@ static void md_cell(FILE *f, const char *s)
 
 #define MD_MAX_COLS	6	/* more metrics than this stay in JSON and CSV */
 
-/* The metric columns of rows [from, to): the first MD_MAX_COLS names, in order of appearance. */
-static int md_columns(struct result_row *rows, int from, int to, const char **names)
+/* A metric's column title: its identity, name{key}. */
+typedef char md_name[MKEY_ID_MAX];
+
+/* The metric columns of rows [from, to): the first MD_MAX_COLS identities, in order of appearance. */
+static int md_columns(struct result_row *rows, int from, int to, md_name *names)
 {
 	const struct run_result *r;
+	char id[MKEY_ID_MAX];
 	int i, m, k, n = 0;
 
 	for (i = from; i < to; i++) {
@@ -176,10 +228,11 @@ static int md_columns(struct result_row *rows, int from, int to, const char **na
 		if (rows[i].status || !r->bench || r->bench->format_row)
 			continue;
 		for (m = 0; m < r->nr_metrics && n < MD_MAX_COLS; m++) {
-			for (k = 0; k < n && strcmp(names[k], r->metrics[m].name); k++)
+			res_metric_id(r, m, id, sizeof(id));
+			for (k = 0; k < n && strcmp(names[k], id); k++)
 				;
 			if (k == n)
-				names[n++] = r->metrics[m].name;
+				strcpy(names[n++], id);
 		}
 	}
 	return n;
@@ -187,10 +240,12 @@ static int md_columns(struct result_row *rows, int from, int to, const char **na
 
 static void md_figure(FILE *f, const struct run_result *r, const char *name)
 {
-	char fig[64], cell[128];
-	int i = res_metric(r, name);
+	char fig[64], cell[128], id[MKEY_ID_MAX];
+	int i;
 
-	if (i < 0) {
+	for (i = 0; i < r->nr_metrics && strcmp(res_metric_id(r, i, id, sizeof(id)), name); i++)
+		;
+	if (i == r->nr_metrics) {
 		md_cell(f, "");
 		return;
 	}
@@ -217,7 +272,7 @@ static void md_note(FILE *f, const struct result_row *row)
 /* One section: a table whose columns are its metrics; a family's own table follows it. */
 static void md_section(FILE *f, const char *title, struct result_row *rows, int from, int to)
 {
-	const char *names[MD_MAX_COLS];
+	md_name names[MD_MAX_COLS];
 	char text[8192];
 	int i, c, n = md_columns(rows, from, to, names);
 

@@ -14,6 +14,7 @@
 #include "export.h"
 #include "hist.h"
 #include "jsonw.h"
+#include "mkey.h"
 #include "sysenv.h"
 #include "util.h"
 
@@ -139,20 +140,43 @@ static void json_stats(struct jsonw *w, const struct stats *s)
 	spread(w, "ci95_high", s, s->ci95_high);
 }
 
+/* "key": {"op": "lookup", "batch": 1000}: its fields, integers as numbers. */
+static void json_key(struct jsonw *w, const char *key)
+{
+	char name[MKEY_MAX], val[MKEY_MAX];
+	uint64_t n;
+
+	jsonw_key(w, "key");
+	jsonw_obj_open(w);
+	while (mkey_next(&key, name, sizeof(name), val, sizeof(val))) {
+		jsonw_key(w, name);
+		if (mkey_is_int(val) && val[0] != '-' && !parse_u64(val, &n))
+			jsonw_u64(w, n);
+		else
+			jsonw_str(w, val);
+	}
+	jsonw_obj_close(w);
+}
+
 static void json_metric(struct jsonw *w, const struct run_result *r, int i)
 {
 	const struct metric_def *m = &r->metrics[i];
+	char id[MKEY_ID_MAX];
 	struct run_spread sp;
 
-	jsonw_key(w, m->name);
+	/* keyed by name and key, which stay unique; name and key also apart */
+	jsonw_key(w, res_metric_id(r, i, id, sizeof(id)));
 	jsonw_obj_open(w);
+	jsonw_kstr(w, "name", m->name);
+	if (m->key)
+		json_key(w, m->key);
 	jsonw_kstr(w, "unit", m->unit);
 	jsonw_kstr(w, "kind", kind_names[m->kind]);
 	jsonw_kstr(w, "better", better_names[m->better]);
 	if (m->resolution > 0)
 		jsonw_kdouble(w, "resolution", m->resolution);
 	if (m->kind == METRIC_INVERSE) {
-		jsonw_kstr(w, "of", r->metrics[m->base].name);
+		jsonw_kstr(w, "of", res_metric_id(r, m->base, id, sizeof(id)));
 		jsonw_kdouble(w, "of_mean_inverse", res_shown_mean(r, i));
 	}
 	json_stats(w, &r->st[i]);
@@ -211,6 +235,7 @@ static void json_kstats(struct jsonw *w, const struct kstats *k)
 
 static void json_samples(struct jsonw *w, const struct run_result *r)
 {
+	char id[MKEY_ID_MAX];
 	int i, m;
 
 	jsonw_key(w, "samples");
@@ -222,7 +247,7 @@ static void json_samples(struct jsonw *w, const struct run_result *r)
 			jsonw_ki64(w, "repeat", r->sample_repeat[i]);
 		json_noise(w, &r->noise[i]);
 		for (m = 0; m < r->nr_metrics; m++)
-			jsonw_kdouble(w, r->metrics[m].name, res_sample(r, i)[m]);
+			jsonw_kdouble(w, res_metric_id(r, m, id, sizeof(id)), res_sample(r, i)[m]);
 		jsonw_obj_close(w);
 	}
 	jsonw_arr_close(w);
@@ -231,6 +256,7 @@ static void json_samples(struct jsonw *w, const struct run_result *r)
 /* -r N: each repetition's statistics, for run-level comparison. */
 static void json_repeats(struct jsonw *w, const struct run_result *r)
 {
+	char id[MKEY_ID_MAX];
 	const struct stats *st;
 	int k, m;
 
@@ -243,7 +269,7 @@ static void json_repeats(struct jsonw *w, const struct run_result *r)
 		jsonw_obj_open(w);
 		for (m = 0; m < r->nr_metrics; m++) {
 			st = res_repeat_st(r, k, m);
-			jsonw_key(w, r->metrics[m].name);
+			jsonw_key(w, res_metric_id(r, m, id, sizeof(id)));
 			jsonw_obj_open(w);
 			jsonw_ki64(w, "n", st->n);
 			jsonw_kdouble(w, "mean", st->mean);

@@ -7,12 +7,13 @@
  * measured options other than x agree; it is titled by the options that
  * set it apart, so preallocated and non-preallocated runs are never one
  * zig-zag.  A y axis carries one unit: a second unit goes to y2, a third
- * is refused, since a figure that labels K ops/s as M ops/s misleads.
+ * is refused, since a figure that labels k ops/s as M ops/s misleads.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mkey.h"
 #include "opts.h"
 #include "plot.h"
 #include "plot_int.h"
@@ -27,16 +28,31 @@ static int usage_err(const char *msg, const char *what)
 	return EXIT_USAGE;
 }
 
+/* The next comma outside name{key}'s braces, or the end. */
+static char *next_comma(char *p)
+{
+	int depth = 0;
+
+	for (; *p && (depth || *p != ','); p++)
+		depth += *p == '{' ? 1 : *p == '}' && depth ? -1 : 0;
+	return p;
+}
+
 static int split_metrics(struct plot_args *a, const char *list)
 {
-	char *tok, *save = NULL;
+	char *tok, *end, *next;
 
 	free(a->metric_list);
 	a->metric_list = strdup(list);
 	if (!a->metric_list)
 		die("out of memory");
 	a->nr_metrics = 0;
-	for (tok = strtok_r(a->metric_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = a->metric_list; tok; tok = next) {
+		end = next_comma(tok);
+		next = *end ? end + 1 : NULL;
+		*end = 0;
+		if (!*tok)
+			continue;
 		if (a->nr_metrics == PLOT_MAX_METRICS)
 			return usage_err("too many metrics in --metric (at most 8): ", list);
 		a->metric[a->nr_metrics++] = tok;
@@ -144,6 +160,15 @@ void plot_add(struct plot_curve *c, const struct plot_pt *p)
 	c->pts[c->n++] = *p;
 }
 
+int plot_count(const struct plot_fig *fig)
+{
+	int i, n = 0;
+
+	for (i = 0; i < fig->nr_curves; i++)
+		n += fig->curves[i].n;
+	return n;
+}
+
 static bool same(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
@@ -200,60 +225,114 @@ static json_object *x_value(const struct plot_args *a, const struct res_run *r)
 	return v;
 }
 
+/* Whether m is one that --metric names: by its name (every key), or name{key} exactly. */
+static bool wanted(const char *arg, const struct res_metric *m)
+{
+	return !strcmp(arg, m->name) || !strcmp(arg, m->id);
+}
+
+/* Whether m's key has the field x: then x is read from the key, not the options. */
+static bool x_in_key(const struct plot_args *a, const struct res_metric *m, char *buf, size_t len)
+{
+	return mkey_get(m->key, a->x, buf, len);
+}
+
+/* Whether m gives a point: x from its key or the run's options. */
+static bool has_x(const struct plot_args *a, const struct res_run *r, const struct res_metric *m)
+{
+	char v[MKEY_MAX];
+
+	return x_in_key(a, m, v, sizeof(v)) || x_value(a, r);
+}
+
 /* Runs that lack the option (other benchmarks of a suite) are left out. */
 static bool uses_run(const struct plot_args *a, const struct res_run *r)
 {
-	int i;
+	int i, k;
 
-	if (r->status || !x_value(a, r))
+	if (r->status)
 		return false;
 	for (i = 0; i < a->nr_metrics; i++)
-		if (res_run_metric(r, a->metric[i]))
-			return true;
+		for (k = 0; k < r->nr_metrics; k++)
+			if (wanted(a->metric[i], &r->metrics[k]) && has_x(a, r, &r->metrics[k]))
+				return true;
 	return false;
 }
 
-static void point_of(const struct plot_args *a, const struct res_run *r, struct plot_pt *p)
+static void number_of(struct plot_pt *p)
 {
-	json_object *v = x_value(a, r);
 	char *end;
 
-	p->xtext = json_object_get_string(v);
-	p->numeric = json_object_is_type(v, json_type_int) ||
-		     json_object_is_type(v, json_type_double);
-	if (p->numeric) {
-		p->x = json_object_get_double(v);
-	} else if (p->xtext && *p->xtext) {	/* "1000" stored as a string is a number too */
-		p->x = strtod(p->xtext, &end);
-		p->numeric = !*end && isfinite(p->x);
-	}
+	if (p->numeric || !*p->xtext)
+		return;
+	p->x = strtod(p->xtext, &end);	/* "1000" stored as a string is a number too */
+	p->numeric = !*end && isfinite(p->x);
 }
 
-static void add_run(struct plot_fig *fig, const struct res_run *r, const struct plot_pt *at)
+/* Where metric m of run r lies on x: its key's field, else the run's option. */
+static void point_of(const struct plot_args *a, const struct res_run *r,
+		     const struct res_metric *m, struct plot_pt *p)
+{
+	json_object *o;
+
+	memset(p, 0, sizeof(*p));
+	if (x_in_key(a, m, p->xtext, sizeof(p->xtext))) {
+		p->from_key = true;
+	} else {
+		o = x_value(a, r);
+		snprintf(p->xtext, sizeof(p->xtext), "%s", json_object_get_string(o) ?: "");
+		p->numeric = json_object_is_type(o, json_type_int) ||
+			     json_object_is_type(o, json_type_double);
+		if (p->numeric)
+			p->x = json_object_get_double(o);
+	}
+	number_of(p);
+}
+
+/* " op=lookup": the key's fields other than x, which tell this metric's curve from the others. */
+static void key_title(const struct plot_args *a, const char *key, char *buf, size_t size)
+{
+	char name[MKEY_MAX], val[MKEY_MAX];
+	size_t len = strlen(buf);
+
+	while (len < size && mkey_next(&key, name, sizeof(name), val, sizeof(val)))
+		if (!same_name(name, a->x))
+			len += snprintf(buf + len, size - len, " %s=%s", name, val);
+}
+
+static void add_point(struct plot_fig *fig, const struct res_run *r, const struct res_metric *m,
+		      const char *run_title)
 {
 	const struct plot_args *a = fig->a;
 	char title[PLOT_TITLE_MAX];
-	const struct res_metric *m;
 	struct plot_curve *c;
-	struct plot_pt p = *at;
-	size_t len;
-	int i;
+	struct plot_pt p;
+
+	if (!has_x(a, r, m))
+		return;
+	snprintf(title, sizeof(title), "%s", run_title);
+	if (a->nr_metrics > 1)	/* several metrics: the curve says which */
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), " %s", m->name);
+	key_title(a, m->key, title, sizeof(title));
+	point_of(a, r, m, &p);
+	c = plot_curve(fig, title);
+	c->metric = m->name;
+	c->unit = c->unit ?: m->unit ?: "";
+	p.y = m->mean;
+	p.sd = isfinite(m->stddev) ? m->stddev : 0;
+	plot_add(c, &p);
+}
+
+static void add_run(struct plot_fig *fig, const struct res_run *r)
+{
+	char title[PLOT_TITLE_MAX];
+	int i, k;
 
 	plot_run_title(fig, r, title, sizeof(title));
-	len = strlen(title);
-	for (i = 0; i < a->nr_metrics; i++) {
-		m = res_run_metric(r, a->metric[i]);
-		if (!m)
-			continue;
-		if (a->nr_metrics > 1)	/* several metrics: the curve says which */
-			snprintf(title + len, sizeof(title) - len, " %s", m->name);
-		c = plot_curve(fig, title);
-		c->metric = m->name;
-		c->unit = c->unit ?: m->unit ?: "";
-		p.y = m->mean;
-		p.sd = isfinite(m->stddev) ? m->stddev : 0;
-		plot_add(c, &p);
-	}
+	for (i = 0; i < fig->a->nr_metrics; i++)
+		for (k = 0; k < r->nr_metrics; k++)
+			if (wanted(fig->a->metric[i], &r->metrics[k]))
+				add_point(fig, r, &r->metrics[k], title);
 }
 
 static int collect_runs(struct plot_fig *fig, bool (*use)(const struct plot_args *,
@@ -314,14 +393,51 @@ static void shape_x(struct plot_fig *fig)
 		}
 }
 
-static bool has_metric(const struct plot_fig *fig, const char *name)
+static bool has_metric(const struct plot_fig *fig, const char *arg)
 {
+	struct res_metric m = { 0 };
+	char name[64];
 	int i;
 
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "{"), arg);	/* name{key}: name */
+	m.name = m.id = name;
 	for (i = 0; i < fig->nr_curves; i++)
-		if (!strcmp(fig->curves[i].metric, name))
+		if (wanted(fig->curves[i].metric, &m))
 			return true;
 	return false;
+}
+
+/*
+ * A key field that is a number for some metrics and text for others
+ * (map-batch's batch: 1000, or one-by-one) draws the numbers on a
+ * numeric axis: the text points are left out, and said so.
+ */
+static void drop_text_points(struct plot_fig *fig)
+{
+	int i, j, n, nums = 0, texts = 0;
+	struct plot_curve *c;
+	char what[64] = "";
+
+	for (i = 0; i < fig->nr_curves; i++)
+		for (j = 0; j < fig->curves[i].n; j++) {
+			nums += fig->curves[i].pts[j].numeric;
+			texts += !fig->curves[i].pts[j].numeric && fig->curves[i].pts[j].from_key;
+		}
+	if (!nums || !texts || nums + texts != plot_count(fig))
+		return;
+	for (i = 0; i < fig->nr_curves; i++) {
+		c = &fig->curves[i];
+		for (j = n = 0; j < c->n; j++) {
+			if (c->pts[j].numeric)
+				c->pts[n++] = c->pts[j];
+			else if (!what[0])
+				snprintf(what, sizeof(what), "%s", c->pts[j].xtext);
+		}
+		c->n = n;
+	}
+	/* stdout: a success says nothing on stderr */
+	printf("plot: %d point%s whose %s is not a number (%s) left out of the numeric axis\n",
+	       texts, texts == 1 ? "" : "s", fig->a->x, what);
 }
 
 static int no_runs(const struct plot_fig *fig)
@@ -338,18 +454,16 @@ static int no_runs(const struct plot_fig *fig)
 static int collect(struct plot_fig *fig)
 {
 	const struct plot_args *a = fig->a;
-	struct plot_pt at = { 0 };
 	int i;
 
 	if (collect_runs(fig, uses_run))
 		return no_runs(fig);
-	for (i = 0; i < fig->nr_runs; i++) {
-		point_of(a, fig->runs[i], &at);
-		add_run(fig, fig->runs[i], &at);
-	}
+	for (i = 0; i < fig->nr_runs; i++)
+		add_run(fig, fig->runs[i]);
 	for (i = 0; i < a->nr_metrics; i++)
 		if (!has_metric(fig, a->metric[i]))
 			return usage_err("no successful run has the metric ", a->metric[i]);
+	drop_text_points(fig);
 	shape_x(fig);
 	return 0;
 }
@@ -392,20 +506,14 @@ static int plot_help(void)
 	printf("Usage: bpfbench plot FILE.json -o OUT.svg|OUT.png [--x PARAM] "
 	       "[--metric NAME[,NAME...]] [--cdf]\n\n"
 	       "Mean ± stddev of metrics (default: the first) against an option\n"
-	       "(default: the swept one), one curve per benchmark, metric and\n"
-	       "configuration, one unit per y axis (two at most), drawn by gnuplot.\n"
+	       "(default: the swept one) or a field of the metrics' keys (map-batch:\n"
+	       "--x batch --metric rate), one curve per benchmark, metric, other key\n"
+	       "fields and configuration, one unit per y axis (two at most), drawn by\n"
+	       "gnuplot. --metric takes names, or name{key} for one keyed metric.\n"
 	       "--cdf draws the cumulative distribution of each run's per-op histograms.\n");
 	return 0;
 }
 
-static int plot_points(int n_curves, const struct plot_fig *fig)
-{
-	int i, n = 0;
-
-	for (i = 0; i < n_curves; i++)
-		n += fig->curves[i].n;
-	return n;
-}
 
 int plot_cmd(int argc, char **argv)
 {
@@ -429,8 +537,7 @@ int plot_cmd(int argc, char **argv)
 	if (!ret)
 		ret = plot_draw(&fig);
 	if (!ret)
-		printf("%s: %d curves, %d points\n", a.out, fig.nr_curves,
-		       plot_points(fig.nr_curves, &fig));
+		printf("%s: %d curves, %d points\n", a.out, fig.nr_curves, plot_count(&fig));
 	fig_free(&fig);
 	free(a.metric_list);
 	resdoc_free(&doc);

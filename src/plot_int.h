@@ -22,8 +22,9 @@ struct plot_args {
 
 struct plot_pt {
 	double x, y, sd;
-	const char *xtext;	/* the option's value as written */
+	char xtext[64];		/* the option's (or key field's) value as written */
 	bool numeric;
+	bool from_key;		/* x is a field of the metric's key */
 };
 
 struct plot_curve {
@@ -51,6 +52,8 @@ struct plot_fig {
 /* The curve titled so, created empty when new. */
 struct plot_curve *plot_curve(struct plot_fig *fig, const char *title);
 void plot_add(struct plot_curve *c, const struct plot_pt *p);
+/* The points of every curve. */
+int plot_count(const struct plot_fig *fig);
 /* bench, then name=value of each option that differs among fig->runs (x aside). */
 void plot_run_title(const struct plot_fig *fig, const struct res_run *r, char *buf, size_t size);
 /* The CDF of every histogram of every successful run: 0 or EXIT_USAGE. */

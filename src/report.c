@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli.h"
 #include "hist.h"
+#include "mkey.h"
 #include "report.h"
 #include "util.h"
 
@@ -40,6 +41,7 @@ static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
 {
 	const struct run_result *res = env->res;
 	FILE *out = report_out(env->opts);
+	char id[MKEY_ID_MAX];
 	int i;
 
 	fprintf(out, "Iter %3d (%7.3lfus): ", iter, drift_ns / 1000.0);
@@ -51,8 +53,8 @@ static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
 		return;
 	}
 	for (i = 0; i < res->nr_metrics; i++)
-		fprintf(out, "%s%s %8.3lf %s", i ? ", " : "", res->metrics[i].name, vals[i],
-			res->metrics[i].unit);
+		fprintf(out, "%s%s %8.3lf %s", i ? ", " : "", res_metric_id(res, i, id, sizeof(id)),
+			vals[i], res->metrics[i].unit);
 	fputc('\n', out);
 }
 
@@ -102,11 +104,14 @@ const char *report_metric_figure(char *buf, size_t len, const struct run_result 
 
 void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod)
 {
+	char id[MKEY_ID_MAX];
+
+	mkey_id(m->name, m->key, id, sizeof(id));
 	/* the kernel bench's own shape, which its scripts' summarize patterns read */
 	if (st->n > 1)
-		fprintf(out, "%s %8.3lf ± %5.3lf %s", m->name, st->mean, st->stddev, m->unit);
+		fprintf(out, "%s %8.3lf ± %5.3lf %s", id, st->mean, st->stddev, m->unit);
 	else
-		fprintf(out, "%s %8.3lf %s", m->name, st->mean, m->unit);
+		fprintf(out, "%s %8.3lf %s", id, st->mean, m->unit);
 	if (m->prod_unit)
 		fprintf(out, " (%7.3lf%s/prod)", st->mean / (nr_prod ? nr_prod : 1), m->prod_unit);
 }
@@ -114,6 +119,7 @@ void report_metric(FILE *out, const struct metric_def *m, const struct stats *st
 static void summary_line(FILE *out, const struct run_result *res, int nr_prod)
 {
 	const struct metric_def *m;
+	char id[MKEY_ID_MAX];
 	int i;
 
 	fprintf(out, "Summary: ");
@@ -122,7 +128,8 @@ static void summary_line(FILE *out, const struct run_result *res, int nr_prod)
 		if (i)
 			fputs(", ", out);
 		if (m->kind == METRIC_INVERSE)	/* the kernel bench: scale / mean of the base */
-			fprintf(out, "%s %8.3lf %s", m->name, res_shown_mean(res, i), m->unit);
+			fprintf(out, "%s %8.3lf %s", res_metric_id(res, i, id, sizeof(id)),
+				res_shown_mean(res, i), m->unit);
 		else
 			report_metric(out, m, &res->st[i], nr_prod);
 	}
@@ -131,13 +138,14 @@ static void summary_line(FILE *out, const struct run_result *res, int nr_prod)
 
 static void stats_lines(FILE *out, const struct run_result *res)
 {
+	char id[MKEY_ID_MAX];
 	const struct stats *st;
 	int i;
 
 	for (i = 0; i < res->nr_metrics; i++) {
 		st = &res->st[i];
-		fprintf(out, "Stats: %s n %d, median %.3lf, min %.3lf, max %.3lf", res->metrics[i].name,
-			st->n, st->median, st->min, st->max);
+		fprintf(out, "Stats: %s n %d, median %.3lf, min %.3lf, max %.3lf",
+			res_metric_id(res, i, id, sizeof(id)), st->n, st->median, st->min, st->max);
 		if (st->n > 1)
 			fprintf(out, ", cv %.2lf%%, 95%% CI [%.3lf, %.3lf]", st->cv * 100,
 				st->ci95_low, st->ci95_high);
@@ -148,11 +156,12 @@ static void stats_lines(FILE *out, const struct run_result *res)
 /* -r N: each repetition's mean of the first metric, and how much of the spread lies between them. */
 static void runs_line(FILE *out, const struct run_result *res)
 {
+	char id[MKEY_ID_MAX];
 	struct run_spread sp;
 	int k;
 
 	run_spread(res, 0, &sp);
-	fprintf(out, "Runs: %d, %s per run", res->nr_repeats, res->metrics[0].name);
+	fprintf(out, "Runs: %d, %s per run", res->nr_repeats, res_metric_id(res, 0, id, sizeof(id)));
 	for (k = 0; k < res->nr_repeats; k++)
 		fprintf(out, "%s%.3lf", k ? ", " : " ", res_repeat_st(res, k, 0)->mean);
 	fprintf(out, " %s; between-run stddev %.3lf (%.0lf%% of the variance)\n",
@@ -180,8 +189,11 @@ static void kstats_line(FILE *out, const struct kstats *k)
 /* How long --precision sampled, and whether it got there. */
 static void precision_line(FILE *out, const struct run_result *res)
 {
+	char id[MKEY_ID_MAX];
+
 	fprintf(out, "Precision: 95%% CI ±%.3lf%% of the mean %s (target %g%%), %s after %.1lf s, "
-		"%d samples\n", res->precision_pct, res->metrics[0].name, res->precision_target,
+		"%d samples\n", res->precision_pct, res_metric_id(res, 0, id, sizeof(id)),
+		res->precision_target,
 		res->precision_reached ? "reached" : "NOT reached (--max-duration)",
 		res->wall_ns / 1e9, res->nr_samples);
 }

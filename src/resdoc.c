@@ -13,12 +13,13 @@
 #include "bench.h"
 #include "cli.h"
 #include "jsonr.h"
+#include "mkey.h"
 #include "opts.h"
 #include "resdoc.h"
+#include "resdoc_int.h"
 #include "util.h"
 
 #define RESDOC_SCHEMA	"bpfbench-result/1"
-#define RESDOC_MAX_VALUES	(32u << 20)	/* metrics x samples of one run */
 #define CHUNK_BYTES	(64u << 10)
 
 /* Strings of a document, allocated together and freed at once. */
@@ -26,12 +27,6 @@ struct res_chunk {
 	struct res_chunk *next;
 	size_t used, cap;
 	char data[];
-};
-
-/* What one load is working on. */
-struct loader {
-	struct res_doc *doc;
-	struct jr_doc jd;
 };
 
 /*
@@ -43,16 +38,7 @@ static const char *const unmatched_opts[] = {
 	"json", "csv", "md", "sweep", "verbose", "quiet", "list", "help", NULL,
 };
 
-static const char *const kind_names[] = {
-	[RES_SAMPLED] = "sampled", [RES_RATE] = "rate", [RES_TIME] = "time",
-	[RES_RATIO] = "ratio", [RES_LEVEL] = "level", [RES_PEAK] = "peak",
-	[RES_COUNT] = "count", [RES_INVERSE] = "inverse",
-};
-
-static int bad(const struct res_doc *doc, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int bad(const struct res_doc *doc, const char *fmt, ...)
+int rd_bad(const struct res_doc *doc, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -64,7 +50,7 @@ static int bad(const struct res_doc *doc, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static const char *keep(struct res_doc *doc, const char *s)
+const char *rd_keep(struct res_doc *doc, const char *s)
 {
 	size_t len = strlen(s) + 1, cap;
 	struct res_chunk *c = doc->strings;
@@ -94,12 +80,12 @@ static int read_all(struct res_doc *doc, char **buf, size_t *len)
 
 	fd = open(doc->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return bad(doc, "cannot open: %s", strerror(errno));
+		return rd_bad(doc, "cannot open: %s", strerror(errno));
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
 		if (st.st_size > RESDOC_MAX_BYTES) {
 			close(fd);
-			return bad(doc, "%lld bytes, more than the %u MiB a result may have",
-				   (long long)st.st_size, RESDOC_MAX_BYTES >> 20);
+			return rd_bad(doc, "%lld bytes, more than the %u MiB a result may have",
+				      (long long)st.st_size, RESDOC_MAX_BYTES >> 20);
 		}
 		cap = (size_t)st.st_size + 1;	/* one read, no copy */
 	}
@@ -118,29 +104,29 @@ static int read_all(struct res_doc *doc, char **buf, size_t *len)
 			close(fd);
 			*len = n;
 			if (r < 0)
-				return bad(doc, "cannot read: %s", strerror(errno));
+				return rd_bad(doc, "cannot read: %s", strerror(errno));
 			return 0;
 		}
 		n += r;
 		if (n > RESDOC_MAX_BYTES) {
 			close(fd);
-			return bad(doc, "more than the %u MiB a result may have",
-				   RESDOC_MAX_BYTES >> 20);
+			return rd_bad(doc, "more than the %u MiB a result may have",
+				      RESDOC_MAX_BYTES >> 20);
 		}
 	}
 	close(fd);
 	die("out of memory");
 }
 
-static const char *str_member(struct loader *l, const struct jr_node *o, const char *key)
+const char *rd_str(struct loader *l, const struct jr_node *o, const char *key)
 {
 	const char *s = jr_str(&l->jd, jr_typed(&l->jd, o, key, JR_STR));
 
-	return s ? keep(l->doc, s) : NULL;
+	return s ? rd_keep(l->doc, s) : NULL;
 }
 
 /* A number, or NAN when absent or null; 0 unless present with another type. */
-static int num_member(struct loader *l, const struct jr_node *o, const char *key, double *out)
+int rd_num(struct loader *l, const struct jr_node *o, const char *key, double *out)
 {
 	const struct jr_node *v = jr_member(&l->jd, o, key);
 
@@ -256,8 +242,8 @@ static void measured_opts(struct loader *l, const struct jr_node *opts, struct r
 		if (unmatched(jr_key(&l->jd, c)) || at_default(l, b, c, jr_key(&l->jd, c)))
 			continue;
 		v = to_jsonc(&l->jd, c);
-		pairs[2 * k] = keep(l->doc, jr_key(&l->jd, c));
-		pairs[2 * k + 1] = keep(l->doc, v ? json_object_to_json_string_ext(v,
+		pairs[2 * k] = rd_keep(l->doc, jr_key(&l->jd, c));
+		pairs[2 * k + 1] = rd_keep(l->doc, v ? json_object_to_json_string_ext(v,
 					JSON_C_TO_STRING_PLAIN) : "null");
 		json_object_put(v);
 		k++;
@@ -273,188 +259,6 @@ static void measured_opts(struct loader *l, const struct jr_node *opts, struct r
 	free(pairs);
 }
 
-static int metric_kind(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
-{
-	const char *kind = jr_str(&l->jd, jr_typed(&l->jd, jm, "kind", JR_STR));
-	const char *better = jr_str(&l->jd, jr_typed(&l->jd, jm, "better", JR_STR));
-	size_t k;
-
-	m->kind = RES_SAMPLED;
-	for (k = 0; kind && k < ARRAY_SIZE(kind_names); k++)
-		if (!strcmp(kind, kind_names[k]))
-			break;
-	if (kind && k == ARRAY_SIZE(kind_names))
-		return bad(l->doc, "runs[%d].metrics.%s.kind \"%.32s\" is none this bpfbench knows",
-			   ri, m->name, kind);
-	if (kind)
-		m->kind = (enum res_kind)k;
-	if (!better)
-		m->better = RES_BETTER_GUESS;
-	else if (!strcmp(better, "higher"))
-		m->better = RES_BETTER_HIGHER;
-	else if (!strcmp(better, "lower"))
-		m->better = RES_BETTER_LOWER;
-	else if (!strcmp(better, "none"))
-		m->better = RES_BETTER_NONE;
-	else
-		return bad(l->doc, "runs[%d].metrics.%s.better \"%.32s\" is not higher, lower or none",
-			   ri, m->name, better);
-	return 0;
-}
-
-static int load_metric(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
-{
-	const struct jr_node *n = jr_typed(&l->jd, jm, "n", JR_INT);
-	double mean;
-
-	m->name = keep(l->doc, jr_key(&l->jd, jm));
-	m->unit = str_member(l, jm, "unit");
-	m->of = str_member(l, jm, "of");
-	if (!m->unit || num_member(l, jm, "mean", &mean) || isnan(mean))
-		return bad(l->doc, "malformed result: runs[%d].metrics.%s lacks a unit or mean",
-			   ri, m->name);
-	m->mean = mean;
-	m->n = n ? (int)n->u.i : 0;
-	if (num_member(l, jm, "stddev", &m->stddev) ||
-	    num_member(l, jm, "of_mean_inverse", &m->of_mean_inverse) ||
-	    num_member(l, jm, "between_run_stddev", &m->between_run_stddev) ||
-	    num_member(l, jm, "between_share", &m->between_share) ||
-	    num_member(l, jm, "resolution", &m->resolution))
-		return bad(l->doc, "malformed result: runs[%d].metrics.%s has a field that is "
-			   "not a number", ri, m->name);
-	if (isnan(m->stddev))
-		m->stddev = 0;
-	if (isnan(m->resolution))
-		m->resolution = 0;
-	return metric_kind(l, ri, jm, m);
-}
-
-/* The metric named key, trying first the one after the previous match (samples keep their order). */
-static struct res_metric *sample_metric(struct res_run *r, const char *key, int *hint)
-{
-	int i, k;
-
-	for (i = 0; i < r->nr_metrics; i++) {
-		k = (*hint + i) % r->nr_metrics;
-		if (!strcmp(r->metrics[k].name, key)) {
-			*hint = k + 1;
-			return &r->metrics[k];
-		}
-	}
-	return NULL;
-}
-
-static int sample_member(struct loader *l, int ri, size_t si, const struct jr_node *v,
-			 struct res_run *r, int *hint)
-{
-	const char *key = jr_key(&l->jd, v);
-	struct res_metric *m;
-
-	if (!strcmp(key, "repeat")) {
-		if (v->type != JR_INT || v->u.i < 0 || v->u.i > INT32_MAX)
-			return bad(l->doc, "malformed result: runs[%d].samples[%zu].repeat is not "
-				   "a run index", ri, si);
-		if (!r->sample_repeat)
-			r->sample_repeat = xcalloc(r->nr_samples, sizeof(int));
-		r->sample_repeat[si] = (int)v->u.i;
-		return 0;
-	}
-	m = sample_metric(r, key, hint);
-	if (!m || v->type == JR_NULL)
-		return 0;	/* elapsed_ns and the like; NaN is written as null */
-	if (v->type != JR_INT && v->type != JR_NUM)
-		return bad(l->doc, "malformed result: runs[%d].samples[%zu].%s is not a number",
-			   ri, si, key);
-	m->samples[si] = jr_num(v);
-	m->nr_values++;
-	return 0;
-}
-
-static int load_samples(struct loader *l, int ri, const struct jr_node *samples, struct res_run *r)
-{
-	const struct jr_node *s, *v;
-	int i, hint = 0, ret;
-	size_t si = 0, k;
-
-	r->nr_samples = (int)samples->u.kids.count;
-	for (i = 0; i < r->nr_metrics; i++) {
-		r->metrics[i].samples = xcalloc(r->nr_samples ?: 1, sizeof(double));
-		for (k = 0; k < (size_t)r->nr_samples; k++)
-			r->metrics[i].samples[k] = NAN;
-	}
-	for (s = jr_first(&l->jd, samples); s; s = jr_next(&l->jd, s), si++) {
-		if (s->type != JR_OBJ)
-			return bad(l->doc, "malformed result: runs[%d].samples[%zu] is not an object",
-				   ri, si);
-		for (v = jr_first(&l->jd, s); v; v = jr_next(&l->jd, v)) {
-			ret = sample_member(l, ri, si, v, r, &hint);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
-}
-
-/* runs[].repeats: [{"index": k, "metrics": {NAME: {"n", "mean", "stddev"}}}], one per run. */
-static int load_repeats(struct loader *l, int ri, const struct jr_node *reps, struct res_run *r)
-{
-	const struct jr_node *rec, *jm;
-	struct res_metric *m;
-	int i, k = 0, hint = 0;
-	double mean;
-
-	r->nr_repeats = (int)reps->u.kids.count;
-	for (i = 0; i < r->nr_metrics; i++) {
-		r->metrics[i].rep_mean = xcalloc(r->nr_repeats ?: 1, sizeof(double));
-		for (k = 0; k < r->nr_repeats; k++)
-			r->metrics[i].rep_mean[k] = NAN;
-	}
-	for (k = 0, rec = jr_first(&l->jd, reps); rec; rec = jr_next(&l->jd, rec), k++) {
-		jm = jr_first(&l->jd, jr_typed(&l->jd, rec, "metrics", JR_OBJ));
-		if (!jr_typed(&l->jd, rec, "metrics", JR_OBJ))
-			return bad(l->doc, "malformed result: runs[%d].repeats[%d] lacks its metrics",
-				   ri, k);
-		for (; jm; jm = jr_next(&l->jd, jm)) {
-			m = sample_metric(r, jr_key(&l->jd, jm), &hint);
-			if (!m)
-				continue;
-			if (num_member(l, jm, "mean", &mean))
-				return bad(l->doc, "malformed result: runs[%d].repeats[%d].metrics.%s"
-					   ".mean is not a number", ri, k, m->name);
-			m->rep_mean[k] = mean;
-		}
-	}
-	return 0;
-}
-
-static int load_metrics(struct loader *l, int ri, const struct jr_node *jr, struct res_run *r)
-{
-	const struct jr_node *metrics = jr_typed(&l->jd, jr, "metrics", JR_OBJ);
-	const struct jr_node *samples = jr_typed(&l->jd, jr, "samples", JR_ARR);
-	const struct jr_node *reps = jr_member(&l->jd, jr, "repeats"), *jm;
-	int ret;
-
-	if (!metrics || !samples)
-		return bad(l->doc, "malformed result: runs[%d] lacks its metrics or samples", ri);
-	if ((uint64_t)metrics->u.kids.count * samples->u.kids.count > RESDOC_MAX_VALUES)
-		return bad(l->doc, "malformed result: runs[%d] has more than %u values", ri,
-			   RESDOC_MAX_VALUES);
-	if (reps && reps->type != JR_ARR)
-		return bad(l->doc, "malformed result: runs[%d].repeats is not an array", ri);
-	r->metrics = xcalloc(metrics->u.kids.count ?: 1, sizeof(*r->metrics));
-	for (jm = jr_first(&l->jd, metrics); jm; jm = jr_next(&l->jd, jm)) {
-		if (jm->type != JR_OBJ)
-			return bad(l->doc, "malformed result: runs[%d].metrics.%s is not an object",
-				   ri, jr_key(&l->jd, jm));
-		ret = load_metric(l, ri, jm, &r->metrics[r->nr_metrics++]);
-		if (ret)
-			return ret;
-	}
-	ret = load_samples(l, ri, samples, r);
-	if (!ret && reps)
-		ret = load_repeats(l, ri, reps, r);
-	return ret;
-}
 
 static int load_run(struct loader *l, int ri, const struct jr_node *jr)
 {
@@ -462,19 +266,19 @@ static int load_run(struct loader *l, int ri, const struct jr_node *jr)
 	const struct jr_node *status = jr_typed(&l->jd, jr, "status", JR_INT);
 	const struct jr_node *opts = jr_typed(&l->jd, jr, "options", JR_OBJ);
 
-	r->bench = str_member(l, jr, "bench");
+	r->bench = rd_str(l, jr, "bench");
 	if (!r->bench || !status || !opts)
-		return bad(l->doc, "malformed result: runs[%d] lacks bench, status or options", ri);
+		return rd_bad(l->doc, "malformed result: runs[%d] lacks bench, status or options", ri);
 	r->status = (int)status->u.i;
-	r->label = str_member(l, jr, "label");
-	r->suite = str_member(l, jr, "suite");
-	r->section = str_member(l, jr, "section");
-	r->sweep_param = str_member(l, jr, "sweep_param");
+	r->label = rd_str(l, jr, "label");
+	r->suite = rd_str(l, jr, "suite");
+	r->section = rd_str(l, jr, "section");
+	r->sweep_param = rd_str(l, jr, "sweep_param");
 	r->options = to_jsonc(&l->jd, opts);
 	if (!r->options)
 		die("out of memory");
 	measured_opts(l, opts, r);
-	return load_metrics(l, ri, jr, r);
+	return resdoc_load_metrics(l, ri, jr, r);
 }
 
 static int check_schema(struct loader *l)
@@ -483,13 +287,13 @@ static int check_schema(struct loader *l)
 	const char *schema;
 
 	if (root->type != JR_OBJ)
-		return bad(l->doc, "not a bpfbench result (the document is not a JSON object)");
+		return rd_bad(l->doc, "not a bpfbench result (the document is not a JSON object)");
 	schema = jr_str(&l->jd, jr_typed(&l->jd, root, "schema", JR_STR));
 	if (!schema)
-		return bad(l->doc, "not a bpfbench result (no \"schema\" member)");
+		return rd_bad(l->doc, "not a bpfbench result (no \"schema\" member)");
 	if (strcmp(schema, RESDOC_SCHEMA))
-		return bad(l->doc, "not a bpfbench result (schema \"%.64s\", expected \"%s\")",
-			   schema, RESDOC_SCHEMA);
+		return rd_bad(l->doc, "not a bpfbench result (schema \"%.64s\", expected \"%s\")",
+			      schema, RESDOC_SCHEMA);
 	return 0;
 }
 
@@ -498,9 +302,9 @@ static int parse(struct loader *l, char *buf, size_t len)
 	char err[400];
 
 	if (!len)
-		return bad(l->doc, "empty file, not a bpfbench result");
+		return rd_bad(l->doc, "empty file, not a bpfbench result");
 	if (jr_parse(&l->jd, buf, len, err, sizeof(err)))
-		return bad(l->doc, "%s", err);
+		return rd_bad(l->doc, "%s", err);
 	return check_schema(l);
 }
 
@@ -511,17 +315,17 @@ static int load_doc(struct loader *l)
 	int ret, i = 0;
 
 	env = jr_typed(&l->jd, root, "env", JR_OBJ);
-	doc->kernel = str_member(l, env, "kernel");
-	doc->date = str_member(l, env, "date");
+	doc->kernel = rd_str(l, env, "kernel");
+	doc->date = rd_str(l, env, "date");
 	resenv_load(&doc->env, &l->jd, env);
 	runs = jr_typed(&l->jd, root, "runs", JR_ARR);
 	if (!runs)
-		return bad(doc, "malformed result: no \"runs\" array");
+		return rd_bad(doc, "malformed result: no \"runs\" array");
 	doc->runs = xcalloc(runs->u.kids.count ?: 1, sizeof(*doc->runs));
 	for (jr = jr_first(&l->jd, runs); jr; jr = jr_next(&l->jd, jr), i++) {
 		doc->nr_runs = i + 1;	/* what resdoc_free() must release, even on error */
 		if (jr->type != JR_OBJ)
-			return bad(doc, "malformed result: runs[%d] is not an object", i);
+			return rd_bad(doc, "malformed result: runs[%d] is not an object", i);
 		ret = load_run(l, i, jr);
 		if (ret)
 			return ret;
@@ -575,12 +379,12 @@ void resdoc_free(struct res_doc *doc)
 	memset(doc, 0, sizeof(*doc));
 }
 
-const struct res_metric *res_run_metric(const struct res_run *r, const char *name)
+const struct res_metric *res_run_metric(const struct res_run *r, const char *name, const char *key)
 {
 	int i;
 
 	for (i = 0; i < r->nr_metrics; i++)
-		if (!strcmp(r->metrics[i].name, name))
+		if (!strcmp(r->metrics[i].name, name) && mkey_eq(r->metrics[i].key, key))
 			return &r->metrics[i];
 	return NULL;
 }

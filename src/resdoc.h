@@ -38,10 +38,13 @@ enum res_kind {
 enum res_better { RES_BETTER_GUESS, RES_BETTER_HIGHER, RES_BETTER_LOWER, RES_BETTER_NONE };
 
 struct res_metric {
-	const char *name, *unit;
+	const char *id;		/* the metrics object's key: name{key}, or an old file's name */
+	const char *name;	/* "name", else id */
+	const char *key;	/* "op=lookup,batch=1000" (mkey.h), NULL: none */
+	const char *unit;	/* as today's bpfbench spells it (older spellings read so) */
 	enum res_kind kind;
 	enum res_better better;	/* RES_BETTER_GUESS: absent (an old file) */
-	const char *of;		/* RES_INVERSE: the base metric; NULL if not recorded */
+	const char *of;		/* RES_INVERSE: the base metric's id; NULL if not recorded */
 	double of_mean_inverse;	/* RES_INVERSE: the summary's figure; NAN if absent */
 	int n;			/* the summary's n */
 	double mean, stddev;	/* stddev 0 when null (n = 1) */
@@ -79,7 +82,8 @@ struct res_doc {
 /* 0, or EXIT_USAGE after one line naming the file and the problem. */
 int resdoc_load(const char *path, struct res_doc *doc);
 void resdoc_free(struct res_doc *doc);
-const struct res_metric *res_run_metric(const struct res_run *r, const char *name);
+/* The metric of this name and key (NULL: none), or NULL. */
+const struct res_metric *res_run_metric(const struct res_run *r, const char *name, const char *key);
 /* The recorded value of a measured option as JSON text, NULL when absent or at its default. */
 const char *res_run_mopt(const struct res_run *r, const char *name);
 

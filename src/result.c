@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "mkey.h"
 #include "result.h"
 #include "runner.h"
 #include "util.h"
@@ -36,21 +37,43 @@ static enum metric_better better_of(const struct run_result *res, const struct m
 	return BETTER_NONE;
 }
 
-int res_metric(const struct run_result *r, const char *name)
+int res_metric_key(const struct run_result *r, const char *name, const char *key)
 {
 	int i;
 
 	for (i = 0; i < r->nr_metrics; i++)
-		if (!strcmp(r->metrics[i].name, name))
+		if (!strcmp(r->metrics[i].name, name) && mkey_eq(r->metrics[i].key, key))
 			return i;
 	return -1;
+}
+
+int res_metric(const struct run_result *r, const char *name)
+{
+	return res_metric_key(r, name, NULL);
+}
+
+const char *res_metric_id(const struct run_result *r, int i, char *buf, size_t len)
+{
+	return mkey_id(r->metrics[i].name, r->metrics[i].key, buf, len);
+}
+
+static char *xstrdup_or_null(const char *s)
+{
+	char *d;
+
+	if (mkey_none(s))
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		die("out of memory");
+	return d;
 }
 
 int bench_add_metric(struct bench_env *env, const struct metric_def *def)
 {
 	struct run_result *res = env->res;
 	struct metric_def *m;
-	int i = res_metric(res, def->name);
+	int i = res_metric_key(res, def->name, def->key);
 
 	if (i >= 0)
 		return i;
@@ -66,9 +89,10 @@ int bench_add_metric(struct bench_env *env, const struct metric_def *def)
 	}
 	m = &res->metrics[res->nr_metrics];
 	*m = *def;
-	m->name = strdup(def->name);
-	if (!m->name)
-		die("out of memory");
+	m->name = xstrdup_or_null(def->name);
+	m->key = xstrdup_or_null(def->key);
+	if (!m->name || strlen(m->name) >= 64 || (m->key && strlen(m->key) >= MKEY_MAX))
+		die("internal: %s: metric name or key missing or too long", env->bench->name);
 	m->better = better_of(res, m);
 	return res->nr_metrics++;
 }
@@ -249,8 +273,10 @@ void run_result_free(struct run_result *res)
 {
 	int i;
 
-	for (i = 0; i < res->nr_metrics; i++)
+	for (i = 0; i < res->nr_metrics; i++) {
 		free((char *)res->metrics[i].name);
+		free((char *)res->metrics[i].key);
+	}
 	free(res->metrics);
 	free(res->st);
 	free(res->repeat_st);

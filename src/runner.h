@@ -82,8 +82,12 @@ struct run_spread {
 	double between_share;	/* var(means) / (var(means) + mean within-repetition variance) */
 };
 void run_spread(const struct run_result *r, int m, struct run_spread *out);
-/* Index of a metric by name, or -1. */
+/* Index of the metric of this name and no key, or -1. */
 int res_metric(const struct run_result *r, const char *name);
+/* Index of the metric of this name and key (NULL: none), or -1. */
+int res_metric_key(const struct run_result *r, const char *name, const char *key);
+/* Metric i's identity, "name{key}" or its name (mkey.h): JSON's object key. */
+const char *res_metric_id(const struct run_result *r, int i, char *buf, size_t len);
 
 /* 0, or 1 after one line naming the privilege bpf() lacks (before anything runs). */
 int run_check_privileges(void);

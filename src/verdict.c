@@ -49,7 +49,7 @@ static enum cmp_dir guess_direction(const char *name, const char *unit, bool *sp
 		return DIR_HIGHER;
 	if (per && (!strcmp(per, "/s") || !strcmp(per, "/sec")))
 		return *speed = true, DIR_HIGHER;
-	if (!strncmp(w, "M ", 2) || !strncmp(w, "K ", 2))	/* a scale prefix word */
+	if (strchr("kKMG", w[0]) && w[0] && w[1] == ' ')	/* a scale prefix word */
 		w += 2;
 	if (word_in(w, strcspn(w, " /"), times))
 		return *speed = true, DIR_LOWER;

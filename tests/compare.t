@@ -108,8 +108,8 @@ gen "$TMPD/o.json" --seed 7
 gen "$TMPD/n.json" --seed 8 --drops 3.1
 run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
 [ "$RC" -eq 1 ] && [ "$(grep -c ' drops .* from 0 .* worse$' <<<"$OUT")" -eq 3 ] &&
-	grep -q 'regression: .* drops from 0 to 3.[0-9]* M/s' <<<"$ERR" && ! grep -qi nan <<<"$OUT$ERR"
-ok $? "drops 0 -> 3.1 M/s: worse, judged on the absolute change, a regression, no nan" ||
+	grep -q 'regression: .* drops from 0 to 3.[0-9]* M ops/s' <<<"$ERR" && ! grep -qi nan <<<"$OUT$ERR"
+ok $? "drops 0 -> 3.1 M ops/s: worse, judged on the absolute change, a regression, no nan" ||
 	diag "$OUT" "$ERR"
 run compare "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5
 [ "$RC" -eq 0 ] && [ "$(grep -c ' drops .* -100.00% .* better$' <<<"$OUT")" -eq 3 ]
@@ -158,14 +158,76 @@ run compare "$TMPD/long.json" "$TMPD/long.json"
 	[ "$(grep -c 'as lookup_batch_1000000_throughput  *equal$' <<<"$OUT")" -eq 3 ]
 ok $? "long metric names are never cut" || diag "$OUT"
 
+# ---- metrics keyed by a row (map-batch: name + op and batch size) ----
+# mbdoc FILE SEED [old|kunit]: a map-batch-like run, time per (op, batch size or one-by-one),
+# today's name + key; "old": names with the parameters in them; "kunit": the rate in k ops/s.
+mbdoc() {
+	python3 - "$(dirname "$GEN")" "$@" <<'PY'
+import json, random, sys
+sys.path.insert(0, sys.argv[1])
+from gen_results import summary
+path, seed, how = sys.argv[2], int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else ""
+rng = random.Random(seed)
+samples = [{"elapsed_ns": 1000000} for _ in range(20)]
+metrics = {}
+for op in ("lookup", "update"):
+    for b in (10, 1000, "one-by-one"):
+        for name, unit, kind, better, mean in (("time", "ms", "time", "lower", 5.0 if b == "one-by-one" else 1.0),
+                                                ("rate", "k ops/s" if how == "kunit" else "M ops/s", "rate", "higher", 1.0)):
+            vals = [rng.gauss(mean, mean / 100) for _ in samples]
+            if how == "old":
+                mid, extra = "%s_%s_%s" % (op, "one_by_one" if b == "one-by-one" else "batch_%d" % b, name), {}
+            else:
+                mid, extra = "%s{op=%s,batch=%s}" % (name, op, b), {"name": name, "key": {"op": op, "batch": b}}
+            metrics[mid] = summary(vals, unit, kind, better, extra)
+            for x, v in zip(samples, vals):
+                x[mid] = v
+run = {"bench": "map-batch", "family": "map-batch", "status": 0, "trigger": "none",
+       "options": {"warmup": 0, "duration": 1, "max_entries": 1000, "batch": "10,1000", "op": "lookup,update"},
+       "warmup_samples": 0, "measured_s": 1.0, "metrics": metrics, "samples": samples}
+json.dump({"schema": "bpfbench-result/1", "env": {"kernel": "6.18", "date": "2026-12-03"}, "runs": [run]},
+          open(path, "w"), indent=1)
+PY
+}
+mbdoc "$TMPD/mbo.json" 1
+mbdoc "$TMPD/mbn.json" 2
+run compare "$TMPD/mbo.json" "$TMPD/mbn.json"
+rows=$(grep -oE '^map-batch  +(time|rate)\{op=[a-z]+,batch=[0-9a-z-]+\}  ' <<<"$OUT" | awk '{ print $2 }' | sort | tr '\n' ' ')
+want=$(for m in rate time; do for o in lookup update; do for b in 10 1000 one-by-one; do
+	echo "$m{op=$o,batch=$b}"; done; done; done | sort | tr '\n' ' ')
+[ "$RC" -eq 0 ] && [ "$rows" = "$want" ] && ! grep -q 'metrics\? only in\|not compared' <<<"$OUT"
+ok $? "map-batch: metrics matched per name, op and batch size, each row naming its key" || diag "$OUT"
+jq '.runs[0].metrics |= with_entries(select(.key | test("op=update") | not)) |
+	.runs[0].samples[] |= with_entries(select(.key | test("op=update") | not))' "$TMPD/mbn.json" >"$TMPD/mbl.json"
+run compare "$TMPD/mbo.json" "$TMPD/mbl.json"
+[ "$RC" -eq 0 ] && [ "$(grep -c '^map-batch  .*{op=lookup,' <<<"$OUT")" -eq 6 ] &&
+	grep -qx 'map-batch  6 metrics only in OLD: time{op=update,batch=10}, rate{op=update,batch=10}, time{op=update,batch=1000} and 3 more' <<<"$OUT"
+ok $? "a key only one side has: the others compared, the lone ones listed" || diag "$OUT"
+mbdoc "$TMPD/mbold.json" 1 old
+run compare "$TMPD/mbold.json" "$TMPD/mbn.json"
+[ "$RC" -eq 1 ] && grep -q '^map-batch  12 metrics only in NEW: time{op=lookup,batch=10}, ' <<<"$OUT" &&
+	grep -q '^map-batch  12 metrics only in OLD: lookup_batch_10_time, ' <<<"$OUT" &&
+	grep -q 'names metrics with their parameters, as bpfbench did before metric keys' <<<"$OUT" &&
+	grep -q 'no metric of .* matches one of .*: see above' <<<"$ERR"
+ok $? "an older map-batch file (parameters in names) against a new one: exit 1, saying why" || diag "$OUT" "$ERR"
+mbdoc "$TMPD/mbk.json" 2 kunit
+run compare "$TMPD/mbo.json" "$TMPD/mbk.json"
+[ "$RC" -eq 0 ] && [ "$(grep -c 'rate{op=[a-z]*,batch=[0-9a-z-]*} not compared: its unit differs (NEW k ops/s, OLD M ops/s)$' <<<"$OUT")" -eq 6 ] &&
+	[ "$(grep -c '^map-batch  time{' <<<"$OUT")" -eq 6 ] && ! grep -q '^map-batch  rate{.*  ' <<<"$OUT"
+ok $? "a unit that differs: that metric not compared, said so; the others are" || diag "$OUT"
+
 # ---- formats and options ----
 gen "$TMPD/old.json" --seed 7 --old
 gen "$TMPD/n.json" --seed 8
 run compare "$TMPD/old.json" "$TMPD/n.json" --fail-on-regression 5
 [ "$RC" -eq 0 ] && [ "$(grep -c ' memory .* level, no test ' <<<"$OUT")" -eq 3 ] &&
 	[ "$(grep -c ' latency .* as throughput ' <<<"$OUT")" -eq 3 ]
-ok $? "today's format (sampled/inverse) against the new one: memory a level, latency derived" ||
+ok $? "an earlier format (sampled/inverse) against today's: memory a level, latency derived" ||
 	diag "$OUT" "$ERR"
+[ "$(grep -c '  drops  *M ops/s  ' <<<"$OUT")" -eq 3 ] && [ "$(grep -c '  checked  *elems  ' <<<"$OUT")" -eq 3 ] &&
+	! grep -q 'M/s\|elements\|not compared' <<<"$OUT"
+ok $? "an earlier file's M/s and elements read as today's M ops/s and elems: every row compared" ||
+	diag "$OUT"
 run compare "$TMPD/old.json" "$TMPD/old.json" --adjust bh
 [ "$RC" -eq 0 ] && grep -q 'by Benjamini-Hochberg' <<<"$OUT"
 ok $? "--adjust bh: the output says so"

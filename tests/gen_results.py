@@ -9,12 +9,12 @@ with these metrics:
   latency     inverse of throughput, ns/op, lower is better
   memory      level, MiB: fixed at setup, base * --level-scale
   peak_memory peak, MiB: the running maximum of a noisy level
-  drops       rate, M/s, lower is better: 0 when --drops is 0, else an AR(1)
+  drops       rate, M ops/s, lower is better: 0 when --drops is 0, else an AR(1)
               series around it
   checked     count, exact: the same every sample
 With --runs R >= 2 each run (process) gets its own mean, off by --between-cv,
 and the document has the repeats records the writer adds.  --old writes
-today's format (kind sampled/inverse, no better).  --target-mb pads a
+an earlier format (kind sampled/inverse, no better, units M/s, elements).  --target-mb pads a
 document with samples of many metrics up to that size (the memory test).
 Random draws come from --seed alone: the same arguments give the same file.
 """
@@ -68,7 +68,9 @@ def one_process(rng, a, k, mu_thr):
 
 METRICS = [("throughput", "M ops/s", "rate", "higher"), ("latency", "ns/op", "inverse", "lower"),
            ("memory", "MiB", "level", "lower"), ("peak_memory", "MiB", "peak", "lower"),
-           ("drops", "M/s", "rate", "lower"), ("checked", "elements", "count", "none")]
+           ("drops", "M ops/s", "rate", "lower"), ("checked", "elems", "count", "none")]
+# --old: the units as bpfbench spelled them before one vocabulary (resdoc reads them as today's)
+OLD_UNITS = {"drops": "M/s", "elems": "elements"}
 
 
 def row(rng, a, k):
@@ -85,6 +87,7 @@ def row(rng, a, k):
                      "of_mean_inverse": 1000.0 / statistics.fmean(cols["throughput"])}
         if a.old:
             kind, better = ("inverse" if kind == "inverse" else "sampled"), None
+            unit = OLD_UNITS.get(name, OLD_UNITS.get(unit, unit))
         metrics[name] = summary(cols[name], unit, kind, better, extra)
         if runs > 1:
             means = [statistics.fmean(p[name]) for p in procs]

@@ -151,7 +151,7 @@ CLOSE='close = lambda a, b: abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1)'
 defs_wall() {	# defs_wall FILE PRODUCERS
 	json_check "$1" "$CLOSE
 r = d['runs'][0]; p = $2; S = r['samples']
-prods = lambda s: [s['ops_prod%d' % i] for i in range(p)] if p > 1 else [s['ops']]
+prods = lambda s: [s['ops{producer=%d}' % i] for i in range(p)] if p > 1 else [s['ops']]
 def good(s):
     return (s['ops'] > 0 and min(prods(s)) > 0 and close(sum(prods(s)), s['ops']) and
             close(s['throughput'] * s['elapsed_ns'] / 1e3, s['ops']) and

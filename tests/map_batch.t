@@ -34,9 +34,12 @@ ok $? "before: no map-batch objects in the kernel ($now)"
 N=1000
 OPS="update lookup lookup_and_delete delete"
 
-# py FILE EXPR: like json_check, with the run bound to r and its metrics to m.
+# A figure's identity in JSON: parameter-free name, op and batch size (or one-by-one) its key.
+K="(lambda n, o, b: '%s{op=%s,batch=%s}' % (n, o, b))"
+
+# py FILE EXPR: like json_check, with the run bound to r, its metrics to m and K to K.
 py() {
-	json_check "$1" "(lambda r: (lambda m, s: $2)(r['metrics'], r['samples']))(d['runs'][0])"
+	json_check "$1" "(lambda r, K: (lambda m, s: $2)(r['metrics'], r['samples']))(d['runs'][0], $K)"
 }
 
 # calls_ok FILE N "B1 B2 ...": every sample's syscall counts are what each loop must make.
@@ -46,13 +49,14 @@ import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
 n, batches = int(sys.argv[2]), [int(b) for b in sys.argv[3].split()]
 one = {"update": n, "lookup": 2 * n + 1, "lookup_and_delete": 3 * n + 1, "delete": 2 * n + 1}
+K = lambda o, b: "calls{op=%s,batch=%s}" % (o, b)
 for x in r["samples"]:
     for op in one:
-        if op + "_one_by_one_calls" not in x:
+        if K(op, "one-by-one") not in x:
             continue
-        assert x[op + "_one_by_one_calls"] == one[op], (op, x[op + "_one_by_one_calls"])
+        assert x[K(op, "one-by-one")] == one[op], (op, x[K(op, "one-by-one")])
         for b in batches:
-            c, least = x["%s_batch_%d_calls" % (op, b)], -(-n // b)
+            c, least = x[K(op, b)], -(-n // b)
             if op in ("update", "delete"):
                 assert c == least, (op, b, c)
             else:
@@ -72,7 +76,7 @@ import re, sys
 lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
 head, rows = lines[0], lines[1:]
 assert rows and len(head) <= 120 and all(len(l) == len(head) for l in rows), [len(l) for l in lines]
-ends = [head.index(n) + len(n) for n in ("ms/pass", "sd", "elem/s", "speed-up", "calls/pass")]
+ends = [head.index(n) + len(n) for n in ("ms/pass", "sd", "ops/s", "speed-up", "calls/pass")]
 for l in rows:
     assert [m.end() for m in re.finditer(r"\S+", l)][2:] == ends, (l, ends)
 PY
@@ -94,10 +98,10 @@ for type in hash percpu_hash lru_hash; do
 	ok $? "$type: -v shows the check of every op and batch size${missing:+ (missing:$missing)}"
 	py "$J" "all(x['elements_checked'] == 16 * $N for x in s) and len(s) >= 1"
 	ok $? "$type: JSON: every pass checked 4 ops x 4 ways x $N elements"
-	py "$J" "all(x[o + '_batch_%d_ms' % b] > 0 and abs(x[o + '_batch_%d_rate' % b] * x[o + '_batch_%d_ms' % b] - $N / 1000) < 1e-6 and abs(x[o + '_batch_%d_speedup' % b] * x[o + '_batch_%d_ms' % b] - x[o + '_one_by_one_ms']) < 1e-6 for x in s for o in '$OPS'.split() for b in (7, 100, 5000))"
+	py "$J" "all(x[K('time', o, b)] > 0 and abs(x[K('rate', o, b)] * x[K('time', o, b)] - $N / 1000) < 1e-6 and abs(x[K('speedup', o, b)] * x[K('time', o, b)] - x[K('time', o, 'one-by-one')]) < 1e-6 for x in s for o in '$OPS'.split() for b in (7, 100, 5000))"
 	ok $? "$type: per sample, rate = N / time and speed-up = one-by-one time / batch time"
-	py "$J" "all(sum(v for k, v in x.items() if k.endswith('_ms')) <= x['elapsed_ns'] / 1e6 for x in s)"
-	ok $? "$type: per sample, the timed loops (sum of every _ms) lie within the pass's elapsed time"
+	py "$J" "all(sum(v for k, v in x.items() if k.startswith('time{')) <= x['elapsed_ns'] / 1e6 for x in s)"
+	ok $? "$type: per sample, the timed loops (sum of every time) lie within the pass's elapsed time"
 	calls_ok "$J" $N "7 100 5000"
 	ok $? "$type: calls per pass: batched update/delete ceil(N/b), lookups >= ceil(N/b) (1 if b > N), one-by-one N, 2N+1, 3N+1"
 	summary_table <<<"$OUT" >"$TMPD/table"
@@ -114,25 +118,26 @@ import json, sys
 m = json.load(open(sys.argv[1]))["runs"][0]["metrics"]
 n = int(sys.argv[3])
 rows = {tuple(l.split()[:2]): l.split() for l in open(sys.argv[2]) if not l.startswith("op ")}
+K = lambda n, o, b: m["%s{op=%s,batch=%s}" % (n, o, b)]
 for op in ("update", "lookup", "lookup_and_delete", "delete"):
     for way in ("7", "100", "5000", "one-by-one"):
-        k = op + ("_one_by_one" if way == "one-by-one" else "_batch_" + way)
         r = rows[(op, way)]
-        ms = m[k + "_ms"]
-        assert r[2] == "%.3f" % ms["mean"], (k, r)
-        assert r[3] == ("%.3f" % ms["stddev"] if ms["n"] > 1 else "-"), (k, r)
-        assert r[4] == "%.3f" % (n / 1000 / ms["mean"]) == "%.3f" % m[k + "_rate"]["of_mean_inverse"], (k, r)
-        one = m[op + "_one_by_one_ms"]["mean"]
-        assert r[5] == ("-" if way == "one-by-one" else "%.2fx" % (one / ms["mean"])), (k, r)
-        assert r[6] == "%.0f" % m[k + "_calls"]["mean"], (k, r)
+        ms = K("time", op, way)
+        assert r[2] == "%.3f" % ms["mean"], (op, way, r)
+        assert r[3] == ("%.3f" % ms["stddev"] if ms["n"] > 1 else "-"), (op, way, r)
+        assert r[4] == "%.3f" % (n / 1000 / ms["mean"]) == "%.3f" % K("rate", op, way)["of_mean_inverse"], (op, way, r)
+        one = K("time", op, "one-by-one")["mean"]
+        assert r[5] == ("-" if way == "one-by-one" else "%.2fx" % (one / ms["mean"])), (op, way, r)
+        assert r[6] == "%.0f" % K("calls", op, way)["mean"], (op, way, r)
 PY
 ok $? "human table and JSON agree on every row (lru_hash)"
 
 json_check "$TMPD/hash.json" '
 m = d["runs"][0]["metrics"]
-want = {"_ms": ("time", "lower"), "_rate": ("inverse", "higher"), "_speedup": ("ratio", "higher"), "_calls": ("count", "none")}
-all(m[k]["kind"] == want[e][0] and m[k]["better"] == want[e][1] for k in m for e in want if k.endswith(e)) and m["lookup_batch_7_rate"]["of"] == "lookup_batch_7_ms" and (m["enospc_retries"]["kind"], m["enospc_retries"]["better"]) == ("count", "lower") and (m["elements_checked"]["kind"], m["elements_checked"]["better"]) == ("count", "none")'
-ok $? "JSON: ms is a time, rate its inverse, speed-up a ratio, calls, retries and elements checked counts (retries: lower is better)"
+want = {"time": ("time", "lower", "ms"), "rate": ("inverse", "higher", "M ops/s"), "speedup": ("ratio", "higher", "x one-by-one"), "calls": ("count", "none", "calls/pass")}
+keyed = [v for v in m.values() if "key" in v]
+len(keyed) == 4 * 4 * 4 - 4 and all((v["kind"], v["better"], v["unit"]) == want[v["name"]] for v in keyed) and m["rate{op=lookup,batch=7}"]["of"] == "time{op=lookup,batch=7}" and m["rate{op=lookup,batch=7}"]["key"] == {"op": "lookup", "batch": 7} and m["time{op=delete,batch=one-by-one}"]["key"] == {"op": "delete", "batch": "one-by-one"} and all(k == "%s{op=%s,batch=%s}" % (v["name"], v["key"]["op"], v["key"]["batch"]) for k, v in m.items() if "key" in v) and (m["enospc_retries"]["kind"], m["enospc_retries"]["better"]) == ("count", "lower") and (m["elements_checked"]["kind"], m["elements_checked"]["better"]) == ("count", "none")'
+ok $? "JSON: time, rate, speedup, calls keyed by op and batch (one-by-one), of kinds time, inverse, ratio, count; retries and elements checked counts (retries: lower is better)"
 
 # The syscalls as the kernel saw them, counted by strace: the lookups' batch calls are the calls
 # metrics' sum plus setup's one probe of each; the one-by-one walks' get_next_key, lookup and
@@ -149,12 +154,13 @@ import collections, json, re, sys
 s = json.load(open(sys.argv[1]))["runs"][0]["samples"]
 seen = collections.Counter(m.group(1) for m in map(re.compile(r"^\d+ +bpf\((\w+)").match, open(sys.argv[2])) if m)
 tot = lambda *keys: sum(x[k] for x in s for k in keys)
-batches = [k for k in s[0] if k.endswith("_calls") and "_batch_" in k]
-assert seen["BPF_MAP_LOOKUP_BATCH"] == tot(*[k for k in batches if k.startswith("lookup_batch")]) + 1, seen
-assert seen["BPF_MAP_LOOKUP_AND_DELETE_BATCH"] == tot(*[k for k in batches if k.startswith("lookup_and")]) + 1, seen
-walk = tot("lookup_one_by_one_calls", "lookup_and_delete_one_by_one_calls", "delete_one_by_one_calls")
+batches = [k for k in s[0] if k.startswith("calls{") and "one-by-one" not in k]
+assert seen["BPF_MAP_LOOKUP_BATCH"] == tot(*[k for k in batches if "op=lookup," in k]) + 1, seen
+assert seen["BPF_MAP_LOOKUP_AND_DELETE_BATCH"] == tot(*[k for k in batches if "op=lookup_and_delete," in k]) + 1, seen
+one = lambda o: "calls{op=%s,batch=one-by-one}" % o
+walk = tot(one("lookup"), one("lookup_and_delete"), one("delete"))
 assert seen["BPF_MAP_GET_NEXT_KEY"] + seen["BPF_MAP_LOOKUP_ELEM"] + seen["BPF_MAP_DELETE_ELEM"] == walk, (seen, walk)
-assert 0 <= seen["BPF_MAP_UPDATE_ELEM"] - tot("update_one_by_one_calls") <= 4, seen
+assert 0 <= seen["BPF_MAP_UPDATE_ELEM"] - tot(one("update")) <= 4, seen
 PY
 	ok $? "the kernel got exactly the syscalls the calls metrics count (strace)"
 else
@@ -187,12 +193,12 @@ ok "$RC" "array with the default ops: exit 0 (exit $RC)" || diag "$ERR"
 grep -qx "SKIP delete: array maps have no delete (the kernel answers ENOTSUPP batched, EINVAL one-by-one)" <<<"$OUT" &&
 	grep -qx "SKIP lookup_and_delete: array maps have no lookup_and_delete (the kernel answers ENOTSUPP batched, EINVAL one-by-one)" <<<"$OUT"
 ok $? "array: one SKIP line each for delete and lookup_and_delete" || diag "$(grep SKIP <<<"$OUT")"
-py "$J" "all(x['elements_checked'] == 6 * $N for x in s) and not any(k.startswith('delete') or k.startswith('lookup_and') for k in m) and 'lookup_batch_2000_ms' in m"
+py "$J" "all(x['elements_checked'] == 6 * $N for x in s) and not any(v.get('key', {}).get('op') in ('delete', 'lookup_and_delete') for v in m.values()) and K('time', 'lookup', 2000) in m"
 ok $? "array: update and lookup measured and checked, no delete metrics"
 summary_table <<<"$OUT" >"$TMPD/table"
 grep -qE '^lookup +10 +[0-9.]+ ' "$TMPD/table" && ! grep -qE '^(lookup_and_)?delete ' "$TMPD/table" && aligned "$TMPD/table"
 ok $? "array: the summary table has lookup rows, no delete rows" || diag "$OUT"
-calls_ok "$J" $N "" && py "$J" "all(x['lookup_one_by_one_calls'] == 2 * $N + 1 and x['update_batch_10_calls'] == $N / 10 for x in s)"
+calls_ok "$J" $N "" && py "$J" "all(x[K('calls', 'lookup', 'one-by-one')] == 2 * $N + 1 and x[K('calls', 'update', 10)] == $N / 10 for x in s)"
 ok $? "array: calls per pass: one-by-one lookup 2N+1, batched update N / 10"
 
 run -w0 -d1 -q map-batch --map-type percpu_array --max_entries 300 --batch 16 --op lookup,update --json "$TMPD/pa.json"
@@ -236,8 +242,48 @@ awk 'length > 120 { bad = 1 } END { exit bad }' <<<"$OUT" && ! grep -qE 'no batc
 ok $? "suite map-batch: every line <= 120 characters, the baseline always called one-by-one"
 json_check "$J" '
 r = d["runs"]
-[x["label"] for x in r] == ["measure_lookup", "measure_lookup_delete", "measure_delete", "measure_update"] and all(x["metrics"]["elements_checked"]["mean"] == 4 * 1000 for x in r) and "lookup_and_delete_batch_1000000_ms" in r[1]["metrics"] and "delete_one_by_one_ms" in r[2]["metrics"] and not any(k.startswith("update") for k in r[0]["metrics"])'
+[x["label"] for x in r] == ["measure_lookup", "measure_lookup_delete", "measure_delete", "measure_update"] and all(x["metrics"]["elements_checked"]["mean"] == 4 * 1000 for x in r) and "time{op=lookup_and_delete,batch=1000000}" in r[1]["metrics"] and "time{op=delete,batch=one-by-one}" in r[2]["metrics"] and not any(v.get("key", {}).get("op") == "update" for v in r[0]["metrics"].values())'
 ok $? "suite JSON: each row keeps its own op's metrics, all elements checked"
+
+# The figures as rows keyed by op and batch size: CSV columns, compare's pairs, plot's x.
+args=(-w0 -d1 -q map-batch --max_entries $N --batch 7,100 --op lookup,update)
+run "${args[@]}" --json "$TMPD/ka.json" --csv "$TMPD/ka.csv"
+ra=$RC
+run "${args[@]}" --json "$TMPD/kb.json"
+[ "$ra" -eq 0 ] && [ "$RC" -eq 0 ]
+ok $? "two runs of lookup,update at batch 7,100 (exit $ra, $RC)"
+python3 - "$TMPD/ka.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert list(rows[0])[5:9] == ["metric", "op", "batch", "unit"], list(rows[0])
+got = sorted((r["metric"], r["op"], r["batch"]) for r in rows if r["op"])
+want = sorted((m, o, b) for o in ("lookup", "update") for b in ("7", "100", "one-by-one")
+              for m in ("time", "rate", "calls", "speedup") if m != "speedup" or b != "one-by-one")
+assert got == want, got
+assert all(not any(c.isdigit() for c in r["metric"]) for r in rows), [r["metric"] for r in rows]
+assert {r["metric"] for r in rows if not r["op"]} == {"enospc_retries", "elements_checked"}
+assert all(r["unit"] == "M ops/s" for r in rows if r["metric"] == "rate")
+PY
+ok $? "CSV: op and batch columns after metric, one row per figure, metric names without sizes"
+run compare "$TMPD/ka.json" "$TMPD/kb.json"
+python3 - "$OUT" <<'PY'
+import re, sys
+ids = re.findall(r"^map-batch(?: \[[^]]*\])?  +(\S+)  ", sys.argv[1], re.M)
+want = ["%s{op=%s,batch=%s}" % (m, o, b) for o in ("lookup", "update") for b in ("7", "100", "one-by-one")
+        for m in ("time", "rate", "speedup", "calls") if m != "speedup" or b != "one-by-one"]
+assert sorted(ids) == sorted(want + ["enospc_retries", "elements_checked"]), ids
+assert "only in" not in sys.argv[1].replace("0 only in", "")
+PY
+ok $? "compare of two map-batch files: one row per metric, op and batch size, named name{key} (exit $RC)" || diag "$OUT"
+if command -v gnuplot >/dev/null; then
+	run plot "$TMPD/ka.json" -o "$TMPD/k.svg" --script "$TMPD/k.gp" --x batch --metric rate
+	[ "$RC" -eq 0 ] && [ "$(sed -n '/^plot /,$p' "$TMPD/k.gp" | grep -o "title '[^']*'" | tr '\n' ' ')" = "title 'map-batch op=lookup' title 'map-batch op=update' " ] &&
+		[ "$(sed -n '/^\$c0 << EOD/,/^EOD/{/EOD/!p}' "$TMPD/k.gp" | cut -d' ' -f1 | tr '\n' ' ')" = "7 100 " ] &&
+		[ "$(sed -n '/^\$c1 << EOD/,/^EOD/{/EOD/!p}' "$TMPD/k.gp" | cut -d' ' -f1 | tr '\n' ' ')" = "7 100 " ]
+	ok $? "plot --x batch --metric rate: a curve per op, one point per batch size" || diag "$OUT" "$ERR"
+else
+	skip "plot: needs gnuplot"
+fi
 
 # Bad input: exit 2 and a line naming the problem.
 bad() {	# bad WORD ARGS...

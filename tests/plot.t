@@ -39,10 +39,21 @@ write("sweep", [run("bpf-loop", {"producers": p, "nr_loops": 1000},
                 for p in (1, 2, 4, 8)])
 # A quick-like suite: every run at producers 1, throughput in three units.
 write("units3", [run("bpf-loop", {}, {"throughput": metric(120.0, "M ops/s")}),
+                 run("htab-mem", {}, {"throughput": metric(900.0, "k ops/s")}),
+                 run("rb-libbpf", {}, {"throughput": metric(3.0, "ns/op", "time")})])
+# Older files' spellings: k/s is today's k ops/s, M/s today's M ops/s (one axis with it).
+write("units2", [run("bpf-loop", {}, {"throughput": metric(120.0, "M ops/s")}),
                  run("htab-mem", {}, {"throughput": metric(900.0, "k/s")}),
                  run("rb-libbpf", {}, {"throughput": metric(3.0, "M/s")})])
-write("units2", [run("bpf-loop", {}, {"throughput": metric(120.0, "M ops/s")}),
-                 run("htab-mem", {}, {"throughput": metric(900.0, "k/s")})])
+# map-batch: one run, its figures keyed by op and batch size (or one-by-one).
+def keyed(name, op, batch, mean, unit):
+    return ("%s{op=%s,batch=%s}" % (name, op, batch),
+            dict(metric(mean, unit), name=name, key={"op": op, "batch": batch}))
+write("mb", [run("map-batch", {"batch": "10,1000,1000000", "op": "lookup,update"},
+                 dict(keyed(n, op, b, (1 + i) * (2 if op == "update" else 1), u)
+                      for op in ("lookup", "update")
+                      for i, b in enumerate((10, 1000, 1000000, "one-by-one"))
+                      for n, u in (("rate", "M ops/s"), ("calls", "calls/pass"))))])
 # htab-mem over its use cases, preallocated and not: categorical x, two configurations.
 write("htab", [run("htab-mem", dict({"use_case": u}, **({"preallocated": True} if pre else {})),
                    {"per-prod-op": metric(300.0 + 100 * i + (500 if pre else 0), "k/s")})
@@ -64,7 +75,7 @@ write("suite", [run("bpf-loop", {"nr_loops": n}, {"throughput": metric(50.0, "M 
 PY
 
 bad=
-for f in sweep units3 units2 htab cdf nohist suite; do
+for f in sweep units3 units2 htab cdf nohist suite mb; do
 	schema_check "$TMPD/$f.json" || bad+=" $f"
 done
 [ -z "$bad" ]
@@ -113,13 +124,15 @@ curves "$TMPD/sweep.gp" | grep -qx 'bpf-loop latency'
 ok $? "--metric a,b: each curve names its metric"
 
 plot_ok units2 --x producers
-grep -q "^set ylabel '.*(M ops/s)" "$TMPD/units2.gp" && grep -q "^set y2label '.*(k/s)" "$TMPD/units2.gp" &&
-	! grep '^set ylabel' "$TMPD/units2.gp" | grep -q 'k/s'
-ok $? "two units: the second on y2, each axis labelled with its own" || diag "$ERR"
+grep -q "^set ylabel '.*(M ops/s)" "$TMPD/units2.gp" && grep -q "^set y2label '.*(k ops/s)" "$TMPD/units2.gp" &&
+	! grep '^set ylabel' "$TMPD/units2.gp" | grep -q 'k ops/s' && ! grep -q 'M/s\|k/s' "$TMPD/units2.gp" &&
+	[ "$(grep -c 'axes x1y1' "$TMPD/units2.gp")" -eq 2 ]
+ok $? "two units: the second on y2, each axis labelled with its own; an old file's M/s on the M ops/s axis" ||
+	diag "$ERR" "$(cat "$TMPD/units2.gp")"
 grep -q '^set xrange \[0.5:1.5\]' "$TMPD/units2.gp" && grep -qx 'set xtics (1)' "$TMPD/units2.gp"
 ok $? "one x value: a range around it, one integer tick" || diag "$(grep xr "$TMPD/units2.gp")"
 run plot "$TMPD/units3.json" -o "$TMPD/u3.svg" --x producers
-[ "$RC" -eq 2 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q 'M ops/s, k/s, M/s' <<<"$ERR" &&
+[ "$RC" -eq 2 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q 'M ops/s, k ops/s, ns/op' <<<"$ERR" &&
 	[ ! -e "$TMPD/u3.svg" ]
 ok $? "three units: refused, one line naming them" || diag "$ERR"
 
@@ -131,6 +144,24 @@ grep -qx "set xtics rotate by 30 right ('overwrite' 0, 'batch_add_batch_del' 1, 
 	"$TMPD/htab.gp" && [ "$(block "$TMPD/htab.gp" 0 | cut -d' ' -f1 | tr '\n' ' ')" = "0 1 2 " ] &&
 	[ "$(block "$TMPD/htab.gp" 1 | cut -d' ' -f1 | tr '\n' ' ')" = "0 1 2 " ]
 ok $? "names on x: evenly spaced, labelled, each curve once through them" || diag "$(cat "$TMPD/htab.gp")"
+
+# map-batch: --x batch is read from each metric's key, one curve per op, one point per batch size.
+plot_ok mb --x batch --metric rate
+mapfile -t t < <(curves "$TMPD/mb.gp")
+[ "${#t[@]}" -eq 2 ] && [ "${t[0]}" = 'map-batch op=lookup' ] && [ "${t[1]}" = 'map-batch op=update' ] &&
+	[ "$(block "$TMPD/mb.gp" 0 | cut -d' ' -f1,2 | tr '\n' ' ')" = "10 1 1000 2 1000000 3 " ] &&
+	[ "$(block "$TMPD/mb.gp" 1 | cut -d' ' -f1,2 | tr '\n' ' ')" = "10 2 1000 4 1000000 6 " ] &&
+	grep -q 'set logscale x' "$TMPD/mb.gp" && grep -q "^set ylabel 'rate (M ops/s)" "$TMPD/mb.gp" &&
+	grep -q '2 points whose batch is not a number (one-by-one) left out' <<<"$OUT"
+ok $? "map-batch --x batch --metric rate: a curve per op, a point per batch size, log x, one-by-one left out and said so" ||
+	diag "$OUT" "$(cat "$TMPD/mb.gp")"
+plot_ok mb --x batch --metric 'rate{op=update,batch=1000}'
+[ "$(curves "$TMPD/mb.gp")" = 'map-batch op=update' ] && [ "$(block "$TMPD/mb.gp" 0 | cut -d' ' -f1,2)" = "1000 4" ]
+ok $? "--metric name{key}: that metric alone" || diag "$OUT" "$(cat "$TMPD/mb.gp")"
+plot_ok mb --x op --metric rate
+[ "$(curves "$TMPD/mb.gp" | tr '\n' ' ')" = "map-batch batch=10 map-batch batch=1000 map-batch batch=1000000 map-batch batch=one-by-one " ] &&
+	grep -qx "set xtics rotate by 30 right ('lookup' 0, 'update' 1)" "$TMPD/mb.gp"
+ok $? "--x op: ops on x, a curve per batch size and one for one-by-one" || diag "$OUT" "$(cat "$TMPD/mb.gp")"
 
 plot_ok suite --x nr_loops
 grep -q 'set logscale x' "$TMPD/suite.gp" && grep -qx 'set xtics (1, 10, 100, 1000)' "$TMPD/suite.gp"

@@ -89,7 +89,7 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 done
 run compare "$TMPD/base-drops.json" "$TMPD/fast-drops.json"
-[ "$RC" -eq 0 ] && [ "$(grep -c 'drops .* M/s .* better$' <<<"$OUT")" -eq 2 ]
+[ "$RC" -eq 0 ] && [ "$(grep -c 'drops .* M ops/s .* better$' <<<"$OUT")" -eq 2 ]
 ok $? "compare: fewer drops per second is better, not slower"
 run compare "$TMPD/fast-drops.json" "$TMPD/base-drops.json" --fail-on-regression 5
 [ "$RC" -eq 1 ] && [ "$(grep -c 'drops .* worse$' <<<"$OUT")" -eq 2 ] && grep -q 'regression: .* drops' <<<"$ERR"

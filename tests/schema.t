@@ -54,6 +54,48 @@ check precision noop --precision 50 --max-duration 2
 # fentry is refused on some kernels: then the run is a SKIP with an error
 check trigger-sweep noop --sweep trigger=test-run,fentry
 
+# Every benchmark: its result validates, and its metric names carry no parameter: no
+# number in a name is the value of one of the run's options (map-batch's batch sizes
+# are in each metric's key, not its name).  Small sizes, so that a number would show.
+params_free() {	# params_free FILE: exit 0, or the offending names on stdout
+	"$PY" - "$1" <<'PY'
+import json, re, sys
+bad = []
+for r in json.load(open(sys.argv[1]))["runs"]:
+    vals = set()
+    for v in r["options"].values():
+        vals |= set(re.findall(r"\d+", json.dumps(v)))
+    for k, m in r["metrics"].items():
+        name = m.get("name", k)
+        key = "".join("{%s=%s}" % kv for kv in m.get("key", {}).items())
+        if set(re.findall(r"\d+", name)) & vals or k != (name + ("{%s}" % ",".join("%s=%s" % kv for kv in m["key"].items()) if "key" in m else "")):
+            bad.append(k)
+print(" ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+}
+nr_benches=0
+for b in $("$BPFBENCH" --list | awk '{ print $1 }'); do
+	args=()
+	case $b in
+	rb-*|pb-*) args=(-c1) ;;
+	map-batch) args=(--max_entries 1000 --batch 10,100) ;;
+	lpm-trie-*) args=(-p2 --nr_entries 1000) ;;
+	esac
+	[ "$b" = lpm-trie-free ] && args=(--nr_entries 1000)
+	run -w0 -d1 -q "${args[@]}" "$b" --json "$TMPD/every.json"
+	if [ "$RC" -eq 4 ]; then
+		skip "$b: SKIP on this kernel"
+		continue
+	fi
+	out=$(validate "$TMPD/every.json") && names=$(params_free "$TMPD/every.json")
+	ok $? "$b ${args[*]}: the result validates, no metric name holds an option's value, keys are name{key}" ||
+		diag "rc=$RC $out $names" "$(tail -2 <<<"$ERR")"
+	nr_benches=$((nr_benches + 1))
+done
+[ "$nr_benches" -ge 20 ]
+ok $? "every benchmark checked ($nr_benches ran)"
+
 # The optional parts were there to be validated.
 json_check "$TMPD/precision.json" '"precision" in d["runs"][0]'
 ok $? "precision: the run has its precision object"
@@ -87,6 +129,9 @@ refused "a mean that is a string" 'd["runs"][0]["metrics"]["throughput"]["mean"]
 refused "a fractional sample time" 'd["runs"][0]["samples"][0]["elapsed_ns"] = 1.5'
 refused "an option that is a list" 'd["runs"][0]["options"]["batch"] = [1]'
 refused "an unknown trigger" 'd["runs"][0]["trigger"] = "kprobe"'
+refused "a metric key that is not an object" 'd["runs"][0]["metrics"]["throughput"]["key"] = "op=lookup"'
+refused "a key field that is a list" 'd["runs"][0]["metrics"]["throughput"]["key"] = {"batch": [1]}'
+refused "a metric name with a key in it" 'd["runs"][0]["metrics"]["throughput"]["name"] = "throughput{op=x}"'
 
 # What is coming is already accepted: metric kinds, better, repeats.
 out=$(validate "$doc" '

@@ -37,12 +37,12 @@ static const struct opt_def fp_opts[] = {
 enum { F_HITS, F_DROPS, F_TOTAL, F_OPS, F_HIT_OPS, F_DROP_OPS };
 
 #define FILTER_METRICS(total)							\
-	{ "hits", "M/s", METRIC_RATE },						\
-	{ "drops", "M/s", METRIC_RATE, .better = BETTER_LOWER },		\
-	{ total, "M/s", METRIC_RATE },						\
-	{ "ops", "", METRIC_COUNT },						\
-	{ "hit_ops", "", METRIC_COUNT },					\
-	{ "drop_ops", "", METRIC_COUNT }
+	{ "hits", "M ops/s", METRIC_RATE },					\
+	{ "drops", "M ops/s", METRIC_RATE, .better = BETTER_LOWER },		\
+	{ total, "M ops/s", METRIC_RATE },					\
+	{ "ops", "ops", METRIC_COUNT },						\
+	{ "hit_ops", "ops", METRIC_COUNT },					\
+	{ "drop_ops", "ops", METRIC_COUNT }
 
 static const struct metric_def lookup_metrics[] = { FILTER_METRICS("lookups") };
 static const struct metric_def update_metrics[] = { FILTER_METRICS("updates") };
@@ -52,10 +52,10 @@ enum { FP_RATE, FP_THEORY, FP_LOOKUPS, FP_PERCENTAGE, FP_OPS, FP_FALSE_HITS };
 static const struct metric_def fp_metrics[] = {
 	{ "false_positive_rate", "%", METRIC_RATIO, .better = BETTER_LOWER },
 	{ "theory", "%", METRIC_LEVEL, .better = BETTER_NONE },	/* the same every pass */
-	{ "lookups", "M/s", METRIC_RATE },	/* of absent values, one pass */
+	{ "lookups", "M ops/s", METRIC_RATE },	/* of absent values, one pass */
 	{ "percentage", "%", METRIC_RATIO, .better = BETTER_LOWER },	/* the kernel bench's */
-	{ "ops", "", METRIC_COUNT },
-	{ "false_hits", "", METRIC_COUNT },
+	{ "ops", "ops", METRIC_COUNT },
+	{ "false_hits", "ops", METRIC_COUNT },
 };
 
 /* ---- theory ---- */

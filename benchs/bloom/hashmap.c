@@ -44,15 +44,15 @@ enum { H_LOOKUPS, H_HITS, H_DROPS, H_FOUND, H_FILTERED,
  * the keys, not the speed: no better direction.
  */
 static const struct metric_def hashmap_metrics[] = {
-	{ "lookups", "M/s", METRIC_RATE },
-	{ "hits", "M/s", METRIC_RATE },
-	{ "drops", "M/s", METRIC_RATE, .better = BETTER_NONE },
-	{ "found", "M/s", METRIC_RATE, .better = BETTER_NONE },
-	{ "filtered", "M/s", METRIC_RATE, .better = BETTER_NONE },
-	{ "ops", "", METRIC_COUNT },
-	{ "hit_ops", "", METRIC_COUNT },
-	{ "drop_ops", "", METRIC_COUNT },
-	{ "filtered_ops", "", METRIC_COUNT },
+	{ "lookups", "M ops/s", METRIC_RATE },
+	{ "hits", "M ops/s", METRIC_RATE },
+	{ "drops", "M ops/s", METRIC_RATE, .better = BETTER_NONE },
+	{ "found", "M ops/s", METRIC_RATE, .better = BETTER_NONE },
+	{ "filtered", "M ops/s", METRIC_RATE, .better = BETTER_NONE },
+	{ "ops", "ops", METRIC_COUNT },
+	{ "hit_ops", "ops", METRIC_COUNT },
+	{ "drop_ops", "ops", METRIC_COUNT },
+	{ "filtered_ops", "ops", METRIC_COUNT },
 };
 
 uint32_t hash_key_slots(const struct bloom_args *a)

@@ -171,25 +171,27 @@ struct fig_namer {
 	uint32_t batch;		/* 0: one-by-one */
 };
 
+/* A figure of one way of doing an op: a parameter-free name, the op and batch size its key. */
 static int fig(const struct fig_namer *f, const char *what, struct metric_def def)
 {
-	char name[64];
+	char key[64];
 
 	if (f->batch)
-		snprintf(name, sizeof(name), "%s_batch_%u_%s", f->op, f->batch, what);
+		snprintf(key, sizeof(key), "op=%s,batch=%u", f->op, f->batch);
 	else
-		snprintf(name, sizeof(name), "%s_one_by_one_%s", f->op, what);
-	def.name = name;
+		snprintf(key, sizeof(key), "op=%s,batch=one-by-one", f->op);
+	def.name = what;
+	def.key = key;
 	return f->fn(f->ctx, &def);
 }
 
 static int way_metrics(const struct map_batch_args *a, struct fig_namer *f, struct mb_figs *out)
 {
-	out->ms = fig(f, "ms", (struct metric_def){ .unit = "ms", .kind = METRIC_TIME });
+	out->ms = fig(f, "time", (struct metric_def){ .unit = "ms", .kind = METRIC_TIME });
 	if (out->ms < 0)
 		return -ENOENT;
-	/* ms for max_entries elements -> M elements/s */
-	out->rate = fig(f, "rate", (struct metric_def){ .unit = "M elem/s", .kind = METRIC_INVERSE,
+	/* ms for max_entries elements -> M elements/s: an op is one element moved */
+	out->rate = fig(f, "rate", (struct metric_def){ .unit = "M ops/s", .kind = METRIC_INVERSE,
 				.base = out->ms, .scale = a->max_entries / 1000.0 });
 	out->speedup = !f->batch ? -1 :
 		fig(f, "speedup", (struct metric_def){ .unit = "x one-by-one", .kind = METRIC_RATIO });
@@ -203,7 +205,7 @@ static int plan_metrics(const struct map_batch_args *a, struct mb_plan *p, metri
 	static const struct metric_def retries = {
 		"enospc_retries", "retries/pass", METRIC_COUNT, .better = BETTER_LOWER,
 	};
-	static const struct metric_def checked = { "elements_checked", "elem/pass", METRIC_COUNT };
+	static const struct metric_def checked = { "elements_checked", "elems/pass", METRIC_COUNT };
 	struct fig_namer f = { .fn = fn, .ctx = ctx };
 	int i, j, op;
 
@@ -229,7 +231,7 @@ static int add_fn(void *ctx, const struct metric_def *def)
 
 static int find_fn(void *ctx, const struct metric_def *def)
 {
-	return res_metric(ctx, def->name);
+	return res_metric_key(ctx, def->name, def->key);
 }
 
 int mb_plan_of_result(const struct run_result *res, struct mb_plan *p)

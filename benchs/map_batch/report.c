@@ -44,7 +44,7 @@ static void describe(struct text *t, const struct map_batch_args *a)
 static void header(struct text *t, const char *indent)
 {
 	put(t, "%s%-17s %-10s %11s %10s %9s %8s %11s\n", indent, "op", "batch", "ms/pass", "± sd",
-	    "M elem/s", "speed-up", "calls/pass");
+	    "M ops/s", "speed-up", "calls/pass");
 }
 
 /*

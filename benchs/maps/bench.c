@@ -229,7 +229,7 @@ static void add_metrics(struct bench_env *env, const struct mp_conf *c, struct m
 		m->misses = add_metric(env, "misses", "lookups", METRIC_COUNT);
 	}
 	if (!v->multi && (keyed || mp_queued(c)))
-		m->elements = add_metric(env, "elements", "elements", METRIC_COUNT);
+		m->elements = add_metric(env, "elements", "elems", METRIC_COUNT);
 }
 
 static int maps_validate(struct bench_env *env)

@@ -76,8 +76,8 @@ static const struct opt_def pb_opts[] = {
 enum { M_HITS, M_DROPS, M_HITS_N, M_DROPS_N, M_ATTEMPTS_N };
 
 static const struct metric_def rb_metrics[] = {
-	[M_HITS] = { "hits", "M/s", METRIC_RATE, .prod_unit = "M" },
-	[M_DROPS] = { "drops", "M/s", METRIC_RATE, .better = BETTER_LOWER },
+	[M_HITS] = { "hits", "M ops/s", METRIC_RATE, .prod_unit = "M" },
+	[M_DROPS] = { "drops", "M ops/s", METRIC_RATE, .better = BETTER_LOWER },
 	[M_HITS_N] = { "hits_count", "samples", METRIC_COUNT },
 	[M_DROPS_N] = { "drops_count", "samples", METRIC_COUNT, .better = BETTER_LOWER },
 	[M_ATTEMPTS_N] = { "attempts_count", "samples", METRIC_COUNT },

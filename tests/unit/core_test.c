@@ -16,6 +16,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "export.h"
+#include "mkey.h"
 #include "runner.h"
 #include "suite.h"
 
@@ -321,6 +322,46 @@ static void test_sweep(void)
 	json_object_put(d);
 }
 
+/* A metric is name + key: the same name under two keys is two metrics, found by both. */
+static void test_keys(void)
+{
+	static const struct bench kb = { .name = "keys" };
+	struct run_result r = { 0 };
+	struct bench_env env = { .bench = &kb, .res = &r };
+	struct metric_def d = { "time", "ms", METRIC_TIME };
+	char id[MKEY_ID_MAX], n[16], v[16];
+	const char *pos = "op=lookup,batch=1000";
+	int a, b, c, u;
+
+	d.key = "op=lookup,batch=10";
+	a = bench_add_metric(&env, &d);
+	d.key = "op=lookup,batch=1000";
+	b = bench_add_metric(&env, &d);
+	d.key = "op=lookup,batch=10";
+	c = bench_add_metric(&env, &d);
+	d.key = NULL;
+	u = bench_add_metric(&env, &d);
+	ok(a == 0 && b == 1 && c == 0 && u == 2 && r.nr_metrics == 3,
+	   "bench_add_metric: one name under two keys and none is three metrics; a key again finds its own");
+	ok(res_metric(&r, "time") == 2 && res_metric_key(&r, "time", "op=lookup,batch=1000") == 1 &&
+	   res_metric_key(&r, "time", "op=update,batch=10") == -1 && r.metrics[0].key != d.key,
+	   "res_metric finds the unkeyed one, res_metric_key each keyed one; keys are copied");
+	ok(!strcmp(res_metric_id(&r, 1, id, sizeof(id)), "time{op=lookup,batch=1000}") &&
+	   !strcmp(res_metric_id(&r, 2, id, sizeof(id)), "time"),
+	   "identity: name{key}, or the name alone");
+	ok(mkey_next(&pos, n, sizeof(n), v, sizeof(v)) && !strcmp(n, "op") && !strcmp(v, "lookup") &&
+	   mkey_next(&pos, n, sizeof(n), v, sizeof(v)) && !strcmp(n, "batch") && !strcmp(v, "1000") &&
+	   !mkey_next(&pos, n, sizeof(n), v, sizeof(v)),
+	   "mkey_next: the fields in order, then the end");
+	ok(mkey_get("op=lookup,batch=one-by-one", "batch", v, sizeof(v)) && !strcmp(v, "one-by-one") &&
+	   !mkey_get("op=lookup", "batch", v, sizeof(v)) && !mkey_get(NULL, "op", v, sizeof(v)),
+	   "mkey_get: a field's value, or false when the key lacks it");
+	ok(mkey_is_int("1000") && mkey_is_int("0") && !mkey_is_int("007") && !mkey_is_int("-0") &&
+	   !mkey_is_int("one-by-one") && !mkey_is_int("") && mkey_eq(NULL, "") && !mkey_eq("a=1", NULL),
+	   "mkey_is_int: integers that write back as the same text; NULL and empty keys are one");
+	run_result_free(&r);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -333,6 +374,7 @@ int main(void)
 	test_reporters();
 	test_suite();
 	test_sweep();
+	test_keys();
 	printf("1..%d\n", test_no);
 	return failures ? 1 : 0;
 }

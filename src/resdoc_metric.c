@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading back a run's metrics, samples and repetitions (resdoc.h): each
+ * metric by its identity, name{key}, with its name, key and unit as
+ * today's bpfbench spells them.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "jsonr.h"
+#include "mkey.h"
+#include "resdoc.h"
+#include "resdoc_int.h"
+#include "util.h"
+
+#define RESDOC_MAX_VALUES	(32u << 20)	/* metrics x samples of one run */
+
+static const char *const kind_names[] = {
+	[RES_SAMPLED] = "sampled", [RES_RATE] = "rate", [RES_TIME] = "time",
+	[RES_RATIO] = "ratio", [RES_LEVEL] = "level", [RES_PEAK] = "peak",
+	[RES_COUNT] = "count", [RES_INVERSE] = "inverse",
+};
+
+static int metric_kind(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
+{
+	const char *kind = jr_str(&l->jd, jr_typed(&l->jd, jm, "kind", JR_STR));
+	const char *better = jr_str(&l->jd, jr_typed(&l->jd, jm, "better", JR_STR));
+	size_t k;
+
+	m->kind = RES_SAMPLED;
+	for (k = 0; kind && k < ARRAY_SIZE(kind_names); k++)
+		if (!strcmp(kind, kind_names[k]))
+			break;
+	if (kind && k == ARRAY_SIZE(kind_names))
+		return rd_bad(l->doc, "runs[%d].metrics.%s.kind \"%.32s\" is none this bpfbench knows",
+			      ri, m->id, kind);
+	if (kind)
+		m->kind = (enum res_kind)k;
+	if (!better)
+		m->better = RES_BETTER_GUESS;
+	else if (!strcmp(better, "higher"))
+		m->better = RES_BETTER_HIGHER;
+	else if (!strcmp(better, "lower"))
+		m->better = RES_BETTER_LOWER;
+	else if (!strcmp(better, "none"))
+		m->better = RES_BETTER_NONE;
+	else
+		return rd_bad(l->doc, "runs[%d].metrics.%s.better \"%.32s\" is not higher, lower or none",
+			      ri, m->id, better);
+	return 0;
+}
+
+/*
+ * Unit spellings of older versions, read as today's (README "Units"):
+ * the same quantity at the same scale, so that an old file's metric
+ * matches a new one's and plot puts them on one axis.
+ */
+static const char *const old_units[][2] = {
+	{ "M/s", "M ops/s" }, { "K/s", "k ops/s" }, { "k/s", "k ops/s" },
+	{ "K ops/s", "k ops/s" }, { "M elem/s", "M ops/s" }, { "elem/pass", "elems/pass" },
+	{ "elements", "elems" }, { "program runs", "runs" },
+};
+
+static const char *unit_today(const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(old_units); i++)
+		if (!strcmp(unit, old_units[i][0]))
+			return old_units[i][1];
+	return unit;
+}
+
+/* One field of a key into buf at *off, as mkey.h writes it: 0, or -1 when it is none. */
+static int key_field(struct loader *l, const struct jr_node *f, char *buf, size_t *off)
+{
+	const char *name = jr_key(&l->jd, f), *v;
+	char num[32];
+	int n;
+
+	if (f->type == JR_INT) {
+		snprintf(num, sizeof(num), "%" PRId64, f->u.i);
+		v = num;
+	} else if (f->type == JR_STR) {
+		v = jr_str(&l->jd, f);
+	} else {
+		return -1;
+	}
+	if (!*name || strpbrk(name, ",={}") || strpbrk(v, ",={}"))
+		return -1;
+	n = snprintf(buf + *off, MKEY_MAX - *off, "%s%s=%s", *off ? "," : "", name, v);
+	if (n < 0 || (size_t)n >= MKEY_MAX - *off)
+		return -1;
+	*off += (size_t)n;
+	return 0;
+}
+
+/* "key": {"op": "lookup", "batch": 1000} as the text "op=lookup,batch=1000"; absent: NULL. */
+static int metric_key(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
+{
+	const struct jr_node *k = jr_member(&l->jd, jm, "key"), *f;
+	char buf[MKEY_MAX];
+	size_t off = 0;
+
+	m->key = NULL;
+	if (!k || k->type == JR_NULL)
+		return 0;
+	if (k->type != JR_OBJ)
+		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s.key is not an object",
+			      ri, m->id);
+	for (f = jr_first(&l->jd, k); f; f = jr_next(&l->jd, f))
+		if (key_field(l, f, buf, &off))
+			return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s.key: each "
+				      "field a string or an integer, without ',', '=', '{' or "
+				      "'}', %d characters in all at most", ri, m->id,
+				      MKEY_MAX - 1);
+	if (off)
+		m->key = rd_keep(l->doc, buf);
+	return 0;
+}
+
+static int load_metric(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
+{
+	const struct jr_node *n = jr_typed(&l->jd, jm, "n", JR_INT);
+	double mean;
+
+	int ret;
+
+	m->id = rd_keep(l->doc, jr_key(&l->jd, jm));
+	m->name = rd_str(l, jm, "name") ?: m->id;	/* older files: the key is the name */
+	ret = metric_key(l, ri, jm, m);
+	if (ret)
+		return ret;
+	m->unit = rd_str(l, jm, "unit");
+	m->of = rd_str(l, jm, "of");
+	if (m->unit)
+		m->unit = unit_today(m->unit);
+	if (!m->unit || rd_num(l, jm, "mean", &mean) || isnan(mean))
+		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s lacks a unit or mean",
+			      ri, m->id);
+	m->mean = mean;
+	m->n = n ? (int)n->u.i : 0;
+	if (rd_num(l, jm, "stddev", &m->stddev) ||
+	    rd_num(l, jm, "of_mean_inverse", &m->of_mean_inverse) ||
+	    rd_num(l, jm, "between_run_stddev", &m->between_run_stddev) ||
+	    rd_num(l, jm, "between_share", &m->between_share) ||
+	    rd_num(l, jm, "resolution", &m->resolution))
+		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s has a field that is "
+			      "not a number", ri, m->id);
+	if (isnan(m->stddev))
+		m->stddev = 0;
+	if (isnan(m->resolution))
+		m->resolution = 0;
+	return metric_kind(l, ri, jm, m);
+}
+
+/* The metric named key, trying first the one after the previous match (samples keep their order). */
+static struct res_metric *sample_metric(struct res_run *r, const char *key, int *hint)
+{
+	int i, k;
+
+	for (i = 0; i < r->nr_metrics; i++) {
+		k = (*hint + i) % r->nr_metrics;
+		if (!strcmp(r->metrics[k].id, key)) {
+			*hint = k + 1;
+			return &r->metrics[k];
+		}
+	}
+	return NULL;
+}
+
+static int sample_member(struct loader *l, int ri, size_t si, const struct jr_node *v,
+			 struct res_run *r, int *hint)
+{
+	const char *key = jr_key(&l->jd, v);
+	struct res_metric *m;
+
+	if (!strcmp(key, "repeat")) {
+		if (v->type != JR_INT || v->u.i < 0 || v->u.i > INT32_MAX)
+			return rd_bad(l->doc, "malformed result: runs[%d].samples[%zu].repeat is not "
+				      "a run index", ri, si);
+		if (!r->sample_repeat)
+			r->sample_repeat = xcalloc(r->nr_samples, sizeof(int));
+		r->sample_repeat[si] = (int)v->u.i;
+		return 0;
+	}
+	m = sample_metric(r, key, hint);
+	if (!m || v->type == JR_NULL)
+		return 0;	/* elapsed_ns and the like; NaN is written as null */
+	if (v->type != JR_INT && v->type != JR_NUM)
+		return rd_bad(l->doc, "malformed result: runs[%d].samples[%zu].%s is not a number",
+			      ri, si, key);
+	m->samples[si] = jr_num(v);
+	m->nr_values++;
+	return 0;
+}
+
+static int load_samples(struct loader *l, int ri, const struct jr_node *samples, struct res_run *r)
+{
+	const struct jr_node *s, *v;
+	int i, hint = 0, ret;
+	size_t si = 0, k;
+
+	r->nr_samples = (int)samples->u.kids.count;
+	for (i = 0; i < r->nr_metrics; i++) {
+		r->metrics[i].samples = xcalloc(r->nr_samples ?: 1, sizeof(double));
+		for (k = 0; k < (size_t)r->nr_samples; k++)
+			r->metrics[i].samples[k] = NAN;
+	}
+	for (s = jr_first(&l->jd, samples); s; s = jr_next(&l->jd, s), si++) {
+		if (s->type != JR_OBJ)
+			return rd_bad(l->doc, "malformed result: runs[%d].samples[%zu] is not an object",
+				      ri, si);
+		for (v = jr_first(&l->jd, s); v; v = jr_next(&l->jd, v)) {
+			ret = sample_member(l, ri, si, v, r, &hint);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* runs[].repeats: [{"index": k, "metrics": {NAME: {"n", "mean", "stddev"}}}], one per run. */
+static int load_repeats(struct loader *l, int ri, const struct jr_node *reps, struct res_run *r)
+{
+	const struct jr_node *rec, *jm;
+	struct res_metric *m;
+	int i, k = 0, hint = 0;
+	double mean;
+
+	r->nr_repeats = (int)reps->u.kids.count;
+	for (i = 0; i < r->nr_metrics; i++) {
+		r->metrics[i].rep_mean = xcalloc(r->nr_repeats ?: 1, sizeof(double));
+		for (k = 0; k < r->nr_repeats; k++)
+			r->metrics[i].rep_mean[k] = NAN;
+	}
+	for (k = 0, rec = jr_first(&l->jd, reps); rec; rec = jr_next(&l->jd, rec), k++) {
+		jm = jr_first(&l->jd, jr_typed(&l->jd, rec, "metrics", JR_OBJ));
+		if (!jr_typed(&l->jd, rec, "metrics", JR_OBJ))
+			return rd_bad(l->doc, "malformed result: runs[%d].repeats[%d] lacks its metrics",
+				      ri, k);
+		for (; jm; jm = jr_next(&l->jd, jm)) {
+			m = sample_metric(r, jr_key(&l->jd, jm), &hint);
+			if (!m)
+				continue;
+			if (rd_num(l, jm, "mean", &mean))
+				return rd_bad(l->doc, "malformed result: runs[%d].repeats[%d].metrics.%s"
+					      ".mean is not a number", ri, k, m->id);
+			m->rep_mean[k] = mean;
+		}
+	}
+	return 0;
+}
+
+int resdoc_load_metrics(struct loader *l, int ri, const struct jr_node *jr, struct res_run *r)
+{
+	const struct jr_node *metrics = jr_typed(&l->jd, jr, "metrics", JR_OBJ);
+	const struct jr_node *samples = jr_typed(&l->jd, jr, "samples", JR_ARR);
+	const struct jr_node *reps = jr_member(&l->jd, jr, "repeats"), *jm;
+	int ret;
+
+	if (!metrics || !samples)
+		return rd_bad(l->doc, "malformed result: runs[%d] lacks its metrics or samples", ri);
+	if ((uint64_t)metrics->u.kids.count * samples->u.kids.count > RESDOC_MAX_VALUES)
+		return rd_bad(l->doc, "malformed result: runs[%d] has more than %u values", ri,
+			      RESDOC_MAX_VALUES);
+	if (reps && reps->type != JR_ARR)
+		return rd_bad(l->doc, "malformed result: runs[%d].repeats is not an array", ri);
+	r->metrics = xcalloc(metrics->u.kids.count ?: 1, sizeof(*r->metrics));
+	for (jm = jr_first(&l->jd, metrics); jm; jm = jr_next(&l->jd, jm)) {
+		if (jm->type != JR_OBJ)
+			return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s is not an object",
+				      ri, jr_key(&l->jd, jm));
+		ret = load_metric(l, ri, jm, &r->metrics[r->nr_metrics++]);
+		if (ret)
+			return ret;
+	}
+	ret = load_samples(l, ri, samples, r);
+	if (!ret && reps)
+		ret = load_repeats(l, ri, reps, r);
+	return ret;
+}
