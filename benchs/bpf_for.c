@@ -3,26 +3,39 @@
  * bpf-for: the open-coded iterator's iterations per second and ns per
  * iteration, beside bpf-loop with the same --nr_loops and the same
  * figures (the kernel's bench's: latency is 1000 / throughput per
- * producer, so it does not shrink with -p).
+ * producer, so it does not shrink with -p).  --latency times the loops
+ * of sampled runs inside the program, as bpf-loop's (src/hist.h).
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <bpf/btf.h>
 #include "bench.h"
+#include "hist.h"
 #include "runner.h"
 #include "skel_util.h"
 #include "bpf_for.skel.h"
 
 #define BPF_FOR_MAX	(1u << 23)	/* the kernel's BPF_MAX_LOOPS: bpf_iter_num_new's bound */
 #define SLOT_RUNS	0		/* extra[] word the program counts its runs in */
+/* --latency times every run by default, as bpf-loop (benchs/bpf_loop.c says why) */
+#define FOR_HIST_EVERY_STR	"1"
 
 struct bpf_for_args {
 	uint64_t nr_loops;
+	bool latency;
+	uint64_t latency_every;
 };
 
 static const struct opt_def bpf_for_opts[] = {
 	{ "nr_loops", 0, OPT_UINT, OPT_OFF(struct bpf_for_args, nr_loops), "10", 1, BPF_FOR_MAX,
 	  NULL, "N", "iterations per loop (as bpf-loop's per bpf_loop() call)" },
+	{ "latency", 0, OPT_FLAG, OPT_OFF(struct bpf_for_args, latency), NULL, 0, 0, NULL, NULL,
+	  "also time the loops of sampled runs inside the program: per-iteration distribution "
+	  "(Latency line)" },
+	{ "latency-every", 0, OPT_UINT, OPT_OFF(struct bpf_for_args, latency_every),
+	  FOR_HIST_EVERY_STR, 1, 1u << 20, NULL, "N",
+	  "--latency times one program run in N on each CPU" },
 	{ NULL },
 };
 
@@ -35,7 +48,12 @@ static const enum probe_id bpf_for_requires[] = { PROBE_BTF_VMLINUX, PROBE__COUN
 struct bpf_for_state {
 	struct bpf_for_bpf *skel;
 	struct delta hits, runs;
+	struct hist_bpf hist;
+	int m_sampled;
 };
+
+/* --latency: the iterations the program timed in each sample (the histogram holds them all). */
+static const struct metric_def sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
 
 /* The kernel bench's latency: per producer, 1000 / its share of the throughput. */
 static int bpf_for_validate(struct bench_env *env)
@@ -48,6 +66,8 @@ static int bpf_for_validate(struct bench_env *env)
 	bench_add_metric(env, &lat);
 	bench_add_metric(env, &ops);
 	bench_add_metric(env, &runs);
+	if (((const struct bpf_for_args *)env->args)->latency)
+		bench_add_metric(env, &sampled_metric);
 	return 0;
 }
 
@@ -94,12 +114,17 @@ static int bpf_for_setup(struct bench_env *env)
 		return -errno;
 	BENCH_SKEL_INIT(s->skel);
 	s->skel->rodata->nr_loops = a->nr_loops;
+	HIST_SKEL_EVERY(s->skel, a->latency ? a->latency_every : 0);
 	err = trigger_prepare(env, &(struct trigger_progs){
 		.test_run = s->skel->progs.bpf_for_test_run,
 		.raw_tp = s->skel->progs.bpf_for_raw_tp,
 		.fentry = s->skel->progs.bpf_for_fentry,
 	});
 	err = err ?: bpf_for_bpf__load(s->skel);
+	if (!err && a->latency) {
+		s->m_sampled = bench_add_metric(env, &sampled_metric);
+		err = HIST_SKEL_OPEN(&s->hist, s->skel, env, "op", "latency");
+	}
 	return err ?: trigger_attach(&env->trig);
 }
 
@@ -115,6 +140,12 @@ static void bpf_for_measure(struct bench_env *env, uint64_t elapsed_ns, double *
 	vals[0] = mops(ops, elapsed_ns);
 	vals[2] = ops;
 	vals[3] = delta_next(&s->runs, runs);
+	if (!s->hist.open)
+		return;
+	i = hist_bpf_sample(&s->hist, env);
+	if (i)
+		bench_fail(env, i, "cannot read the latency histogram: %s", strerror(-i));
+	vals[s->m_sampled] = hist_bpf_period_ops(&s->hist, 0);
 }
 
 /* A suite row: the two figures, as bpf-loop's (the counts are in the exports). */
@@ -130,6 +161,7 @@ static void bpf_for_teardown(struct bench_env *env)
 
 	if (!s)
 		return;
+	hist_bpf_close(&s->hist, env);
 	bpf_for_bpf__destroy(s->skel);
 	free(s);
 	env->priv = NULL;

@@ -1,21 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
-/* bpf-loop: throughput and latency of bpf_loop() iterations (seed 003). */
+/*
+ * bpf-loop: throughput and latency of bpf_loop() iterations (seed 003).
+ * --latency also times sampled runs' calls inside the program: the
+ * distribution of ns per iteration beside latency (src/hist.h).
+ */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "bench.h"
+#include "hist.h"
 #include "skel_util.h"
 #include "bpf_loop.h"
 #include "bpf_loop.skel.h"
 
 #define BPF_LOOP_MAX	(1u << 23)	/* the kernel's BPF_MAX_LOOPS */
+/*
+ * --latency times every run by default, not one in HIST_EVERY as noop:
+ * a run is 1000 calls (or a million iterations), so the two clock reads
+ * and the recording cost about 1% of one at nr_loops 1, less beyond,
+ * while one run in 1024 would be one a second at nr_loops 1000.
+ */
+#define LOOP_HIST_EVERY_STR	"1"
 
 struct bpf_loop_args {
 	uint64_t nr_loops;
+	bool latency;
+	uint64_t latency_every;
 };
 
 static const struct opt_def bpf_loop_opts[] = {
 	{ "nr_loops", 0, OPT_UINT, OPT_OFF(struct bpf_loop_args, nr_loops), "10", 1, BPF_LOOP_MAX, NULL, "N",
 	  "iterations per bpf_loop() call" },
+	{ "latency", 0, OPT_FLAG, OPT_OFF(struct bpf_loop_args, latency), NULL, 0, 0, NULL, NULL,
+	  "also time the calls of sampled runs inside the program: per-iteration distribution "
+	  "(Latency line)" },
+	{ "latency-every", 0, OPT_UINT, OPT_OFF(struct bpf_loop_args, latency_every),
+	  LOOP_HIST_EVERY_STR, 1, 1u << 20, NULL, "N",
+	  "--latency times one program run in N on each CPU" },
 	{ NULL },
 };
 
@@ -27,12 +48,26 @@ static const struct metric_def loop_metrics[] = {
 	{ "runs", "runs", METRIC_COUNT },
 };
 
+/* --latency: the iterations the program timed in each sample (the histogram holds them all). */
+static const struct metric_def sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
+
 static const enum probe_id bpf_loop_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
 
 struct bpf_loop_state {
 	struct bpf_loop_bpf *skel;
 	struct delta hits, runs;
+	struct hist_bpf hist;
+	int m_sampled;
 };
+
+static int bpf_loop_validate(struct bench_env *env)
+{
+	const struct bpf_loop_args *a = env->args;
+
+	if (a->latency)
+		bench_add_metric(env, &sampled_metric);
+	return 0;
+}
 
 static int bpf_loop_setup(struct bench_env *env)
 {
@@ -48,6 +83,7 @@ static int bpf_loop_setup(struct bench_env *env)
 		return -errno;
 	BENCH_SKEL_INIT(s->skel);
 	s->skel->rodata->nr_loops = a->nr_loops;
+	HIST_SKEL_EVERY(s->skel, a->latency ? a->latency_every : 0);
 	err = trigger_prepare(env, &(struct trigger_progs){
 		.test_run = s->skel->progs.bpf_loop_test_run,
 		.raw_tp = s->skel->progs.bpf_loop_raw_tp,
@@ -58,6 +94,12 @@ static int bpf_loop_setup(struct bench_env *env)
 	err = bpf_loop_bpf__load(s->skel);
 	if (err)
 		return err;
+	if (a->latency) {
+		s->m_sampled = bench_add_metric(env, &sampled_metric);
+		err = HIST_SKEL_OPEN(&s->hist, s->skel, env, "op", "latency");
+		if (err)
+			return err;
+	}
 	return trigger_attach(&env->trig);
 }
 
@@ -73,6 +115,12 @@ static void bpf_loop_measure(struct bench_env *env, uint64_t elapsed_ns, double 
 	vals[0] = mops(ops, elapsed_ns);
 	vals[2] = ops;
 	vals[3] = delta_next(&s->runs, runs);
+	if (!s->hist.open)
+		return;
+	i = hist_bpf_sample(&s->hist, env);
+	if (i)
+		bench_fail(env, i, "cannot read the latency histogram: %s", strerror(-i));
+	vals[s->m_sampled] = hist_bpf_period_ops(&s->hist, 0);
 }
 
 static void bpf_loop_teardown(struct bench_env *env)
@@ -81,6 +129,7 @@ static void bpf_loop_teardown(struct bench_env *env)
 
 	if (!s)
 		return;
+	hist_bpf_close(&s->hist, env);
 	bpf_loop_bpf__destroy(s->skel);
 	free(s);
 	env->priv = NULL;
@@ -95,6 +144,7 @@ const struct bench bench_bpf_loop = {
 	.requires = bpf_loop_requires,
 	.metrics = loop_metrics,
 	.nr_metrics = ARRAY_SIZE(loop_metrics),
+	.validate = bpf_loop_validate,
 	.setup = bpf_loop_setup,
 	.measure = bpf_loop_measure,
 	.teardown = bpf_loop_teardown,

@@ -9,9 +9,13 @@
  * with the call (second getpgid() argument, or the first word of the
  * test-run packet) rather than from the CPU number, so parts never
  * overlap even when producers are not pinned.
+ *
+ * With --latency, one run in hist_every per CPU times its ops (its one
+ * or two walks of 64 elements) into the histogram (bpf/hist.bpf.h).
  */
 #include "bench_common.bpf.h"
 #include <bpf/bpf_core_read.h>
+#include "hist.bpf.h"
 #include "htab_mem.h"
 
 const volatile __u32 use_case = HTAB_MEM_OVERWRITE;
@@ -32,13 +36,17 @@ struct part_walk {
 	__u32 key;
 	__u32 step;
 	__u64 flags;
-	__u32 failed;
 };
 
+/*
+ * A failed op counts at once (none fail when parts are kept), not in a
+ * count on the stack: the verifier would carry every value of that
+ * count past the walk, into --latency's recording.
+ */
 static int put_one(__u32 i, struct part_walk *w)
 {
 	if (bpf_map_update_elem(&htab_mem_map, &w->key, zero_value, w->flags))
-		w->failed++;
+		bench_add_drops(1);
 	w->key += w->step;
 	return 0;
 }
@@ -46,54 +54,55 @@ static int put_one(__u32 i, struct part_walk *w)
 static int delete_one(__u32 i, struct part_walk *w)
 {
 	if (bpf_map_delete_elem(&htab_mem_map, &w->key))
-		w->failed++;
+		bench_add_drops(1);
 	w->key += w->step;
 	return 0;
 }
 
-/* Updates (or deletes) the 64 keys of one part; returns how many failed. */
-static __always_inline __u32 walk_part(__u32 part, __u32 nr_parts, __u64 flags, bool del)
+/* Updates (or deletes) the 64 keys of one part. */
+static __always_inline void walk_part(__u32 part, __u32 nr_parts, __u64 flags, bool del)
 {
 	struct part_walk w = { .key = part, .step = nr_parts, .flags = flags };
 
 	bpf_loop(HTAB_MEM_BATCH, del ? (void *)delete_one : (void *)put_one, &w, 0);
-	return w.failed;
 }
 
 static __always_inline void htab_mem_run(__u32 idx)
 {
-	__u32 failed, ops = 1, dels = 0;
+	__u32 ops = 1, dels = 0;
+	struct hist_batch hb = { 0 };
 
 	if (idx >= nr_producers)
 		return;		/* not one of our producers' calls */
+	/* a run is one op, or two (add, then delete: halves unlike, so never split) */
+	hist_begin(&hb, use_case == HTAB_MEM_BATCH_ADD_DEL ? 2 : 1, false);
 	switch (use_case) {
 	case HTAB_MEM_OVERWRITE:
-		failed = walk_part(idx, nr_producers, BPF_ANY, false);
+		walk_part(idx, nr_producers, BPF_ANY, false);
 		break;
 	case HTAB_MEM_BATCH_ADD_DEL:
-		failed = walk_part(idx, nr_producers, BPF_ANY, false);
-		failed += walk_part(idx, nr_producers, 0, true);
+		walk_part(idx, nr_producers, BPF_ANY, false);
+		walk_part(idx, nr_producers, 0, true);
 		ops = 2;
 		dels = 1;
 		break;
 	case HTAB_MEM_ADD_DEL_DIFF_CPU:
 		/* a pair shares part idx / 2: the even one adds, the odd one deletes */
 		if (idx & 1) {
-			failed = walk_part(idx / 2, nr_producers / 2, 0, true);
+			walk_part(idx / 2, nr_producers / 2, 0, true);
 			dels = 1;
 		} else {
-			failed = walk_part(idx / 2, nr_producers / 2, BPF_NOEXIST, false);
+			walk_part(idx / 2, nr_producers / 2, BPF_NOEXIST, false);
 		}
 		break;
 	default:
 		return;
 	}
+	hist_end(&hb, 0);
 	/* the deletes first: a reader that sees a run's hits sees its deletes */
 	if (dels)
 		__sync_fetch_and_add(&bench_my_slot()->extra[HTAB_MEM_SLOT_DELS], dels);
 	bench_add_hits(ops);
-	if (failed)
-		bench_add_drops(failed);
 }
 
 SEC("tc")

@@ -7,7 +7,8 @@
  * Every program run works on 64 elements of the calling producer's own
  * part of the map, on the producer's CPU: the allocator's per-CPU caches
  * are what is measured.  Memory is what the run's own memory cgroup is
- * charged (src/memcg.h), sampled every period.
+ * charged (src/memcg.h), sampled every period.  --latency times ops
+ * inside the program (htab_mem_hist.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +27,7 @@
 #include "report.h"
 #include "skel_util.h"
 #include "htab_mem.h"
+#include "htab_mem_hist.h"
 #include "htab_mem_pair.h"
 #include "htab_mem.skel.h"
 
@@ -63,6 +65,8 @@ struct htab_mem_args {
 	uint64_t max_entries;
 	int mem_method;
 	int pair_wait;
+	bool latency;
+	uint64_t latency_every;
 };
 
 #define ARG(field)	OPT_OFF(struct htab_mem_args, field)
@@ -81,6 +85,12 @@ static const struct opt_def htab_mem_opts[] = {
 	{ "pair-wait", 0, OPT_CHOICE, ARG(pair_wait), "sleep", 0, 0, pair_wait_names, "HOW",
 	  "add_del_on_diff_cpu: wait for the partner asleep, as the kernel bench (a round pays two "
 	  "cross-CPU wake-ups), or spin up to 200 us first (nearer the map's own cost)" },
+	{ "latency", 0, OPT_FLAG, ARG(latency), NULL, 0, 0, NULL, NULL,
+	  "also time the ops (64 updates or deletes) inside the program: per-op distribution "
+	  "(Latency line)" },
+	{ "latency-every", 0, OPT_UINT, ARG(latency_every), HTAB_MEM_HIST_EVERY_STR, 1, 1u << 20,
+	  NULL, "N",
+	  "--latency times one program run in N on each CPU" },
 	{ NULL },
 };
 
@@ -136,7 +146,6 @@ static void set_charge_resolution(struct bench_env *env)
 
 static const enum probe_id htab_mem_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
 
-
 /* A producer's program runs as it triggered them: the BPF side's count, kept independently. */
 struct fire_count {
 	atomic_ullong runs;
@@ -154,6 +163,7 @@ struct htab_mem_state {
 	bool primed;		/* the peak restarted when producers were about to start */
 	uint64_t setup_peak;	/* bytes, before that restart */
 	int m_kmem;		/* index of kernel-memory, -1: not measured */
+	struct htab_mem_hist hist;
 };
 
 /* Keys a part needs: producer i (or pair i) uses i + k * parts, k < 64. */
@@ -196,6 +206,7 @@ static int htab_mem_validate(struct bench_env *env)
 		       (unsigned long long)keys_needed(a, env->nr_producers));
 		return -EINVAL;
 	}
+	htab_mem_hist_metrics(env, a->latency);
 	if (a->mem_method == MEMCG_WANT_CGROUP)
 		return bench_require(env, PROBE_MEMCG, "--memory-method cgroup");
 	return 0;
@@ -276,6 +287,10 @@ static int htab_mem_setup(struct bench_env *env)
 	if (!s)
 		return -ENOMEM;
 	env->priv = s;
+	s->hist.map_fd = -1;
+	err = htab_mem_hist_create(&s->hist, a->latency ? a->latency_every : 0);
+	if (err)
+		return err;
 	/* first: the map's memory is charged to the cgroup its creator is in */
 	if (memcg_enter(&s->mem, a->mem_method))
 		return -EOPNOTSUPP;	/* a cgroup was demanded and there is none for us */
@@ -286,10 +301,10 @@ static int htab_mem_setup(struct bench_env *env)
 	s->skel->rodata->use_case = a->use_case;
 	s->skel->rodata->nr_producers = env->nr_producers;
 	err = configure_map(env, s->skel);
-	if (!err)
-		err = pick_trigger(env, s->skel);
-	if (!err)
-		err = htab_mem_bpf__load(s->skel);
+	err = err ?: htab_mem_hist_prepare(&s->hist, s->skel);
+	err = err ?: pick_trigger(env, s->skel);
+	err = err ?: htab_mem_bpf__load(s->skel);
+	err = err ?: htab_mem_hist_open(&s->hist, s->skel, env);
 	if (err)
 		return err;
 	memcg_watch_map(&s->mem, bpf_map__fd(s->skel->maps.htab_mem_map));
@@ -443,6 +458,7 @@ static void htab_mem_measure(struct bench_env *env, uint64_t elapsed_ns, double 
 	vals[M_FAILED] = failed;
 	vals[M_OPS] = ops;
 	vals[M_DELS] = dels;
+	htab_mem_hist_sample(&s->hist, env, vals);
 }
 
 /*
@@ -531,6 +547,7 @@ static void htab_mem_teardown(struct bench_env *env)
 		return;
 	if (s->skel)
 		check_counts(env, s);
+	htab_mem_hist_close(&s->hist, env);
 	htab_mem_bpf__destroy(s->skel);
 	free(s->fired);
 	free(s->pairs);

@@ -8,8 +8,13 @@
  * up to MAPS_CHUNK ops of its producer's job (the producer's slot index
  * is the packet's first word) between two clock reads, and checks each
  * op's result as it goes: the oracle is the program's own counts.
+ *
+ * With --latency, one timed chunk in hist_every per CPU also goes into
+ * the op's histogram (bpf/hist.bpf.h), its clock reads being the ones
+ * the chunk has anyway.
  */
 #include "bench_common.bpf.h"
+#include "hist.bpf.h"
 #include "maps.h"
 
 #ifndef ENOENT
@@ -25,6 +30,7 @@ struct {
 
 const volatile __u32 key_off;		/* where the key index goes: 4 in an LPM key */
 const volatile bool check_value;	/* lookups compare the value with the key index */
+const volatile __u32 hist_ids[MAPS_NR_OPS];	/* --latency: each op's histogram */
 
 struct maps_prod prods[MAPS_MAX_PROD];
 
@@ -157,6 +163,19 @@ static int pop_op(__u32 i, struct loop_ctx *c)
 	return 0;
 }
 
+/* --latency: a timed chunk of n ops into op's histogram, one in hist_every per CPU. */
+static __always_inline void chunk_record(__u32 op, __u64 dt, __u32 n)
+{
+	struct hist_tick *t = &hist_ticks[bpf_get_smp_processor_id() & (BENCH_NR_SLOTS - 1)];
+
+	if (t->left) {
+		t->left--;
+		return;
+	}
+	t->left = hist_every - 1;
+	hist_record(hist_ids[op], dt, n, hist_clock_q);
+}
+
 static __always_inline struct maps_prod *slot_of(struct __sk_buff *ctx)
 {
 	__u32 idx = 0;
@@ -167,7 +186,7 @@ static __always_inline struct maps_prod *slot_of(struct __sk_buff *ctx)
 }
 
 /* One run: the next chunk of the producer's job between two clock reads. */
-#define MAPS_PROG(name, OP)						\
+#define MAPS_PROG(name, OP, K)						\
 SEC("tc")								\
 int maps_##name(struct __sk_buff *ctx)					\
 {									\
@@ -187,12 +206,14 @@ int maps_##name(struct __sk_buff *ctx)					\
 	p->job.remaining -= n;						\
 	p->ops += n;							\
 	p->ns += dt;							\
+	if (hist_every)							\
+		chunk_record(K, dt, n);					\
 	return 0;							\
 }
 
-MAPS_PROG(lookup, lookup_op)
-MAPS_PROG(update, update_op)
-MAPS_PROG(delete, delete_op)
-MAPS_PROG(peek, peek_op)
-MAPS_PROG(push, push_op)
-MAPS_PROG(pop, pop_op)
+MAPS_PROG(lookup, lookup_op, 0)
+MAPS_PROG(update, update_op, 1)
+MAPS_PROG(delete, delete_op, 2)
+MAPS_PROG(peek, peek_op, 3)
+MAPS_PROG(push, push_op, 4)
+MAPS_PROG(pop, pop_op, 5)

@@ -8,6 +8,8 @@
 #define MAPS_VALUE_MAX	1024
 #define MAPS_CHUNK	1000	/* ops per program run: one clock read pair around them */
 #define MAPS_ABSENT	0x80000000u	/* index bit of keys never inserted */
+/* Op kinds, one program each, in user space's enum mp_op order: lookup update delete peek push pop. */
+#define MAPS_NR_OPS	6
 
 /* What a job asks the program to check as it goes. */
 #define MAPS_JOB_STRICT	(1u << 0)	/* an op whose result is not the expected one is "bad" */

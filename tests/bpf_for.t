@@ -47,6 +47,34 @@ r = d["runs"][0]
 r["trigger"] == "raw-tp" and r["metrics"]["throughput"]["mean"] > 0'
 ok $? "the raw-tp trigger runs the same loops" || diag "$ERR"
 
+# --latency: every run's loops timed inside the program (the first 500 of
+# 1000 in every other run), one histogram per iteration beside latency,
+# which keeps its meaning (1000 x producers / throughput)
+source "$(dirname "$0")/hist.sh"
+CPUS=$(nproc)
+J="$TMPD/lat.json"
+run -w0 -d1 --period-ms 250 bpf-for --nr_loops 100 --latency --json "$J"
+[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*ops sampled; mean [0-9.]+ ns vs [0-9.]+ ns from throughput' <<<"$OUT" &&
+	hist_ok "$J" op sampled_ops "$CPUS * 100000" latency && json_check "$J" "
+r = d['runs'][0]; h = r['histograms']['op']; ops = sum(x['ops'] for x in r['samples'])
+lat = r['metrics']['latency']['of_mean_inverse']
+ok = abs(h['vs_ns'] - lat) <= 1e-9 * lat and h['half_batches'] > 0
+ok = ok and abs(h['count'] - 100000 * (h['batches'] - h['half_batches']) - 50000 * h['half_batches']) <= $CPUS * 100000
+ok and abs(h['count'] + h['half_ops'] - ops) <= 2 * $CPUS * 100000"
+ok $? "--latency: Latency line, histogram = the iterations of every run timed (whole or half), beside latency" ||
+	diag "rc=$RC $(grep '^Latency' <<<"$OUT") $ERR" "$(hist_diag "$J")"
+
+run -w0 -d0.5 -q -p2 --period-ms 250 bpf-for --nr_loops 1000 --latency --json "$J"
+[ "$RC" -eq 0 ] && hist_ok "$J" op sampled_ops "$CPUS * 1000000" latency && json_check "$J" '
+s = d["runs"][0]["samples"]
+all(abs(x["latency"] * x["throughput"] - 2000) <= 1e-6 * 2000 for x in s)'
+ok $? "-p2 --latency: latency still 1000 x 2 / throughput, the histogram as with one producer" ||
+	diag "rc=$RC $ERR" "$(hist_diag "$J")"
+
+run -w0 -d0.5 -q --period-ms 250 bpf-for --nr_loops 100 --json "$J"
+[ "$RC" -eq 0 ] && ! grep -q '^Latency' <<<"$OUT" && latency_off "$J"
+ok $? "without --latency: no Latency line, no histogram, no sampled_ops"
+
 # Without the kfuncs: the probe looks for a name no kernel has.
 BPFBENCH_BPF_FOR_KFUNC=bpf_iter_num_nosuch run -w0 -d1 bpf-for
 [ "$RC" -eq 4 ] && grep -q 'skip: bpf-for: this kernel lacks the kfunc bpf_iter_num_nosuch' <<<"$ERR"

@@ -6,6 +6,7 @@
 # summarize patterns read.
 source "$(dirname "$0")/lib.sh"
 need_bpf
+before=$(kernel_objects)
 
 J="$TMPD/loop.json"
 run bpf-loop -w0 -d1 --period-ms 250 --nr_loops 100 --json "$J"
@@ -120,7 +121,44 @@ else
 	ok $? "fentry refused here: --trigger fentry exits 4 (skip) saying why"
 fi
 
+# --latency: every run's calls timed inside the program (1000 calls of 100
+# iterations, or the first 500 in every other run: the linearity check),
+# the histogram per iteration, its mean beside latency
+source "$(dirname "$0")/hist.sh"
+CPUS=$(nproc)
+J="$TMPD/lat.json"
+run bpf-loop -w0 -d1 --period-ms 250 --nr_loops 100 --latency --json "$J"
+[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*ops sampled; mean [0-9.]+ ns vs [0-9.]+ ns from throughput' <<<"$OUT" &&
+	hist_ok "$J" op sampled_ops "$CPUS * 100000" latency
+ok $? "--latency: Latency line, histogram = the iterations timed, ordered percentiles, beside latency" ||
+	diag "rc=$RC $(grep '^Latency' <<<"$OUT") $ERR" "$(hist_diag "$J")"
+# every run timed: a full batch is 100000 iterations, a half 50000 (its
+# other 500 calls untimed), and all of them are the ops counted but for
+# the runs in flight at the two edges (one a CPU each)
+json_check "$J" "
+r = d['runs'][0]; h = r['histograms']['op']; ops = sum(x['ops'] for x in r['samples'])
+full = h['batches'] - h['half_batches']
+ok = h['half_batches'] > 0 and abs(h['half_ops'] - 50000 * h['half_batches']) <= $CPUS * 100000
+ok = ok and abs(h['count'] - 100000 * full - 50000 * h['half_batches']) <= $CPUS * 100000
+ok and abs(h['count'] + h['half_ops'] - ops) <= 2 * $CPUS * 100000"
+ok $? "--latency: every run timed by default, whole or half, and they are the iterations counted" ||
+	diag "$(hist_diag "$J")"
+
+run bpf-loop -w0 -d0.5 -q --period-ms 250 --nr_loops 1000000 --latency --latency-every 2 --json "$J"
+[ "$RC" -eq 0 ] && hist_ok "$J" op sampled_ops "$CPUS * 1000000" latency && json_check "$J" '
+r = d["runs"][0]; h = r["histograms"]["op"]; runs = sum(x["runs"] for x in r["samples"])
+h["half_batches"] == 0 and h["linearity"] is None and h["count"] == 1000000 * h["batches"] and abs(2 * h["batches"] - runs) <= 2 * '"$CPUS"' + 2'
+ok $? "--nr_loops 1000000 --latency-every 2: one call a run is never halved, one run in two timed" ||
+	diag "rc=$RC $ERR" "$(hist_diag "$J")"
+
+run bpf-loop -w0 -d0.5 -q --period-ms 250 --nr_loops 100 --json "$J"
+[ "$RC" -eq 0 ] && ! grep -q '^Latency' <<<"$OUT" && latency_off "$J"
+ok $? "without --latency: no Latency line, no histogram, no sampled_ops"
+
 run noop -w0 -d1 -q --batch 100 --json "$TMPD/noop.json"
 [ "$RC" -eq 0 ] && json_check "$TMPD/noop.json" 'd["runs"][0]["metrics"]["throughput"]["mean"] > 0'
 ok $? "noop floor runs"
+
+now=$(kernel_objects_settle "$before")
+ok $? "bpfbench's programs, maps, links as before: $now"
 done_testing

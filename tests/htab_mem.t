@@ -314,6 +314,40 @@ r = d["runs"][0]
 r["method"].startswith("fdinfo") and all(x["memory"] > 0 for x in r["samples"])'
 ok $? "--memory-method fdinfo: the map's memlock, above zero" || diag "$ERR"
 
+# --latency: a run's ops (one walk of 64, batch_add_batch_del's two) timed
+# inside the program, one run in 16 per CPU by default; latency is 1e6 /
+# per-prod-op, ns per op of one producer, the histogram's mean beside it
+source "$(dirname "$0")/hist.sh"
+NCPU=$(nproc)
+J="$TMPD/lat.json"
+run -w0 -d1 -p2 --period-ms 250 htab-mem --latency --json "$J"
+[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*ops sampled; mean [0-9.]+ ns vs [0-9.]+ ns from throughput' <<<"$OUT" &&
+	hist_ok "$J" op sampled_ops "$NCPU * 2" latency && json_check "$J" '
+r = d["runs"][0]; h = r["histograms"]["op"]; s = r["samples"]
+ops = sum(x["ops"] for x in s)
+ok = all(abs(x["latency"] * x["per-prod-op"] - 1e6) <= 1e-6 * 1e6 for x in s)
+ok and h["half_batches"] == 0 and h["count"] == h["batches"] and 0 < h["count"] < ops and all(x["failed-ops"] == 0 for x in s)'
+ok $? "overwrite --latency: Latency line, histogram = the ops timed (1 a run), latency = 1e6 / per-prod-op" ||
+	diag "rc=$RC $(grep '^Latency' <<<"$OUT") $ERR" "$(hist_diag "$J")"
+
+run -w0 -d1 -q -p2 --period-ms 250 htab-mem --use-case batch_add_batch_del --latency --latency-every 1 --json "$J"
+[ "$RC" -eq 0 ] && hist_ok "$J" op sampled_ops "$NCPU * 2" latency && json_check "$J" '
+r = d["runs"][0]; h = r["histograms"]["op"]; ops = sum(x["ops"] for x in r["samples"])
+# every run timed: the histogram holds every op counted but for the runs at the two edges
+h["count"] == 2 * h["batches"] and h["half_batches"] == 0 and abs(h["count"] - ops) <= 2 * 2 * 2'
+ok $? "batch_add_batch_del --latency-every 1: every run timed as its 2 ops, never halved" ||
+	diag "rc=$RC $ERR" "$(hist_diag "$J")"
+
+run -w0 -d1 -q -p2 --period-ms 250 htab-mem --use-case add_del_on_diff_cpu --latency --json "$J"
+[ "$RC" -eq 0 ] && hist_ok "$J" op sampled_ops "$NCPU" latency
+ok $? "add_del_on_diff_cpu --latency: adders' and deleters' runs timed alike" ||
+	diag "rc=$RC $ERR" "$(hist_diag "$J")"
+
+run -w0 -d1 -q -p2 --period-ms 250 htab-mem --json "$J"
+[ "$RC" -eq 0 ] && ! grep -q '^Latency' <<<"$OUT" && latency_off "$J" &&
+	json_check "$J" '"latency" not in d["runs"][0]["metrics"]'
+ok $? "without --latency: no Latency line, histogram, sampled_ops or latency"
+
 left=$(find "${MEMCG_MNT:-/nonexistent}" -maxdepth 8 -type d -name 'bpfbench-*' 2>/dev/null |
 	while read -r d; do pid=${d##*-}; kill -0 "$pid" 2>/dev/null || echo "$d"; done)
 [ -z "$left" ]

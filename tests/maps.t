@@ -173,6 +173,62 @@ bad "hold every index" map-lookup --map_type array --fill 50
 bad "--trigger raw-tp" map-lookup --trigger raw-tp
 bad "not both" map-lookup --fill 50 --nr_entries 10
 
+# --latency: every timed chunk (1000 ops) also in a histogram per op kind.
+# The runs are whole samples read between passes: the histogram holds
+# exactly the measured runs' ops, the warm-up's not.
+source "$(dirname "$0")/hist.sh"
+J="$TMPD/lat.json"
+run -w0 -d1 map-lookup --latency --json "$J"
+[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*ops sampled; mean [0-9.]+ ns vs [0-9.]+ ns from throughput' <<<"$OUT" &&
+	hist_ok "$J" op sampled_ops 0 wall_latency && json_check "$J" '
+r = d["runs"][0]; h = r["histograms"]["op"]; s = r["samples"]; m = r["metrics"]
+ok = h["count"] == sum(x["ops"] for x in s) and h["half_batches"] == 0
+ok = ok and h["batches"] >= h["count"] / 1000 and abs(h["vs_ns"] - m["wall_latency"]["of_mean_inverse"]) <= 1e-9 * h["vs_ns"]
+# the same clock reads: its time is the kernel time the runs counted, less the clock a chunk
+kns = sum(x["kernel_ns"] for x in s)
+ok = ok and abs(h["mean"] * h["count"] - (kns - h["batches"] * h["clock_ns"])) <= 1e-6 * kns
+ok and all(abs(x["wall_latency"] * x["throughput"] - 1000) < 1e-6 for x in s)'
+ok $? "map-lookup --latency: every chunk in the histogram, its time the kernel time, beside wall_latency" ||
+	diag "rc=$RC $(grep '^Latency' <<<"$OUT") $ERR" "$(hist_diag "$J")"
+
+run -w0.5 -d0.5 -q map-update --latency --json "$J"
+[ "$RC" -eq 0 ] && hist_ok "$J" op sampled_ops 0 wall_latency && json_check "$J" '
+r = d["runs"][0]; h = r["histograms"]["op"]
+r["warmup_samples"] > 0 and h["count"] == sum(x["ops"] for x in r["samples"])'
+ok $? "map-update -w0.5 --latency: the warm-up runs' chunks are not in the histogram" ||
+	diag "rc=$RC $ERR" "$(hist_diag "$J")"
+
+# map-ops: one histogram per op; an LRU map is made again between passes
+for t in hash lru_hash queue; do
+	run -w0 -d0.5 -q map-ops --map_type $t --latency --json "$J"
+	[ "$RC" -eq 0 ] && [ "$(grep -c '^Latency [a-z]*: p50' <<<"$OUT")" -eq 3 ] && json_check "$J" '
+r = d["runs"][0]; s = r["samples"]
+ok = len(r["histograms"]) == 3
+for op, h in r["histograms"].items():
+    ok = ok and h["count"] == sum(x[op + "_ops"] for x in s) == sum(x[op + "_sampled_ops"] for x in s) > 0
+    ok = ok and sum(b[2] for b in h["bins"]) == h["count"] and h["p50"] <= h["p90"] <= h["p99"] <= h["max"]
+    kns = sum(x[op + "_kernel_ns"] for x in s)
+    ok = ok and "vs" not in h and abs(h["mean"] * h["count"] - (kns - h["batches"] * h["clock_ns"])) <= 1e-6 * kns
+ok'
+	ok $? "map-ops --map_type $t --latency: a histogram per op, each every chunk of that op, its time the kernel time" ||
+		diag "rc=$RC $ERR" "$(hist_diag "$J")"
+done
+
+run -w0 -d0.5 -q -r2 map-pop --latency --latency-every 2 --json "$J"
+[ "$RC" -eq 0 ] && hist_ok "$J" op sampled_ops 0 wall_latency && json_check "$J" '
+r = d["runs"][0]; h = r["histograms"]["op"]; ops = sum(x["ops"] for x in r["samples"])
+r["runs"] == 2 and 0.3 * ops < h["count"] < 0.7 * ops'
+ok $? "map-pop -r2 --latency-every 2: both repetitions summed, about one chunk in two" ||
+	diag "rc=$RC $ERR" "$(hist_diag "$J")"
+
+run -w0 -d0.5 -q map-lookup --json "$J"
+[ "$RC" -eq 0 ] && ! grep -q '^Latency' <<<"$OUT" && latency_off "$J" &&
+	json_check "$J" '"wall_latency" not in d["runs"][0]["metrics"]'
+ok $? "without --latency: no Latency line, histogram, sampled_ops or wall_latency"
+
+now=$(kernel_objects_settle "$before")
+ok $? "after the --latency runs, bpfbench's programs, maps, links as before: $now"
+
 # interrupted mid-run: a clean stop, nothing of ours left
 "$BPFBENCH" -w0 -d30 -q -p2 map-ops --map_type lru_hash >/dev/null 2>&1 &
 pid=$!

@@ -43,7 +43,13 @@
 	  "never inserted)" },							\
 	{ "no_prealloc", 0, OPT_FLAG, OFF(no_prealloc), NULL, 0, 0, NULL, NULL,	\
 	  "BPF_F_NO_PREALLOC (hash, percpu_hash): elements allocated as "	\
-	  "they are inserted" }
+	  "they are inserted" },						\
+	{ "latency", 0, OPT_FLAG, OFF(latency), NULL, 0, 0, NULL, NULL,	\
+	  "also put the timed chunks of 1000 ops into a histogram per op: "	\
+	  "per-op distribution (Latency line)" },				\
+	{ "latency-every", 0, OPT_UINT, OFF(latency_every), MP_HIST_EVERY_STR,	\
+	  1, 1u << 20, NULL, "N", "--latency records one timed chunk in N "	\
+	  "on each CPU" }
 
 static const struct opt_def maps_opts[] = {
 	{ "map_type", 0, OPT_CHOICE, OFF(map_type), "hash", 0, 0, mp_type_names, "TYPE",
@@ -230,6 +236,7 @@ static void add_metrics(struct bench_env *env, const struct mp_conf *c, struct m
 	}
 	if (!v->multi && (keyed || mp_queued(c)))
 		m->elements = add_metric(env, "elements", "elems", METRIC_COUNT);
+	mp_hist_metrics(env, c, m);
 }
 
 static int maps_validate(struct bench_env *env)
@@ -285,6 +292,7 @@ static int maps_setup(struct bench_env *env)
 		return -ENOMEM;
 	env->priv = s;
 	s->fd = -1;
+	s->hist_fd = -1;
 	s->opts = env->opts;
 	err = resolve(env, &s->c);
 	if (err)
@@ -292,6 +300,9 @@ static int maps_setup(struct bench_env *env)
 	add_metrics(env, &s->c, &s->m);
 	err = mp_probe_type(env, &s->c);
 	err = err ?: check_lru_cpus(env, &s->c);
+	if (err)
+		return err;
+	err = mp_hist_create(env, s);
 	if (err)
 		return err;
 	s->fill_cpu = first_cpu();
@@ -312,10 +323,13 @@ static int maps_run_once(struct bench_env *env, double *vals)
 	const struct mp_metrics *m = &s->m;
 	struct mp_acc acc[MP__NR] = { 0 }, *a = &acc[s->c.ops[0]];
 	enum mp_op op;
-	int err = mp_sample(env, acc);
+	int err;
 
+	mp_hist_run_begin(env, s);
+	err = mp_sample(env, acc);
 	if (err)
 		return err;
+	mp_hist_run_end(env, s, vals);
 	if (!((const struct mp_variant *)env->bench->variant)->multi) {
 		vals[0] = per(a->ops, a->wall, 1e3);
 		vals[1] = per(a->ns, a->ops, 1);
@@ -346,6 +360,7 @@ static void maps_teardown(struct bench_env *env)
 	if (!s)
 		return;
 	mp_pool_stop(s);
+	mp_hist_close(env, s);
 	if (s->skel)
 		mp_unload(s);
 	free(s);

@@ -91,7 +91,9 @@ int mp_load(struct bench_env *env, struct mp_state *s)
 	err = mp_make_map(s);
 	for (op = 0; op < MP__NR && !err; op++)
 		err = bpf_program__set_autoload(prog_of(s->skel, op), run_has_op(&s->c, op));
+	err = err ?: mp_hist_prepare(s);
 	err = err ?: maps_bpf__load(s->skel);
+	err = err ?: mp_hist_open(env, s);
 	if (err)
 		return err;
 	for (op = 0; op < MP__NR; op++)

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include "bench.h"
 #include "bench_shared.h"
+#include "hist.h"
 #include "../maps.h"
 
 #define MP_MAX_ENTRIES	(1u << 24)	/* keys stay below MAPS_ABSENT */
@@ -59,6 +60,8 @@ struct maps_args {
 	uint64_t fill;
 	uint64_t hit;
 	bool no_prealloc;
+	bool latency;
+	uint64_t latency_every;
 };
 
 /* A run's configuration, resolved from its options. */
@@ -103,6 +106,8 @@ struct mp_pool {
 struct mp_metrics {
 	int hits, misses, elements;
 	int ns[MP__NR], ops[MP__NR], kns[MP__NR];	/* map-ops: per op */
+	int wall;			/* --latency, one op kind: wall_latency */
+	int sampled[MP__NR];		/* --latency: the ops the histogram took in the sample */
 };
 
 enum mp_fill_state { MP_UNKNOWN, MP_FILLED, MP_EMPTY, MP_DIRTY };
@@ -120,6 +125,12 @@ struct mp_state {
 	int fill_cpu;		/* common LRU: fills run on this CPU */
 	struct mp_pool pool;
 	struct mp_metrics m;
+	/* --latency (latency.c) */
+	uint64_t hist_every;	/* 0: off */
+	int hist_fd;		/* the histogram map, kept across reloads; -1 */
+	struct hist_bpf hist;
+	int hist_runs;		/* run_once calls since setup */
+	int hist_warm0;		/* the run's warm-up samples at setup */
 };
 
 /* types.c */
@@ -142,5 +153,15 @@ void mp_pool_stop(struct mp_state *s);
 int mp_sample(struct bench_env *env, struct mp_acc *acc);
 uint64_t mp_lru_slack(void);
 uint32_t mp_lru_full(uint32_t max_entries);
+
+/* latency.c */
+#define MP_HIST_EVERY_STR	"1"
+void mp_hist_metrics(struct bench_env *env, const struct mp_conf *c, struct mp_metrics *m);
+int mp_hist_create(struct bench_env *env, struct mp_state *s);
+int mp_hist_prepare(struct mp_state *s);
+int mp_hist_open(struct bench_env *env, struct mp_state *s);
+void mp_hist_run_begin(struct bench_env *env, struct mp_state *s);
+void mp_hist_run_end(struct bench_env *env, struct mp_state *s, double *vals);
+void mp_hist_close(struct bench_env *env, struct mp_state *s);
 
 #endif
