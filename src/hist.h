@@ -19,8 +19,10 @@
  * hist_bpf_period_ops() gives a per-sample count metric of the ops timed
  * (noop's sampled_ops).  When on, the map holds 9 entries of 4.5 KB per
  * CPU, created at load (charged to the loader's memory cgroup); one
- * entry when off.  Benchmarks sampled by run_once (BENCH_F_ONESHOT) are
- * not covered yet: hist_bpf_sample() counts measure() periods.
+ * entry when off.  Benchmarks sampled by run_once (BENCH_F_ONESHOT) read
+ * the histograms as each run starts and ends, and call hist_bpf_rebase()
+ * while every run so far was warm-up (maps/latency.c): the runner's
+ * warm-up count knows nothing of their reads.
  *
  * What a histogram covers: from the read that ends the warm-up (without
  * one, the runner's baseline call, made before any producer starts) to
@@ -174,6 +176,11 @@ void hist_bpf_name(struct hist_bpf *hb, int id, const char *name);
  * the result covers exactly the measured samples.  0 or -errno.
  */
 int hist_bpf_sample(struct hist_bpf *hb, const struct bench_env *env);
+/* The next hist_bpf_sample() starts the measured phase: what came before is warm-up. */
+static inline void hist_bpf_rebase(struct hist_bpf *hb)
+{
+	hb->warm = hb->calls;
+}
 /* Ops histogram id recorded in the period the last hist_bpf_sample() closed. */
 uint64_t hist_bpf_period_ops(const struct hist_bpf *hb, int id);
 /*

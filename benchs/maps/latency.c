@@ -116,7 +116,7 @@ void mp_hist_run_begin(struct bench_env *env, struct mp_state *s)
 		return;
 	/* every run so far was warm-up: this one may be the first measured */
 	if (env->res->nr_warmup - s->hist_warm0 == s->hist_runs)
-		s->hist.warm = s->hist.calls;
+		hist_bpf_rebase(&s->hist);
 	read_hist(env, s);
 	s->hist_runs++;
 }
