@@ -90,8 +90,7 @@ static __always_inline void loops_timed(struct bench_slot *slot)
 	}
 	iters = (__u32)timed_loops(timed);
 	/* an op is an iteration: the batch's time is divided by those the loops ran */
-	hb.ops = iters;
-	hist_end(&hb, 0);
+	hist_end_ops(&hb, 0, iters);
 	if (iters)
 		__sync_fetch_and_add(&slot->hits, iters);
 	loops(slot, n - timed, true);

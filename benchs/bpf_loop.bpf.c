@@ -53,8 +53,7 @@ static __always_inline void loop_calls(struct bench_slot *slot, __u32 calls)
 /* Ends a timed batch of iters iterations (an op is an iteration), then counts them. */
 static __always_inline void end_timed(struct hist_batch *hb, struct bench_slot *slot, __u64 iters)
 {
-	hb->ops = iters;
-	hist_end(hb, 0);
+	hist_end_ops(hb, 0, iters);
 	if (iters)
 		__sync_fetch_and_add(&slot->hits, iters);
 }

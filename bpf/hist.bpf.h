@@ -112,6 +112,18 @@ static __always_inline void hist_end(struct hist_batch *b, __u32 id)
 }
 
 /*
+ * Ends a batch whose ops are not the units hist_begin() cut: bpf-loop
+ * cuts a run into calls but an op is an iteration, so the batch's time
+ * is divided by the ops it ran (0: nothing recorded as an op).
+ */
+static __always_inline void hist_end_ops(struct hist_batch *b, __u32 id, __u32 ops)
+{
+	if (b->ops)
+		b->ops = ops;
+	hist_end(b, id);
+}
+
+/*
  * The clock's own cost: empty timed batches, each the two reads a
  * sampled batch makes with nothing between, recorded raw into
  * HIST_CLOCK_ID.  User space runs it at setup (test-run) and takes the

@@ -4,7 +4,8 @@
 
 # hist_ok FILE NAME SAMPLED SLACK [VS]: histogram NAME of the first run
 #  - holds exactly the ops the samples' SAMPLED metric says were timed in
-#    the measured samples (the two are read together), and some;
+#    the measured samples (the two are read together) plus its tail_ops
+#    (those timed after the last sample, read once the producers stopped);
 #  - its bins sum to that count within SLACK: it is read while programs
 #    run, so a batch in flight on a CPU may be in the bins and not yet in
 #    the count, or the other way round (0 for runs read between passes);
@@ -14,7 +15,7 @@
 hist_ok() {
 	json_check "$1" "
 r = d['runs'][0]; h = r['histograms']['$2']; s = r['samples']
-ok = h['unit'] == 'ns' and h['count'] == sum(x['$3'] for x in s) > 0
+ok = h['unit'] == 'ns' and h['count'] == sum(x['$3'] for x in s) + h['tail_ops'] > 0
 ok = ok and abs(sum(b[2] for b in h['bins']) - h['count']) <= $4
 ok = ok and 0 <= h['p50'] <= h['p90'] <= h['p99'] <= h['p999'] <= h['max'] and h['mean'] > 0
 def crossing(p):
