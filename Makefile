@@ -98,12 +98,13 @@ $(BUILD)/doc/bpfbench.1.scd: doc/bpfbench.1.scd.in $(BUILD)/bpfbench
 	$(BUILD)/bpfbench gen-man $< > $@
 
 # scdoc's .nh comes before .TH, which turns hyphenation back on: option
-# names and values must not be split.
+# names and values must not be split, neither by hyphenation nor at their
+# own hyphens (.cflags 0 -: a line may not break after a '-').
 $(BUILD)/doc/bpfbench.1: $(BUILD)/doc/bpfbench.1.scd
 	@command -v scdoc >/dev/null || \
 		{ echo "bpfbench: the man page needs scdoc: apt-get install scdoc (or make deps)" >&2; exit 1; }
 	scdoc < $< > $@.tmp
-	sed '/^\.TH /a .nh' $@.tmp > $@
+	sed '/^\.TH /a .nh\n.cflags 0 -' $@.tmp > $@
 	rm -f $@.tmp
 
 $(BUILD)/doc/bpfbench.bash: $(BUILD)/bpfbench
