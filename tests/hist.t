@@ -128,15 +128,23 @@ r = d["runs"][0]
 ok $? "without --latency: no Latency line, no histograms, no sampled_ops"
 
 # nothing of ours stays in the kernel, also after a signal mid-run
-ours() { echo "$(bpftool prog show 2>/dev/null | grep -c ' name hist_clock ') $(bpftool map show 2>/dev/null | grep -c ' name hist_map ')"; }
+# held_by PID prog|map NAME: how many objects of that kind and name PID holds
+# (another process's --latency run has the same names)
+held_by() {
+	local ids
+	ids=$(grep -h "^$2_id:" /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | paste -sd,)
+	bpftool "$2" show -j 2>/dev/null |
+		jq --arg n "$3" --argjson ids "[$ids]" '[.[] | select(.name == $n and (.id as $i | $ids | index($i)))] | length'
+}
+before=$(kernel_objects)
 "$BPFBENCH" -q -w0 -d5 noop --latency >/dev/null 2>&1 &
 pid=$!
 sleep 1.5
-during=$(ours)
+during="$(held_by $pid prog hist_clock) $(held_by $pid map hist_map)"
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-after=$(objects_settle "0 0" ours)
-[ "$rc" -eq 130 ] && [ "$during" = "1 1" ] && [ "$after" = "0 0" ]
-ok $? "SIGINT mid-run: exit 130, the clock program and histogram map gone (during: $during, after: $after)"
+after=$(kernel_objects_settle "$before")
+[ "$rc" -eq 130 ] && [ "$during" = "1 1" ] && [ "$after" = "$before" ]
+ok $? "SIGINT mid-run: exit 130, the clock program and histogram map gone (during: $during; ours: $before -> $after)"
 done_testing
