@@ -42,6 +42,7 @@ for b in noop baseline; do
 	one lpm-trie-$b
 done
 one lpm-trie-lookup --nr_entries 3000 --verify --latency
+one -p2 lpm-trie-lookup --random --nr_entries 5000
 one lpm-trie-insert --nr_entries 20000 --verify
 one lpm-trie-update --nr_entries 3000 --verify
 one lpm-trie-delete --nr_entries 300 --prefix_len 9 --verify
@@ -59,6 +60,10 @@ for b in rb-libbpf rb-custom pb-libbpf pb-custom; do
 	one -c1 $b --rb-total 20000
 done
 one -c1 rb-custom --rb-total 20000 --rb-sampled
+one -c1 rb-libbpf --rb-total 20000 --rb-b2b
+one -c1 rb-custom --rb-total 20000 --rb-use-output
+one -c1 rb-custom --rb-total 20000 --rb-overwrite --ringbuf-sz 4096
+one -c1 -p3 rb-custom --rb-total 60000 --rb-batch-cnt 50
 one -p2 rb-libbpf --rb-bench-producer --rb-total 20000
 
 one map-lookup --fill 50 --hit 37
