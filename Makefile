@@ -161,13 +161,33 @@ run: deps
 	$(MAKE) all
 	$(BUILD)/bpfbench suite quick
 
-# The suite runs twice: as built, then under AddressSanitizer + UBSan.
+# The builds of check use every CPU unless make was given its own -j.
+JOBS		:= $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
+# The sanitizer pass of check is there for the user-space code under ASan +
+# UBSan, not to repeat in it every kernel-side variation the family tests
+# run in the plain pass: under the sanitizers tests/san/families.t stands in
+# for them, every benchmark once with the options that reach its family's C
+# code (--verify, --count, --latency, use cases, map types, consumers).  Also
+# left out: busy.t (tests/lib.sh's object counting against other processes,
+# no bpfbench code of its own) and memcheck.t (valgrind cannot run an ASan
+# binary).  Every other test, and any new one, runs in both passes: the
+# core and its outputs (CLI, results, JSON/CSV/Markdown, schema, compare,
+# ab and verdicts, plot, C unit tests, fuzz corpora, histograms, faults,
+# signals, state, probe, privileges, kernel stats, test-run, install).
+SAN_OMIT	:= tests/bloom.t tests/bpf_for.t tests/bpf_loop.t tests/htab_mem.t \
+		   tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
+		   tests/busy.t tests/memcheck.t
+SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
+
+# The suite runs as built (every tests/*.t), then SAN_TESTS under
+# AddressSanitizer + UBSan.
 check:
 	@bash scripts/deps.sh valgrind
-	$(MAKE) all
+	$(MAKE) $(JOBS) all
 	BPFBENCH_BUILD=$(BUILD) prove -v -e bash tests/*.t
-	$(MAKE) BUILD=build-san SANITIZE=1 all
-	BPFBENCH_BUILD=build-san prove -e bash tests/*.t
+	$(MAKE) $(JOBS) BUILD=build-san SANITIZE=1 all
+	BPFBENCH_BUILD=build-san prove -e bash $(SAN_TESTS)
 
 test: check
 

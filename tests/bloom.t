@@ -36,17 +36,17 @@ counts_are() {
 # aligned (jhash2) and unaligned (jhash) value sizes, 1 to 15 hash functions
 for args in "1 8 50000" "5 64 20000" "3 5 30000" "15 4 10000"; do
 	set -- $args
-	run -w0 -d1 bloom-lookup --nr_hash_funcs "$1" --value_size "$2" --nr_entries "$3" \
+	run -w0 -d0.2 --period-ms 100 bloom-lookup --nr_hash_funcs "$1" --value_size "$2" --nr_entries "$3" \
 		--count "$((2 * $3))"
 	counts_are "bloom-lookup k=$1 B=$2 n=$3: all $((2 * $3)) lookups of inserted values found" \
 		ops=$((2 * $3)) found=$((2 * $3)) missed=0 errors=0
 done
 # the measured phase fails the run on any false negative, so rc 0 covers it too
-run -w0 -d1 bloom-lookup --nr_entries 200000 --nr_hash_funcs 2
+run -w0 -d0.2 --period-ms 100 bloom-lookup --nr_entries 200000 --nr_hash_funcs 2
 [ "$RC" -eq 0 ] && grep -q '^Summary: hits .*, drops .*, total operations ' <<<"$OUT"
 ok $? "bloom-lookup: a measured run with no false negative, the kernel bench's summary"
 
-run -w0 -d1 bloom-update --nr_entries 30000 --count 70000
+run -w0 -d0.2 --period-ms 100 bloom-update --nr_entries 30000 --count 70000
 counts_are "bloom-update: 70000 pushes, all succeed" ops=70000 found=70000 errors=0
 grep -q '^Summary: hits .*, drops .*, total operations ' <<<"$OUT"
 ok $? "bloom-update: the kernel bench's summary"
@@ -81,7 +81,7 @@ PY
 N=1000000
 for k in 1 3 5; do
 	n=100000
-	run -w0 -d1 bloom-false-positive --nr_entries $n --nr_hash_funcs $k \
+	run -w0 -d0.2 --period-ms 100 bloom-false-positive --nr_entries $n --nr_hash_funcs $k \
 		--nr_probes $N --count $N
 	found=$(field found)
 	if [ "$RC" -eq 0 ] && [ "$(field ops)" = $N ] && [ "$(field errors)" = 0 ]; then
@@ -95,7 +95,7 @@ done
 
 # the printed theory is the kernel's bitmap and (1 - e^(-kn/m))^k; the kernel
 # bench's convention f/(1+f) reproduces the seed's 24.15 % for k=1, 50k entries
-run -w0 -d1 bloom-false-positive --nr_entries 50000 --nr_hash_funcs 1 --nr_probes 200000 \
+run -w0 -d0.2 --period-ms 100 bloom-false-positive --nr_entries 50000 --nr_hash_funcs 1 --nr_probes 200000 \
 	--json "$TMPD/fp.json"
 grep -q 'theory 31.714 % for a 131072-bit bitmap' <<<"$OUT"
 ok $? "bloom-false-positive: theory for k=1, n=50000 is 31.714 % with 131072 bits"
@@ -108,7 +108,7 @@ ok $? "bloom-false-positive: JSON has the rate per pass near theory, and theory"
 # --- hash map: the filter changes the speed, never the answers ---
 # window: 100000 values, 50000 of them present; 3 laps give exactly 150000 hits
 for b in hashmap-without-bloom hashmap-with-bloom; do
-	run -w0 -d1 $b --nr_entries 100000 --nr_probes 100000 --hit_percent 50 --count 300000
+	run -w0 -d0.2 --period-ms 100 $b --nr_entries 100000 --nr_probes 100000 --hit_percent 50 --count 300000
 	counts_are "$b: 300000 lookups over a 50%-present window find 150000" \
 		ops=300000 found=150000 missed=150000 errors=0 window=100000 present=50000
 	eval "filtered_${b//-/_}=$(field filtered)"
@@ -118,7 +118,7 @@ ok $? "hashmap-with-bloom: the filter answers most of the 150000 misses itself" 
 	|| diag "filtered: without $filtered_hashmap_without_bloom, with $filtered_hashmap_with_bloom"
 # default: random absent values, as the kernel bench looks up
 for b in hashmap-without-bloom hashmap-with-bloom; do
-	run -w0 -d1 $b --nr_entries 20000 --value_size 16 --count 50000
+	run -w0 -d0.2 --period-ms 100 $b --nr_entries 20000 --value_size 16 --count 50000
 	counts_are "$b: absent values are never found" ops=50000 found=0 missed=50000 errors=0
 	grep -q '^Summary: hits .*, total operations .*; hash map found 0.000 M/s' <<<"$OUT"
 	ok $? "$b: the kernel bench's summary, then what the hash map found"
@@ -129,7 +129,7 @@ done
 # Random keys are absent, so every hit is a rejection and every drop a key
 # that passed the filter: drops / lookups is the false positive rate.
 S=$((2097152 / 8))
-run -w0 -d1 hashmap-with-bloom --nr_entries 100000 --nr_hash_funcs 3 --count $S
+run -w0 -d0.2 --period-ms 100 hashmap-with-bloom --nr_entries 100000 --nr_hash_funcs 3 --count $S
 ops=$(field ops) hits=$(field hits) drops=$(field drops) filtered=$(field filtered)
 [ "$RC" -eq 0 ] && [ "$ops" = $S ] && [ $((hits + drops)) = "$ops" ] &&
 	[ "$(field found)" = 0 ] && [ "$filtered" = "$hits" ] && [ "$(field errors)" = 0 ]
@@ -142,7 +142,7 @@ diag "${msg#\# }"
 
 # The same over a measured run: keys cycle over the S slots, so the share
 # is a binomial of S trials, whatever the number of lookups.
-run -w0 -d2 -q hashmap-with-bloom --nr_entries 100000 --nr_hash_funcs 3 --json "$TMPD/hb.json"
+run -w0 -d0.4 --period-ms 100 -q hashmap-with-bloom --nr_entries 100000 --nr_hash_funcs 3 --json "$TMPD/hb.json"
 share=$(python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]["samples"]
@@ -155,7 +155,7 @@ ok $? "hashmap-with-bloom: measured drops / lookups is the false positive rate" 
 # The kernel bench's keys are random bytes: 2-byte ones hit nr_entries / 65536
 # of the time (here a half), a binomial over the 2^20 key slots.
 N=$((2097152 / 2))
-run -w0 -d1 hashmap-without-bloom --value_size 2 --nr_entries 32768 --count $N
+run -w0 -d0.2 --period-ms 100 hashmap-without-bloom --value_size 2 --nr_entries 32768 --count $N
 found=$(field found)
 [ "$RC" -eq 0 ] && [ $(($(field hits) + $(field drops))) = $N ] && python3 -c '
 import math, sys
@@ -204,7 +204,7 @@ PY
 for spec in "bloom-lookup 16384" "bloom-update 16384" "hashmap-without-bloom 1024" \
 	"hashmap-with-bloom 1024"; do
 	set -- $spec
-	run -v -w0 -d2 "$1" --nr_entries 50000 --json "$TMPD/def.json"
+	run -v -w0 -d0.4 --period-ms 100 "$1" --nr_entries 50000 --json "$TMPD/def.json"
 	totals=$(sed -n 's/.*counted in all: //p' <<<"$ERR")
 	msg=$(definition_check "$TMPD/def.json" "$2" "$totals")
 	ok $? "$1: every sample's rates are its counts, and they add up to the programs' counters" \
@@ -227,7 +227,7 @@ kernel_field() {	# kernel_field hits|drops|total|percentage OUTPUT
 	esac
 }
 for b in bloom-lookup bloom-update hashmap-without-bloom hashmap-with-bloom; do
-	run -w0 -d1 $b --nr_entries 20000 --json "$TMPD/k.json"
+	run -w0 -d0.2 --period-ms 100 $b --nr_entries 20000 --json "$TMPD/k.json"
 	h=$(kernel_field hits "$OUT") d=$(kernel_field drops "$OUT") t=$(kernel_field total "$OUT")
 	[ -n "$h" ] && [ -n "$d" ] && [ -n "$t" ] && json_check "$TMPD/k.json" "
 m = d['runs'][0]['metrics']
@@ -237,7 +237,7 @@ near('$h', m['hits']) and near('$d', m['drops']) and near('$t', tot)"
 	ok $? "$b: summarize reads hits '$h', drops '$d', total operations '$t' as in the JSON" \
 		|| diag "$(grep Summary <<<"$OUT")"
 done
-run -w0 -d1 bloom-false-positive --nr_entries 20000 --nr_probes 100000 --json "$TMPD/k.json"
+run -w0 -d0.2 --period-ms 100 bloom-false-positive --nr_entries 20000 --nr_probes 100000 --json "$TMPD/k.json"
 p=$(kernel_field percentage "$OUT")
 [ -n "$p" ] && json_check "$TMPD/k.json" "
 s = d['runs'][0]['samples']

@@ -72,7 +72,7 @@ rate_ok and dels_ok and all(x["ops"] == int(x["ops"]) for x in r["samples"])'
 for uc in overwrite batch_add_batch_del add_del_on_diff_cpu; do
 	for pre in "" --preallocated; do
 		J="$TMPD/$uc$pre.json"
-		run -v -w0 -d1 -p2 --period-ms 500 htab-mem --use-case "$uc" $pre --json "$J"
+		run -v -w0 -d0.4 -p2 --period-ms 200 htab-mem --use-case "$uc" $pre --json "$J"
 		[ "$uc$pre" = overwrite ] && HUMAN=$OUT
 		[ "$RC" -eq 0 ] && json_check "$J" '
 s = d["runs"][0]["samples"]
@@ -225,7 +225,7 @@ else
 fi
 
 # --- the suite: the seed script's table, no internal words ---
-run suite htab-mem -w0 -d1
+run suite htab-mem -w0 -d0.4 --period-ms 200
 rows=$(grep -cE "^(overwrite|batch_add_batch_del|add_del_on_diff_cpu) +per-prod-op: " <<<"$OUT")
 bad=$(grep -E "^(overwrite|batch_add_batch_del|add_del_on_diff_cpu) " <<<"$OUT" | sed -E 's/^[a-z_]+ +//' | grep -Evc "$row_shape")
 [ "$RC" -eq 0 ] && [ "$rows" -eq 6 ] && [ "$bad" -eq 0 ] && grep -qx "BPF memory allocator" <<<"$OUT" &&

@@ -37,7 +37,7 @@ bad lpm-trie-free --free-method nosuch -- nosuch
 verify_run() {
 	local want=$1
 	shift
-	run -w0 -d1 "$@" --verify --json "$TMPD/v.json"
+	run -w0 -d0.3 --period-ms 100 "$@" --verify --json "$TMPD/v.json"
 	local line
 	line=$(grep '^verify:' <<<"$OUT")
 	if [ "$RC" -eq 0 ] && grep -qE -- "$want" <<<"$line" &&
@@ -132,13 +132,13 @@ r = d["runs"][0]
 ok $? "without --latency: no histograms, no sampled_ops, no clock program (rc $rc, clock progs $clock, lpm_run $run_progs)"
 
 for b in noop baseline; do
-	run -w0 -d1 lpm-trie-$b --random --json "$TMPD/f.json"
+	run -w0 -d0.3 --period-ms 100 lpm-trie-$b --random --json "$TMPD/f.json"
 	[ "$RC" -eq 0 ] && json_check "$TMPD/f.json" 'm = d["runs"][0]["metrics"]
 m["throughput"]["mean"] > 0 and m["latency"]["mean"] > 0'
 	ok $? "lpm-trie-$b runs and reports a floor"
 done
 
-run -w0 -d1 -p 2 lpm-trie-lookup --random --nr_entries 5000 --json "$TMPD/l.json"
+run -w0 -d0.3 --period-ms 100 -p 2 lpm-trie-lookup --random --nr_entries 5000 --json "$TMPD/l.json"
 [ "$RC" -eq 0 ] && grep -q '^Summary: throughput .* M ops/s (.*M ops/prod), latency .* ns/op$' <<<"$OUT"
 ok $? "lookup with two producers and random keys: seed-shaped summary"
 
@@ -179,12 +179,12 @@ sys.exit(0 if m and near(m[1], t) and near(m[2], t / p) and near(m[3], 1e3 * p /
 PY
 }
 for p in 1 2; do
-	run -w0 -d2 -a -p $p lpm-trie-lookup --json "$TMPD/w$p.json"
+	run -w0 -d0.5 --period-ms 100 -a -p $p lpm-trie-lookup --json "$TMPD/w$p.json"
 	[ "$RC" -eq 0 ] && defs_wall "$TMPD/w$p.json" $p && summary_ok "$TMPD/w$p.json" $p
 	ok $? "lookup -p $p: throughput = ops of all producers / wall time, latency = 1000 x $p / throughput, summary from them" ||
 		diag "rc=$RC $(grep '^Summary' <<<"$OUT") $ERR"
 done
-run -w0 -d1 -p 2 lpm-trie-update --json "$TMPD/u.json"
+run -w0 -d0.3 --period-ms 100 -p 2 lpm-trie-update --json "$TMPD/u.json"
 [ "$RC" -eq 0 ] && defs_wall "$TMPD/u.json" 2
 ok $? "update -p 2: the same definitions"
 # -r: each repetition's fresh setup finds the run's metrics again
@@ -202,7 +202,7 @@ def good(s):
 len(S) > 0 and all(good(s) for s in S)"
 }
 for b in insert delete; do
-	run -w0 -d1 lpm-trie-$b --json "$TMPD/k.json"
+	run -w0 -d0.3 --period-ms 100 lpm-trie-$b --json "$TMPD/k.json"
 	[ "$RC" -eq 0 ] && defs_kernel "$TMPD/k.json"
 	ok $? "$b: throughput = ops / in-kernel time, latency = in-kernel ns / op"
 done

@@ -33,7 +33,7 @@ ok'
 # single BENCH TYPE ELEMENTS-EXPR: the run passes its oracle, figures are its counts
 single() {
 	local bench=$1 type=$2 want=$3
-	run -w0 -d0.5 -q "$bench" --map_type "$type" --json "$TMPD/s.json"
+	run -w0 -d0.2 -q "$bench" --map_type "$type" --json "$TMPD/s.json"
 	if [ "$RC" -ne 0 ]; then
 		fail "$bench --map_type $type runs (rc $RC)" "$ERR"
 		return
@@ -62,11 +62,11 @@ for t in $KEYED; do
 	single map-delete "$t" "e == 0"
 done
 for t in array percpu_array; do
-	run -w0 -d0.5 -q map-lookup --map_type $t --json "$TMPD/a.json"
+	run -w0 -d0.2 -q map-lookup --map_type $t --json "$TMPD/a.json"
 	[ "$RC" -eq 0 ] && json_check "$TMPD/a.json" "$FIGURES
 ok and all(x['hits'] == x['ops'] and x['misses'] == 0 for x in s)"
 	ok $? "map-lookup --map_type $t: every index found"
-	run -w0 -d0.5 -q map-update --map_type $t --json "$TMPD/a.json"
+	run -w0 -d0.2 -q map-update --map_type $t --json "$TMPD/a.json"
 	[ "$RC" -eq 0 ] && json_check "$TMPD/a.json" "$FIGURES"
 	ok $? "map-update --map_type $t: every update succeeded"
 done
@@ -77,7 +77,7 @@ done
 
 # map-ops: every op of every type, each op's figure its own counts
 for t in $KEYED array percpu_array queue stack; do
-	run -w0 -d1 -q map-ops --map_type "$t" --json "$TMPD/o.json"
+	run -w0 -d0.5 -q map-ops --map_type "$t" --json "$TMPD/o.json"
 	case $t in
 	queue|stack) ops="peek push pop" ;;
 	array|percpu_array) ops="lookup update" ;;
@@ -105,7 +105,7 @@ ok $? "Summary parses with the kernel's ops() sed patterns ($tp, $lat)"
 
 # --fill and --hit: exact hit counts from the program, for one and two producers
 for p in 1 2; do
-	run -w0 -d1 -q -p$p map-lookup --fill 50 --hit 37 --json "$TMPD/h.json"
+	run -w0 -d0.5 -q -p$p map-lookup --fill 50 --hit 37 --json "$TMPD/h.json"
 	[ "$RC" -eq 0 ] && json_check "$TMPD/h.json" "
 s = d['runs'][0]['samples']
 share = max(-(-5000 // $p), 65536); share = -(-share // 100) * 100
@@ -134,7 +134,7 @@ ok $? "-p3 map-pop: the stack's 1000 values popped once each, empty after"
 
 # LRU: twice the keys the map holds; it evicts, within the kernel's batches
 for t in lru_hash lru_percpu_hash lru_hash_no_common; do
-	run -w0 -d1 -q map-update --map_type $t --max_entries 10000 --nr_entries 20000 \
+	run -w0 -d0.5 -q map-update --map_type $t --max_entries 10000 --nr_entries 20000 \
 		--json "$TMPD/l.json"
 	lo=$((10000 - SLACK))
 	[ "$t" = lru_hash_no_common ] && lo=$((10000 / CPUS - SLACK))

@@ -155,9 +155,10 @@ static void test_sampling(void)
 	struct run_result r;
 	int st, i, bad = 0;
 
-	st = run("mock -w0 -d1 --period-ms 100 -q", &r);
+	/* the test double's time is scaled down: half a second does as well as one */
+	st = run("mock -w0 -d0.5 --period-ms 50 -q", &r);
 	ok(st == 0, "a plain run succeeds (%d)", st);
-	ok(r.nr_samples == 10 && r.nr_warmup == 0, "1 s at 100 ms: 10 samples, no warm-up (%d, %d)",
+	ok(r.nr_samples == 10 && r.nr_warmup == 0, "0.5 s at 50 ms: 10 samples, no warm-up (%d, %d)",
 	   r.nr_samples, r.nr_warmup);
 	for (i = 0; i < r.nr_samples; i++)
 		bad += res_sample(&r, i)[0] != 100 + i % 3 ||
@@ -169,14 +170,14 @@ static void test_sampling(void)
 	   "the inverse shown is scale / mean of the base, as the kernel bench");
 	ok(r.metrics[0].better == BETTER_HIGHER && r.metrics[1].better == BETTER_LOWER &&
 	   r.metrics[2].better == BETTER_LOWER, "better directions follow the kinds");
-	ok(fabs(r.wall_ns / 1e9 - 1.0) < 0.1, "measured time is -d within a period (%.3f s)",
+	ok(fabs(r.wall_ns / 1e9 - 0.5) < 0.05, "measured time is -d within a period (%.3f s)",
 	   r.wall_ns / 1e9);
 	run_result_free(&r);
 
-	st = run("mock -w1 -d1 --period-ms 100 -q", &r);
+	st = run("mock -w0.5 -d0.5 --period-ms 50 -q", &r);
 	ok(st == 0 && r.nr_warmup == 10 && r.nr_samples == 10,
-	   "-w1: 10 warm-up samples discarded, 10 measured (%d, %d)", r.nr_warmup, r.nr_samples);
-	ok(fabs(r.wall_ns / 1e9 - 1.0) < 0.1 && fabs(r.warmup_ns / 1e9 - 1.0) < 0.1,
+	   "-w0.5: 10 warm-up samples discarded, 10 measured (%d, %d)", r.nr_warmup, r.nr_samples);
+	ok(fabs(r.wall_ns / 1e9 - 0.5) < 0.05 && fabs(r.warmup_ns / 1e9 - 0.5) < 0.05,
 	   "measured time excludes the warm-up (%.3f s measured, %.3f s warm-up)",
 	   r.wall_ns / 1e9, r.warmup_ns / 1e9);
 	ok(res_sample(&r, 0)[0] == 100 + 10 % 3, "sampling goes on where the warm-up ended");
@@ -189,7 +190,7 @@ static void test_repeats(void)
 	int st, k, i, bad = 0;
 
 	mock_setups = mock_teardowns = 0;
-	st = run("mock -w0 -d1 --period-ms 250 -r 3 -q", &r);
+	st = run("mock -w0 -d0.4 --period-ms 100 -r 3 -q", &r);
 	ok(st == 0 && r.nr_repeats == 3 && r.nr_samples == 12, "-r 3: 3 repetitions of 4 samples");
 	ok(mock_setups == 3 && mock_teardowns == 3, "each repetition has its own setup and teardown");
 	for (i = 0; i < r.nr_samples; i++)
@@ -218,11 +219,11 @@ static void test_failures(void)
 	run_result_free(&r);
 	st = run("mock -w0 -d1 --period-ms 5000", &r);
 	ok(st == EXIT_USAGE, "a period longer than -d is refused: no run without samples");
-	st = run("mock --level 010 -w0 -d1 -q", &r);
+	st = run("mock --level 010 -w0 -d0.1 --period-ms 100 -q", &r);
 	ok(st == 0 && res_sample(&r, 0)[0] == 10, "numbers are decimal: 010 is ten");
 	run_result_free(&r);
-	st = run("mock-oneshot -w0 -d1 --level 7 -q", &r);
-	ok(st == 0 && r.nr_samples >= 9 && r.nr_samples <= 11 && res_sample(&r, 0)[0] == 7,
+	st = run("mock-oneshot -w0 -d0.5 --level 7 -q", &r);
+	ok(st == 0 && r.nr_samples >= 4 && r.nr_samples <= 6 && res_sample(&r, 0)[0] == 7,
 	   "whole-run benchmarks: samples are runs, as many as fit in -d (%d)", r.nr_samples);
 	run_result_free(&r);
 }
@@ -232,16 +233,16 @@ static void test_reporters(void)
 	static char out[1 << 16], err[1 << 16];
 	int st;
 
-	st = captured(bench_cmd, "mock -w1 -d1 --period-ms 250", out, err, sizeof(out));
+	st = captured(bench_cmd, "mock -w0.4 -d0.4 --period-ms 100", out, err, sizeof(out));
 	ok(st == 0 && count_lines(out, "Iter ") == 8 && count_lines(out, "Summary: ") == 1,
 	   "human: an Iter line per period, warm-up included, one Summary");
 	ok(count_lines(err, "Setting up benchmark 'mock'") == 1, "human: the setup line on stderr");
-	st = captured(bench_cmd, "mock -q -w0 -d1 --period-ms 250", out, err, sizeof(out));
+	st = captured(bench_cmd, "mock -q -w0 -d0.2 --period-ms 100", out, err, sizeof(out));
 	ok(st == 0 && !count_lines(out, "Iter ") && count_lines(out, "Summary: ") == 1 &&
 	   !*err, "quiet: the summary only");
-	st = captured(bench_cmd, "mock -q -w0 -d1 --period-ms 500 -r 2", out, err, sizeof(out));
+	st = captured(bench_cmd, "mock -q -w0 -d0.2 --period-ms 100 -r 2", out, err, sizeof(out));
 	ok(count_lines(out, "Runs: 2,") == 1, "-r 2: a Runs line with the per-run means");
-	st = captured(bench_cmd, "mock -w0 -d1 --period-ms 500 --csv -", out, err, sizeof(out));
+	st = captured(bench_cmd, "mock -w0 -d0.2 --period-ms 100 --csv -", out, err, sizeof(out));
 	ok(st == 0 && !strncmp(out, "suite,section,label", 19) && count_lines(err, "Summary: ") == 1,
 	   "--csv -: only CSV on stdout, the report on stderr");
 	st = captured(bench_cmd, "mock -w0 -d1 --json - --md -", out, err, sizeof(out));
@@ -262,7 +263,7 @@ static void test_suite(void)
 	int st;
 
 	snprintf(path, sizeof(path), "%s/suite.json", tmpdir);
-	snprintf(cmd, sizeof(cmd), "suite mock -w0 -d1 --period-ms 250 --json %s", path);
+	snprintf(cmd, sizeof(cmd), "suite mock -w0 -d0.4 --period-ms 100 --json %s", path);
 	st = captured(suite_cmd, cmd, out, err, sizeof(out));
 	ok(st == 0, "a suite with a skipped step exits 0 (%d)", st);
 	ok(strstr(out, "levels\n======") && strstr(out, "SKIP") && strstr(out, "level 20"),
@@ -277,7 +278,8 @@ static void test_suite(void)
 	   !strcmp(json_object_get_string(v), "level 20"),
 	   "a row carries its section and label");
 	json_object_put(d);
-	snprintf(cmd, sizeof(cmd), "suite mock --json %s", path);
+	/* -w0 and a shorter period follow the suite's own sampling options: still to a precision */
+	snprintf(cmd, sizeof(cmd), "suite mock -w0 --period-ms 50 --json %s", path);
 	st = captured(suite_cmd, cmd, out, err, sizeof(out));
 	d = load(path);
 	r0 = d && json_object_object_get_ex(d, "runs", &runs) ? json_object_array_get_idx(runs, 0) :
@@ -288,7 +290,7 @@ static void test_suite(void)
 	st = captured(suite_cmd, "suite mock --nr_loops 3", out, err, sizeof(out));
 	ok(st == EXIT_USAGE && count_lines(err, "bpfbench: error:") == 1,
 	   "an option no benchmark has: one line, exit 2");
-	snprintf(cmd, sizeof(cmd), "suite mock --level 3 --bad -w0 -d1 --period-ms 500 --json %s",
+	snprintf(cmd, sizeof(cmd), "suite mock --level 3 --bad -w0 -d0.2 --period-ms 100 --json %s",
 		 path);
 	st = captured(suite_cmd, cmd, out, err, sizeof(out));
 	d = load(path);
@@ -305,7 +307,7 @@ static void test_sweep(void)
 	int st, i, bad = 0;
 
 	snprintf(path, sizeof(path), "%s/sweep.json", tmpdir);
-	snprintf(cmd, sizeof(cmd), "mock -w0 -d1 --period-ms 500 --sweep level=5,50,500 --json %s",
+	snprintf(cmd, sizeof(cmd), "mock -w0 -d0.2 --period-ms 100 --sweep level=5,50,500 --json %s",
 		 path);
 	st = captured(bench_cmd, cmd, out, err, sizeof(out));
 	ok(st == 0 && count_lines(out, "level=") == 3, "a sweep prints one row per value");
