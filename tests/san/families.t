@@ -31,12 +31,16 @@ one noop --trigger test-run
 one noop --kernel-stats
 one bpf-loop --nr_loops 100
 one bpf-for -p2 --nr_loops 100
+one bpf-loop --nr_loops 100 --latency
+one bpf-for --nr_loops 100 --latency
 
 one bloom-lookup --nr_entries 5000
 one bloom-update --nr_entries 5000 --count 10000
 one bloom-false-positive --nr_entries 5000 --nr_probes 20000
 one hashmap-without-bloom --nr_entries 5000 --count 10000
 one hashmap-with-bloom --nr_entries 5000 --value_size 16 --count 10000
+one -p2 bloom-lookup --nr_entries 5000 --latency
+one hashmap-with-bloom --nr_entries 5000 --latency
 
 for b in noop baseline; do
 	one lpm-trie-$b
@@ -55,6 +59,7 @@ for u in overwrite batch_add_batch_del add_del_on_diff_cpu; do
 	one -p2 htab-mem --use-case $u
 done
 one htab-mem --preallocated --memory-method fdinfo
+one -p2 htab-mem --use-case batch_add_batch_del --latency
 
 for b in rb-libbpf rb-custom pb-libbpf pb-custom; do
 	one -c1 $b --rb-total 20000
@@ -74,6 +79,8 @@ one map-pop --map_type stack
 for t in hash array queue; do
 	one map-ops --map_type $t
 done
+one map-lookup --latency
+one map-ops --map_type lru_hash --latency
 
 after=$(kernel_objects_settle "$before")
 [ "$after" = "$before" ]
