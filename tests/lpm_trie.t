@@ -67,14 +67,20 @@ verify_run ': 300 ops by the program, 0 of 300 keys found, 0 of 212 keys outside
 # measured samples, its percentiles are ordered, the Latency line is there
 # and, the headline being per wall second, the timed ops' mean cannot
 # exceed the throughput's ns per op (beyond the agreement bound)
-hist_ok() {	# hist_ok FILE: the checks every --latency run passes
+# hist_ok FILE [VERDICTS]: the checks every --latency run passes.  Insert
+# and delete set the mean beside their in-kernel ns per op, the time of
+# every op; the histogram holds one batch in 64, so a few slow batches can
+# put its mean above that by more than the bound: "disagree" is then a
+# figure, not a fault, and those runs pass "agree outside disagree".
+hist_ok() {
+	local verdicts=${2:-agree outside}
 	json_check "$1" '
 r = d["runs"][0]; h = r["histograms"]["op"]; s = r["samples"]
 # exact: the histogram starts before the producers do (-w0) and ends with a read after they stopped
 # (src/hist.h), so no batch is half recorded; tail_ops are those after the last sample
 ok = h["count"] == sum(x["sampled_ops"] for x in s) + h["tail_ops"] > 0 and sum(b[2] for b in h["bins"]) == h["count"]
 ok = ok and h["p50"] <= h["p90"] <= h["p99"] <= h["p999"] <= h["max"] and h["vs"] == "latency"
-ok and h["verdict"] in ("agree", "outside")'
+ok and h["verdict"] in "'"$verdicts"'".split()'
 }
 J="$TMPD/lat.json"
 run -w0 -d1 lpm-trie-lookup --latency --json "$J"
@@ -112,10 +118,13 @@ done
 
 # insert and delete time whole batches only: their halves are not alike
 run -w0 -d1 lpm-trie-delete --latency --json "$J"
-[ "$RC" -eq 0 ] && hist_ok "$J" && json_check "$J" '
+[ "$RC" -eq 0 ] && hist_ok "$J" "agree outside disagree" && json_check "$J" '
 h = d["runs"][0]["histograms"]["op"]
 h["half_batches"] == 0 and h["linearity_warning"] is False'
-ok $? "delete --latency: consistent, no half batches (no linearity check)" || diag "rc=$RC $ERR"
+ok $? "delete --latency: consistent, no half batches (no linearity check)" ||
+	diag "rc=$RC $ERR" "$(python3 -c 'import json, sys
+h = json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]
+print({k: v for k, v in h.items() if k != "bins"})' "$J" 2>&1)"
 
 # without it: no line, no histograms, no sampled_ops, and no clock program loaded
 "$BPFBENCH" -q -w0 -d3 lpm-trie-lookup --json "$TMPD/off.json" >/dev/null 2>&1 &
