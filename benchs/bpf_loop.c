@@ -115,12 +115,7 @@ static void bpf_loop_measure(struct bench_env *env, uint64_t elapsed_ns, double 
 	vals[0] = mops(ops, elapsed_ns);
 	vals[2] = ops;
 	vals[3] = delta_next(&s->runs, runs);
-	if (!s->hist.open)
-		return;
-	i = hist_bpf_sample(&s->hist, env);
-	if (i)
-		bench_fail(env, i, "cannot read the latency histogram: %s", strerror(-i));
-	vals[s->m_sampled] = hist_bpf_period_ops(&s->hist, 0);
+	hist_bpf_measure(&s->hist, env, &vals[s->m_sampled]);
 }
 
 static void bpf_loop_teardown(struct bench_env *env)

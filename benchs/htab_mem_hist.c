@@ -59,14 +59,7 @@ int htab_mem_hist_open(struct htab_mem_hist *h, struct htab_mem_bpf *skel, struc
 
 void htab_mem_hist_sample(struct htab_mem_hist *h, struct bench_env *env, double *vals)
 {
-	int err;
-
-	if (!h->hb.open)
-		return;
-	err = hist_bpf_sample(&h->hb, env);
-	if (err)
-		bench_fail(env, err, "cannot read the latency histogram: %s", strerror(-err));
-	vals[h->m_sampled] = hist_bpf_period_ops(&h->hb, 0);
+	hist_bpf_measure(&h->hb, env, &vals[h->m_sampled]);
 }
 
 void htab_mem_hist_close(struct htab_mem_hist *h, struct bench_env *env)

@@ -350,12 +350,7 @@ static void lpm_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals
 		vals[M_THROUGHPUT] = mops(ops, elapsed_ns);
 		vals[M_KERNEL_LATENCY] = ops ? (double)ns / ops : 0.0;
 	}
-	if (!s->hist.open)
-		return;
-	i = hist_bpf_sample(&s->hist, env);
-	if (i)
-		bench_fail(env, i, "cannot read the latency histogram: %s", strerror(-i));
-	vals[s->m_sampled] = hist_bpf_period_ops(&s->hist, 0);
+	hist_bpf_measure(&s->hist, env, &vals[s->m_sampled]);
 }
 
 /* ---- --verify: the op over every key through the program, then the trie's contents ---- */

@@ -94,16 +94,10 @@ static int noop_setup(struct bench_env *env)
 static void noop_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
 {
 	struct noop_state *s = env->priv;
-	int err;
 
 	vals[0] = mops(delta_next(&s->hits, slots_sum(s->skel->bss->bench_slots, SLOT_HITS)),
 		       elapsed_ns);
-	if (!s->hist.open)
-		return;
-	err = hist_bpf_sample(&s->hist, env);
-	if (err)
-		bench_fail(env, err, "cannot read the latency histogram: %s", strerror(-err));
-	vals[s->m_sampled] = hist_bpf_period_ops(&s->hist, 0);
+	hist_bpf_measure(&s->hist, env, &vals[s->m_sampled]);
 }
 
 static void noop_teardown(struct bench_env *env)

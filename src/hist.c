@@ -529,3 +529,15 @@ void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env)
 	free(hb->base);
 	memset(hb, 0, sizeof(*hb));
 }
+
+void hist_bpf_measure(struct hist_bpf *hb, struct bench_env *env, double *sampled)
+{
+	int err;
+
+	if (!hb->open)
+		return;
+	err = hist_bpf_sample(hb, env);
+	if (err)
+		bench_fail(env, err, "cannot read the latency histogram: %s", strerror(-err));
+	*sampled = hist_bpf_period_ops(hb, 0);
+}

@@ -176,6 +176,11 @@ void hist_bpf_name(struct hist_bpf *hb, int id, const char *name);
  * the result covers exactly the measured samples.  0 or -errno.
  */
 int hist_bpf_sample(struct hist_bpf *hb, const struct bench_env *env);
+/*
+ * measure()'s part, when open: hist_bpf_sample(), whose failure fails the
+ * run, then the period's timed ops of histogram 0 into *sampled.
+ */
+void hist_bpf_measure(struct hist_bpf *hb, struct bench_env *env, double *sampled);
 /* The next hist_bpf_sample() starts the measured phase: what came before is warm-up. */
 static inline void hist_bpf_rebase(struct hist_bpf *hb)
 {

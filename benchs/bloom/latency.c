@@ -51,14 +51,7 @@ int bloom_latency_open(struct bench_env *env, struct bloom_state *s)
 void bloom_latency_sample(struct bench_env *env, double *vals)
 {
 	struct bloom_state *s = env->priv;
-	int err;
-
-	if (!s->hist.open)
-		return;
-	err = hist_bpf_sample(&s->hist, env);
-	if (err)
-		bench_fail(env, err, "cannot read the latency histogram: %s", strerror(-err));
-	vals[s->m_sampled] = hist_bpf_period_ops(&s->hist, 0);
+	hist_bpf_measure(&s->hist, env, &vals[s->m_sampled]);
 }
 
 void bloom_latency_close(struct bench_env *env, struct bloom_state *s)
