@@ -229,6 +229,12 @@ static void rb_consumer(struct bench_env *env, int idx)
 			}
 		}
 		err = consumer_poll(s, POLL_MS);
+		/*
+		 * With --rb-sampled the last few records of a finite
+		 * --rb-total never send a wake-up: read them in the window.
+		 */
+		if (!err && limit_reached(s))
+			err = consumer_drain(s);
 	}
 	if (err && !(err == -ECANCELED && bench_stopping(env))) {
 		bench_fail(env, err, "consuming failed: %s", strerror(-err));
