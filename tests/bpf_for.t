@@ -5,12 +5,7 @@
 # kernel without the kfuncs is a SKIP, nothing is left in the kernel.
 source "$(dirname "$0")/lib.sh"
 need_bpf
-
-ours() {
-	{ bpftool prog show -j | jq -r '.[].name // empty'
-	  bpftool map show -j | jq -r '.[].name // empty'; } 2>/dev/null |
-		grep -cE '^(bpf_for_(test_run|raw_tp|fentry)|bpf_for_b.*)$'
-}
+before=$(kernel_objects)	# ours only (lib.sh)
 
 # calls per run as the program makes them: 1000, fewer past 1000 iterations
 calls() { python3 -c "n=$1; print(1000 if n <= 1000 else 1 if n >= 1000000 else 1000000 // n)"; }
@@ -89,7 +84,6 @@ run suite bpf-for --help
 	grep -q 'bpf-for --nr_loops 1000' <<<"$OUT"
 ok $? "suite bpf-for puts both loops side by side"
 
-now=$(objects_settle 0 ours)
-[ "$now" = 0 ]
-ok $? "no program or map of ours left ($now)"
+now=$(kernel_objects_settle "$before")
+ok $? "no program, map or link of ours left ($now)"
 done_testing

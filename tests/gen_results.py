@@ -134,7 +134,9 @@ def padding_run(rng, target_bytes):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("out")
+    p.add_argument("out", help="with --count, a path with %%d: the seed of each document")
+    p.add_argument("--count", type=int, default=1,
+                   help="documents of seeds --seed, --seed + 1, ... (one process for many)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--rows", type=int, default=3)
     p.add_argument("--samples", type=int, default=30, help="per run")
@@ -148,6 +150,14 @@ def main():
     p.add_argument("--old", action="store_true")
     p.add_argument("--target-mb", type=float, default=0)
     a = p.parse_args()
+    if a.count > 1 and "%d" not in a.out:
+        p.error("--count needs %d in the output path")
+    first = a.seed
+    for a.seed in range(first, first + a.count):
+        write(a, a.out.replace("%d", str(a.seed)) if a.count > 1 else a.out)
+
+
+def write(a, path):
     rng = random.Random(a.seed)
     runs = [row(rng, a, k) for k in range(a.rows)]
     if a.target_mb:
@@ -155,7 +165,7 @@ def main():
     doc = {"schema": "bpfbench-result/1",
            "env": {"bpfbench_version": "synthetic", "kernel": "synthetic", "date": "seed %d" % a.seed},
            "runs": runs}
-    with open(a.out, "w") as f:
+    with open(path, "w") as f:
         json.dump(doc, f, separators=(",", ":") if a.target_mb else None,
                   indent=None if a.target_mb else 1)
 

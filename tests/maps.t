@@ -12,13 +12,6 @@ before=$(kernel_objects)
 CPUS=$(awk -F- '{print $NF + 1}' /sys/devices/system/cpu/possible)
 SLACK=$(( (2 * CPUS + 1) * 128 ))
 
-# Our programs and maps by name (other benchmarks may run meanwhile).
-ours() {
-	{ bpftool prog show -j | jq -r '.[].name // empty'
-	  bpftool map show -j | jq -r '.[].name // empty'; } 2>/dev/null |
-		grep -cE '^(maps_(lookup|update|delete|peek|push|pop)|target|maps_bpf\..*)$'
-}
-
 # Checks every sample's figures against the raw counts they come from.
 FIGURES='
 r = d["runs"][0]; s = r["samples"]
@@ -239,9 +232,6 @@ rc=$?
 [ "$rc" -eq 130 ]
 ok $? "SIGINT mid-run: exit 130 (got $rc)"
 
-now=$(objects_settle 0 ours)
-[ "$now" = 0 ]
-ok $? "no program or map of ours left ($now)"
-after=$(kernel_objects_settle "$before")
-[ "$after" = "$before" ] || diag "kernel objects $before -> $after (others may be running)"
+now=$(kernel_objects_settle "$before")
+ok $? "no program, map or link of ours left ($now)"
 done_testing

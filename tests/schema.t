@@ -84,7 +84,7 @@ for b in $("$BPFBENCH" --list | awk '{ print $1 }'); do
 	lpm-trie-*) args=(-p2 --nr_entries 1000) ;;
 	esac
 	[ "$b" = lpm-trie-free ] && args=(--nr_entries 1000)
-	run -w0 -d1 -q "${args[@]}" "$b" --json "$TMPD/every.json"
+	run -w0 -d0.2 --period-ms 100 -q "${args[@]}" "$b" --json "$TMPD/every.json"
 	if [ "$RC" -eq 4 ]; then
 		skip "$b: SKIP on this kernel"
 		continue
