@@ -54,9 +54,9 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 	}
 	if (r->bench->format_row) {
 		r->bench->format_row(r, buf, len);
-		return;
+		off = strlen(buf);
 	}
-	for (i = 0; i < r->nr_metrics; i++) {
+	for (i = 0; !r->bench->format_row && i < r->nr_metrics; i++) {
 		if (max_metrics && i == max_metrics) {
 			appendf(buf, len, &off, " (+%d more metrics in --json/--csv)",
 				r->nr_metrics - i);

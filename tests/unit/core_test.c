@@ -286,6 +286,7 @@ static void test_suite(void)
 	     NULL;
 	ok(st == 0 && r0 && json_object_object_get_ex(r0, "precision", &v) &&
 	   strstr(out, "[CI ±"), "without -d a suite samples each row to a precision and says it");
+	ok(strstr(out, "whole level 7 [CI ±") != NULL, "a row in its family's own shape states it too");
 	json_object_put(d);
 	st = captured(suite_cmd, "suite mock --nr_loops 3", out, err, sizeof(out));
 	ok(st == EXIT_USAGE && count_lines(err, "bpfbench: error:") == 1,
