@@ -168,6 +168,9 @@ JOBS		:= $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 # short runs, not CPU, and a test must pass beside other BPF users anyway
 # (tests/lib.sh counts only the objects of its own processes).
 PROVE		:= prove -j$(NPROC) -e bash
+# ... except those that judge timing or noise: they run alone, after the rest
+# (a self-comparison beside another test's bursts of load is no self-comparison).
+SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
 
 # The sanitizer pass of check is there for the user-space code under ASan +
 # UBSan, not to repeat in it every kernel-side variation the family tests
@@ -190,9 +193,11 @@ SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/f
 check:
 	@bash scripts/deps.sh valgrind
 	$(MAKE) $(JOBS) all
-	BPFBENCH_BUILD=$(BUILD) $(PROVE) -v tests/*.t
+	BPFBENCH_BUILD=$(BUILD) $(PROVE) -v $(filter-out $(SERIAL_TESTS),$(wildcard tests/*.t))
+	BPFBENCH_BUILD=$(BUILD) prove -v -e bash $(SERIAL_TESTS)
 	$(MAKE) $(JOBS) BUILD=build-san SANITIZE=1 all
-	BPFBENCH_BUILD=build-san $(PROVE) $(SAN_TESTS)
+	BPFBENCH_BUILD=build-san $(PROVE) $(filter-out $(SERIAL_TESTS),$(SAN_TESTS))
+	BPFBENCH_BUILD=build-san prove -e bash $(filter $(SERIAL_TESTS),$(SAN_TESTS))
 
 test: check
 
