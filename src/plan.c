@@ -363,6 +363,36 @@ static void print_row(struct table *t, const struct result_row *row)
 	fflush(t->out);
 }
 
+/*
+ * One line under a table of sampled rows: how many reached their target,
+ * so that a user sees at once whether the suite's time was enough here.
+ */
+static void print_precision(FILE *out, const struct result_row *rows, int n)
+{
+	const struct run_result *r;
+	int i, sampled = 0, reached = 0;
+	double target = 0, cap_s = 0;
+
+	for (i = 0; i < n; i++) {
+		r = &rows[i].res;
+		if (rows[i].status || !r->precision_target)
+			continue;
+		sampled++;
+		reached += r->precision_reached;
+		target = r->precision_target;
+		if (!r->precision_reached)
+			cap_s = r->spec.opts.max_duration_ms / 1e3;
+	}
+	if (!sampled)
+		return;
+	fprintf(out, "\nPrecision: %d of %d sampled rows reached ±%g%% (95%% CI)", reached, sampled,
+		target);
+	if (reached < sampled)
+		fprintf(out, "; %d stopped at --max-duration %g s (longer buys more)",
+			sampled - reached, cap_s);
+	fputs("\n", out);
+}
+
 /* The table goes where no export writes: stdout unless one of them took it. */
 static FILE *table_out(const struct plan *p)
 {
@@ -397,6 +427,7 @@ int run_plan(struct plan *p)
 			status = 1;
 	}
 	flush_skips(&t);
+	print_precision(t.out, rows, n);
 	if (interrupted()) {
 		errmsg("interrupted by signal %d after %d of %d steps", interrupted_signal(), n, p->n);
 		status = 128 + interrupted_signal();

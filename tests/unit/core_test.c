@@ -110,6 +110,15 @@ static int captured(int (*fn)(int, char **), const char *line, char *out, char *
 	return st;
 }
 
+static int count_sub(const char *text, const char *sub)
+{
+	int n = 0;
+
+	for (text = strstr(text, sub); text; text = strstr(text + 1, sub))
+		n++;
+	return n;
+}
+
 static int count_lines(const char *text, const char *prefix)
 {
 	const char *p = text;
@@ -258,7 +267,7 @@ static json_object *load(const char *path)
 
 static void test_suite(void)
 {
-	static char out[1 << 16], err[1 << 16], cmd[512], path[300];
+	static char out[1 << 16], err[1 << 16], cmd[512], path[300], line[128];
 	json_object *d, *runs, *r0, *v;
 	int st;
 
@@ -287,6 +296,9 @@ static void test_suite(void)
 	ok(st == 0 && r0 && json_object_object_get_ex(r0, "precision", &v) &&
 	   strstr(out, "[CI ±"), "without -d a suite samples each row to a precision and says it");
 	ok(strstr(out, "whole level 7 [CI ±") != NULL, "a row in its family's own shape states it too");
+	snprintf(line, sizeof(line), "\nPrecision: %d of 3 sampled rows reached ±2%% (95%% CI)",
+		 3 - count_sub(out, " NOT reached"));
+	ok(strstr(out, line) != NULL, "under the table: how many sampled rows reached the target");
 	json_object_put(d);
 	st = captured(suite_cmd, "suite mock --nr_loops 3", out, err, sizeof(out));
 	ok(st == EXIT_USAGE && count_lines(err, "bpfbench: error:") == 1,
