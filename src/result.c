@@ -176,6 +176,17 @@ void res_derive(const struct run_result *res, double *vals)
 }
 
 /* Statistics of metric m over the samples [from, to). */
+/* Kinds that are never negative: a rate, a time or a count of ops. */
+static bool nonnegative_kind(enum metric_kind k)
+{
+	return k == METRIC_RATE || k == METRIC_TIME || k == METRIC_COUNT || k == METRIC_INVERSE;
+}
+
+/*
+ * Their 95% CI is taken on the log scale (by the delta method), so that a
+ * few noisy samples never give a rate a CI below zero; the symmetric
+ * half-width stays in ci95_half for --precision.
+ */
 static void column_stats(const struct run_result *res, int m, int from, int to, double *col,
 			 struct stats *out)
 {
@@ -184,6 +195,9 @@ static void column_stats(const struct run_result *res, int m, int from, int to, 
 	for (i = from; i < to; i++)
 		col[i - from] = res_sample(res, i)[m];
 	stats_compute(col, to - from, out);
+	if (nonnegative_kind(res->metrics[m].kind) && out->min >= 0)
+		stats_positive_ci(out->mean, out->stddev, out->n, 0.95, &out->ci95_low,
+				  &out->ci95_high);
 }
 
 void res_compute_stats(struct run_result *res)

@@ -231,6 +231,13 @@ static void test_failures(void)
 	st = run("mock --level 010 -w0 -d0.1 --period-ms 100 -q", &r);
 	ok(st == 0 && res_sample(&r, 0)[0] == 10, "numbers are decimal: 010 is ten");
 	run_result_free(&r);
+	/* samples 1 and 2: a symmetric t interval would reach -4.85 */
+	st = run("mock --level 1 -w0 -d0.2 --period-ms 100 -q", &r);
+	ok(st == 0 && r.nr_samples == 2 && r.st[0].mean - r.st[0].ci95_half < 0 &&
+	   r.st[0].ci95_low > 0 && r.st[0].ci95_low < r.st[0].mean &&
+	   r.st[0].ci95_high > r.st[0].mean, "a rate's 95%% CI never goes below zero (%g %g)",
+	   r.st[0].ci95_low, r.st[0].ci95_high);
+	run_result_free(&r);
 	st = run("mock-oneshot -w0 -d0.5 --level 7 -q", &r);
 	ok(st == 0 && r.nr_samples >= 4 && r.nr_samples <= 6 && res_sample(&r, 0)[0] == 7,
 	   "whole-run benchmarks: samples are runs, as many as fit in -d (%d)", r.nr_samples);
