@@ -66,7 +66,9 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 		appendf(buf, len, &off, "%s%s %s %s", i ? ", " : "", res_metric_id(r, i, id, sizeof(id)),
 			report_metric_figure(n1, sizeof(n1), r, i), m->unit);
 	}
-	if (r->precision_target)
+	if (r->precision_target && r->nr_samples < 2)
+		appendf(buf, len, &off, " [no CI: 1 sample, %.1lf s]", r->wall_ns / 1e9);
+	else if (r->precision_target)
 		appendf(buf, len, &off, " [CI ±%.2lf%%%s, %.1lf s]", r->precision_pct,
 			r->precision_reached ? "" : " NOT reached", r->wall_ns / 1e9);
 }

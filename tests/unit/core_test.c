@@ -263,6 +263,12 @@ static void test_reporters(void)
 	   "--csv -: only CSV on stdout, the report on stderr");
 	st = captured(bench_cmd, "mock -w0 -d1 --json - --md -", out, err, sizeof(out));
 	ok(st == EXIT_USAGE, "two formats on stdout are refused");
+	/* a pass (0.1 s) longer than the cap: one sample, which has no CI */
+	st = captured(bench_cmd, "mock-oneshot -q -w0 --precision 2 --max-duration 0.05 --json -",
+		      out, err, sizeof(out));
+	ok(st == 0 && strstr(out, "\"achieved_pct\": null") &&
+	   count_lines(err, "Precision: no CI from one sample of throughput") == 1,
+	   "--precision with one sample: no CI, JSON null, never ±0%%");
 }
 
 static json_object *load(const char *path)
