@@ -35,13 +35,28 @@ static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
 		*off += (size_t)n;
 }
 
+/* "name figure unit, ..." for the first max_metrics metrics (0: all). */
+static void metrics_summary(const struct run_result *r, int max_metrics, char *buf, size_t len,
+			    size_t *off)
+{
+	char n1[64], id[MKEY_ID_MAX];
+	int i;
+
+	for (i = 0; i < r->nr_metrics; i++) {
+		if (max_metrics && i == max_metrics) {
+			appendf(buf, len, off, " (+%d more metrics in --json/--csv)",
+				r->nr_metrics - i);
+			break;
+		}
+		appendf(buf, len, off, "%s%s %s %s", i ? ", " : "", res_metric_id(r, i, id, sizeof(id)),
+			report_metric_figure(n1, sizeof(n1), r, i), r->metrics[i].unit);
+	}
+}
+
 void row_summary(const struct result_row *row, int max_metrics, char *buf, size_t len)
 {
 	const struct run_result *r = &row->res;
-	const struct metric_def *m;
-	char n1[64], id[MKEY_ID_MAX];
 	size_t off = 0;
-	int i;
 
 	buf[0] = 0;
 	if (row->status == EXIT_SKIP) {
@@ -55,18 +70,11 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 	if (r->bench->format_row) {
 		r->bench->format_row(r, buf, len);
 		off = strlen(buf);
+	} else {
+		metrics_summary(r, max_metrics, buf, len, &off);
 	}
-	for (i = 0; !r->bench->format_row && i < r->nr_metrics; i++) {
-		if (max_metrics && i == max_metrics) {
-			appendf(buf, len, &off, " (+%d more metrics in --json/--csv)",
-				r->nr_metrics - i);
-			break;
-		}
-		m = &r->metrics[i];
-		appendf(buf, len, &off, "%s%s %s %s", i ? ", " : "", res_metric_id(r, i, id, sizeof(id)),
-			report_metric_figure(n1, sizeof(n1), r, i), m->unit);
-	}
-	if (r->precision_target && r->nr_samples < 2)
+	/* precision_pct is NaN until two samples give a CI */
+	if (r->precision_target && isnan(r->precision_pct))
 		appendf(buf, len, &off, " [no CI: 1 sample, %.1lf s]", r->wall_ns / 1e9);
 	else if (r->precision_target)
 		appendf(buf, len, &off, " [CI ±%.2lf%%%s, %.1lf s]", r->precision_pct,

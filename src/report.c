@@ -191,7 +191,7 @@ static void precision_line(FILE *out, const struct run_result *res)
 {
 	char id[MKEY_ID_MAX];
 
-	if (res->nr_samples < 2) {
+	if (isnan(res->precision_pct)) {
 		fprintf(out, "Precision: no CI from one sample of %s (target %g%%), NOT reached "
 			"(--max-duration) after %.1lf s\n", res_metric_id(res, 0, id, sizeof(id)),
 			res->precision_target, res->wall_ns / 1e9);

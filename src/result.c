@@ -175,7 +175,6 @@ void res_derive(const struct run_result *res, double *vals)
 	}
 }
 
-/* Statistics of metric m over the samples [from, to). */
 /* Kinds that are never negative: a rate, a time or a count of ops. */
 static bool nonnegative_kind(enum metric_kind k)
 {
@@ -183,8 +182,9 @@ static bool nonnegative_kind(enum metric_kind k)
 }
 
 /*
- * Their 95% CI is taken on the log scale (by the delta method), so that a
- * few noisy samples never give a rate a CI below zero; the symmetric
+ * Statistics of metric m over the samples [from, to).  The 95% CI of a
+ * never-negative kind is taken on the log scale (by the delta method), so
+ * that a few noisy samples never put it below zero; the symmetric
  * half-width stays in ci95_half for --precision.
  */
 static void column_stats(const struct run_result *res, int m, int from, int to, double *col,

@@ -176,6 +176,13 @@ static void update_precision(struct run_result *res, struct precision *p, double
 	res->precision_reached = p->n >= 3 && res->precision_pct <= res->precision_target;
 }
 
+/* A repetition starts with no CI: NaN until two samples give one. */
+static void precision_start(struct run_result *res)
+{
+	res->precision_reached = false;
+	res->precision_pct = NAN;
+}
+
 static void add_sample(struct bench_env *env, struct precision *p, const double *vals,
 		       uint64_t elapsed, const struct noise_sample *ns)
 {
@@ -197,7 +204,7 @@ static int sample_periods(struct bench_env *env, double *vals)
 	struct noise_sample ns;
 	struct noise_mon mon;
 
-	res->precision_reached = false;
+	precision_start(res);
 	if (o->precision_pct)	/* the bound; precision usually ends it sooner */
 		total = warm + (o->max_duration_ms / o->period_ms ?: 1);
 	noise_begin(&mon, env->nr_producers + env->nr_consumers);
@@ -264,7 +271,7 @@ static int sample_oneshot(struct bench_env *env, double *vals)
 	struct precision prec = { 0 };
 	int i = 0, err;
 
-	env->res->precision_reached = false;
+	precision_start(env->res);
 	while (now_ns() < end) {
 		err = one_run(env, &prec, vals, i++, true);
 		if (err)

@@ -177,6 +177,15 @@ int bloom_walk(struct bloom_state *s, enum bloom_op op, uint32_t base, uint32_t 
 	return 0;
 }
 
+static void tally_add(struct bloom_tally *sum, const struct bloom_tally *t)
+{
+	sum->done += t->done;
+	sum->hits += t->hits;
+	sum->drops += t->drops;
+	sum->filtered += t->filtered;
+	sum->errors += t->errors;
+}
+
 #define FILL_SPLIT_MIN	(1u << 18)	/* fewer inserts: a second thread saves nothing */
 
 /* The upper half of a fill, on a thread of its own. */
@@ -215,11 +224,7 @@ static int walk_inserted(struct bloom_state *s, enum bloom_op op, struct bloom_t
 		return bloom_walk(s, op, 0, n, 0, n, c);
 	err = bloom_walk(s, op, 0, n, 0, n / 2, c);
 	pthread_join(th, NULL);
-	c->done += h.c.done;
-	c->hits += h.c.hits;
-	c->drops += h.c.drops;
-	c->filtered += h.c.filtered;
-	c->errors += h.c.errors;
+	tally_add(c, &h.c);
 	return err ?: h.err;
 }
 
@@ -504,11 +509,7 @@ static void read_totals(const struct bloom_state *s, struct bloom_tally *sum)
 	memset(sum, 0, sizeof(*sum));
 	for (i = 0; i < BENCH_NR_SLOTS; i++) {
 		slot_read(&slots[i], &t);
-		sum->done += t.done;
-		sum->hits += t.hits;
-		sum->drops += t.drops;
-		sum->filtered += t.filtered;
-		sum->errors += t.errors;
+		tally_add(sum, &t);
 	}
 }
 

@@ -5,9 +5,9 @@
  * figures are known in advance, and nothing needs root.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <stdio.h>
 #include "bench.h"
 #include "runner.h"
 
