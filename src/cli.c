@@ -49,6 +49,8 @@ const struct opt_def global_opts[] = {
 	  "repeat the whole run N times, each with a fresh setup (new maps, programs, hash seeds)" },
 	{ "kernel-stats", 0, OPT_FLAG, G(kernel_stats), NULL, 0, 0, NULL, NULL,
 	  "the kernel's run count and time inside the program (BPF_ENABLE_STATS), beside ours" },
+	{ "verifier-stats", 0, OPT_FLAG, G(verifier_stats), NULL, 0, 0, NULL, NULL,
+	  "load the programs, print each one's verified instruction count, measure nothing" },
 	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,
 	  "libbpf and verifier detail on stderr" },
 	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, 0, 0, NULL, NULL,

@@ -32,6 +32,7 @@ struct run_opts {
 	uint64_t max_duration_ms;	/* bound of a --precision run */
 	uint64_t runs;		/* -r: whole runs, each with a fresh setup */
 	bool kernel_stats;	/* --kernel-stats: the kernel's run_cnt/run_time_ns of the program */
+	bool verifier_stats;	/* --verifier-stats: load, print the verifier's counts, measure nothing */
 	/* Not options: derived or set by the caller, kept across cli_parse. */
 	double precision_pct;	/* 0: fixed duration; from precision_text by cli_validate */
 	bool batch;		/* suites and sweeps print rows: no per-run summary */

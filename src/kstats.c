@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,4 +60,58 @@ void kstats_end(struct kstats_probe *p, struct kstats *k)
 	}
 	close(p->stats_fd);
 	p->stats_fd = -1;
+}
+
+/*
+ * --verifier-stats: every BPF program this process holds, found through
+ * its own file descriptors (the core knows no skeleton), with the
+ * instructions the verifier processed to accept it (prog info's
+ * verified_insns, the figure of its "processed N insns" log line).
+ */
+static bool is_prog_fd(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return !strcmp(target, "anon_inode:bpf-prog");
+}
+
+static bool seen_id(const __u32 *ids, int n, __u32 id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+int kstats_verifier_report(FILE *out, const char *bench)
+{
+	struct bpf_prog_info info;
+	__u32 ids[256];
+	int n = 0, fd;
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir)) && n < (int)(sizeof(ids) / sizeof(ids[0]))) {
+		fd = atoi(de->d_name);
+		if (de->d_name[0] == '.' || fd == dirfd(dir) || !is_prog_fd(fd))
+			continue;
+		if (prog_info(fd, &info) || seen_id(ids, n, info.id))
+			continue;
+		ids[n++] = info.id;
+		fprintf(out, "verifier: %s %s processed %u insns (%.1f%% of %u)\n", bench,
+			info.name, info.verified_insns,
+			100.0 * info.verified_insns / VERIFIER_INSN_LIMIT, VERIFIER_INSN_LIMIT);
+	}
+	closedir(dir);
+	return n ? 0 : -ENOENT;
 }

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct kstats {
 	bool valid;		/* figures were read */
@@ -33,5 +34,14 @@ struct kstats_probe {
 int kstats_begin(struct kstats_probe *p, int prog_fd, struct kstats *k);
 /* Adds the runs since kstats_begin to k and turns the accounting off again. */
 void kstats_end(struct kstats_probe *p, struct kstats *k);
+
+/* The verifier's limit on processed instructions for a privileged load (BPF_COMPLEXITY_LIMIT_INSNS). */
+#define VERIFIER_INSN_LIMIT	1000000u
+
+/*
+ * One "verifier: BENCH PROG processed N insns (P% of LIMIT)" line per
+ * BPF program this process holds; -ENOENT when it holds none.
+ */
+int kstats_verifier_report(FILE *out, const char *bench);
 
 #endif

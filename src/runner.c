@@ -433,6 +433,9 @@ static int run_repeat(struct bench_env *env)
 		     verbose ? "" : " (run with -v for the libbpf/verifier log)");
 	} else if (interrupted()) {
 		interrupted_status(res);
+	} else if (env->opts->verifier_stats) {
+		if (kstats_verifier_report(stdout, b->name))
+			fail(res, 1, "%s: loaded no BPF program to report", b->name);
 	} else if (!measure_run(env, w, nw)) {
 		res->nr_repeats++;
 	}
@@ -546,6 +549,8 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 		env.repeat = k;
 		run_repeat(&env);
 	}
+	if (env.opts->verifier_stats)
+		return res->status;
 	if (!res->status && !res->nr_samples)
 		fail(res, 1, "%s: no sample was measured", b->name);
 	res_compute_stats(res);

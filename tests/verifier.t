@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Every program in every variant the options can load passes the verifier
+# with wide headroom: at most a quarter of its 1M processed-instruction
+# limit (prog info's verified_insns, via --verifier-stats), so that the
+# next kernel's verifier, which may follow more states, still accepts it.
+source "$(dirname "$0")/lib.sh"
+need_bpf
+
+HEADROOM=250000		# 25% of BPF_COMPLEXITY_LIMIT_INSNS
+
+# One variant a line: a benchmark and the options that change its programs.
+variants() {
+	local t b
+	for t in auto raw-tp test-run fentry; do echo "noop --trigger $t"; done
+	echo "noop --batch 4096 --latency"
+	echo "bpf-loop --latency"
+	echo "bpf-for --latency"
+	echo "bloom-false-positive --value_size 256"
+	for b in bloom-lookup bloom-update hashmap-without-bloom hashmap-with-bloom; do
+		echo "$b"
+		echo "$b --latency"
+		echo "$b --value_size 256 --latency"
+		echo "$b --value_size 2"
+	done
+	for b in lpm-trie-noop lpm-trie-baseline lpm-trie-lookup lpm-trie-insert \
+		 lpm-trie-update lpm-trie-delete; do
+		echo "$b --latency"
+		echo "$b --prefix_len 24 --nr_entries 1000"
+	done
+	echo "lpm-trie-lookup --random"
+	echo "lpm-trie-free"
+	for u in overwrite batch_add_batch_del add_del_on_diff_cpu; do
+		echo "htab-mem -p2 --use-case $u"
+		echo "htab-mem -p2 --use-case $u --preallocated --latency --value-size 4096"
+	done
+	for b in rb-libbpf rb-custom pb-libbpf pb-custom; do
+		echo "$b -c1"
+		echo "$b -c1 --rb-sampled --rb-batch-cnt 3000"
+	done
+	echo "rb-custom -c1 --rb-use-output"
+	echo "rb-custom -c1 --rb-overwrite"
+	echo "rb-custom -c1 --rb-b2b"
+	echo "rb-libbpf --rb-bench-producer"
+	for t in hash percpu_hash lru_hash lru_hash_no_common lru_percpu_hash \
+		 lru_percpu_hash_no_common array percpu_array lpm_trie queue stack; do
+		echo "map-ops --map_type $t --latency"
+		echo "map-ops --map_type $t --value_size 1024"
+	done
+	echo "map-ops --map_type hash --key_size 256"
+	echo "map-ops --map_type lpm_trie --key_size 256"
+	echo "map-batch --map-type hash"
+}
+
+while read -r line; do
+	# shellcheck disable=SC2086
+	run --verifier-stats $line
+	if [ "$RC" -eq 4 ]; then
+		skip "$line: this kernel lacks what it needs"
+		continue
+	fi
+	n=$(grep -c '^verifier: ' <<<"$OUT")
+	[ "$RC" -eq 0 ] && [ "$n" -gt 0 ]
+	ok $? "$line: loads and reports its programs (rc $RC, $n programs)" ||
+		{ diag "$ERR"; continue; }
+	worst=$(awk '/^verifier: / { if ($5 > m) { m = $5; p = $3 } } END { print m + 0, p }' <<<"$OUT")
+	[ "${worst% *}" -le "$HEADROOM" ]
+	ok $? "$line: every program within $HEADROOM processed insns (most: $worst)" ||
+		diag "$OUT"
+done < <(variants)
+
+# nothing is measured: a run that loads and leaves
+run --verifier-stats -d1 noop --json "$TMPD/v.json"
+[ "$RC" -eq 0 ] && ! grep -q '^Summary' <<<"$OUT"
+ok $? "--verifier-stats measures nothing (no Summary)" || diag "$OUT" "$ERR"
+
+done_testing
