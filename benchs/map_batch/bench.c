@@ -24,7 +24,7 @@
 #include "report.h"
 #include "skel_util.h"
 #include "mb.h"
-#include "../map_batch.h"
+#include "map_batch.h"
 #include "map_batch.skel.h"
 
 /*

@@ -12,7 +12,7 @@
 #include "skel_util.h"
 #include "trigger.h"
 #include "mb.h"
-#include "../map_batch.h"
+#include "map_batch.h"
 #include "map_batch.skel.h"
 
 #define PAGE_BYTES	4096

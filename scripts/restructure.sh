@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The tree by layer (issue 26): moves with `git mv` whatever still sits at
+# its old flat place, so it can be run again after merging a branch that
+# added or kept files there.  Idempotent: a file already moved is left
+# alone.  Run from anywhere inside the checkout; commit the result.
+#
+#   src/LAYER/FILE      the core, one folder per layer (the map: README "Architecture")
+#   benchs/FAMILY/      every family with its .bpf.c, headers and suite
+#   benchs/registry.c   the table of benchmarks and suites, beside the families
+set -euo pipefail
+cd "$(git rev-parse --show-toplevel)"
+
+# Layer of each core file, by its stem (X.c, X.h and X_int.h go together).
+declare -A layer=(
+	[main]=cli [cli]=cli [cli_check]=cli [opts]=cli [complete]=cli [mangen]=cli
+	[bench]=bench [trigger]=bench [skel_util]=bench [memcg]=bench
+	[runner]=run [result]=run [noise]=run [kstats]=run
+	[suite]=orchestrate [plan]=orchestrate [ab]=orchestrate
+	[stats]=stats [hist]=stats [mkey]=stats
+	[report]=output [export]=output [export_json]=output [jsonw]=output
+	[outfile]=output [sysenv]=output
+	[resdoc]=readback [resdoc_int]=readback [resdoc_metric]=readback [resenv]=readback
+	[jsonr]=readback [compare]=readback [cmp_print]=readback [verdict]=readback
+	[plot]=readback [plot_int]=readback [plot_cdf]=readback [plot_gp]=readback
+	[probe]=kernel [probe_int]=kernel [probe_bpf]=kernel [sysfs]=kernel
+	[util]=util
+)
+
+move() {	# old new
+	[ -e "$1" ] || return 0
+	if [ -e "$2" ]; then
+		echo "restructure: both $1 and $2 exist: merge them by hand" >&2
+		status=1
+		return 0
+	fi
+	mkdir -p "$(dirname "$2")"
+	git mv "$1" "$2"
+}
+
+status=0
+for f in src/*.c src/*.h; do
+	[ -e "$f" ] || continue
+	base=$(basename "$f")
+	stem=${base%.*}
+	if [ "$base" = benchs.c ]; then
+		move "$f" benchs/registry.c
+	elif [ -n "${layer[$stem]:-}" ]; then
+		move "$f" "src/${layer[$stem]}/$base"
+	else
+		echo "restructure: $f has no layer: add its stem to scripts/restructure.sh" >&2
+		status=1
+	fi
+done
+
+# A flat family file goes into the folder of the family whose name begins
+# it (longest first: htab_mem_hist.c into htab_mem/); a new family gets one.
+families() {
+	{
+		find benchs -mindepth 1 -maxdepth 1 -type d -printf '%f\n'
+		for f in benchs/*.bpf.c; do
+			[ -e "$f" ] && basename "$f" .bpf.c
+		done
+	} | sort -u | awk '{ print length, $0 }' | sort -rn | cut -d' ' -f2
+}
+for f in benchs/*.c benchs/*.h; do
+	[ -e "$f" ] || continue
+	base=$(basename "$f")
+	[ "$base" = registry.c ] && continue
+	fam=
+	for d in $(families); do
+		case "$base" in "$d".*|"$d"_*) fam=$d; break ;; esac
+	done
+	if [ -z "$fam" ]; then
+		echo "restructure: $f belongs to no family: move it by hand" >&2
+		status=1
+		continue
+	fi
+	move "$f" "benchs/$fam/$base"
+done
+
+# The only path edit: a family's shared header now sits beside its files.
+{ grep -rlE '#include "\.\./[a-z_]+\.h"' benchs || true; } |
+	xargs -r sed -i -E 's|#include "\.\./([a-z_]+\.h)"|#include "\1"|'
+exit $status
