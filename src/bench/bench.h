@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The contract between the core and a benchmark.
+ * The contract between the core and a benchmark, and all a benchmark
+ * includes of the core (scripts/check-includes.py holds it to that).
  *
- * A benchmark is a table entry of operations, kept in the file of its
- * family (benchs/FAMILY.c, beside benchs/FAMILY.bpf.c).  The core parses
- * options, runs producer and consumer threads, samples every period,
- * computes statistics and reports; it knows nothing about any one
- * benchmark.
+ * A benchmark is a table entry of operations, kept in its family's
+ * folder (benchs/FAMILY/, beside its .bpf.c); benchs/registry.c lists
+ * them.  The core parses options, runs producer and consumer threads,
+ * samples every period, computes statistics and reports; it knows
+ * nothing about any one benchmark.  What this header gathers:
+ *   options      opts.h (tables at offsets), run_opts.h (env->opts)
+ *   metrics      metric.h (what a run measures), result.h (a summary's
+ *                reads: res_st, res_def, res_shown_mean, res_metric)
+ *   BPF side     trigger.h (how programs run), skel_util.h (counters,
+ *                the skeleton sequence), hist_bpf.h (latency histograms)
+ *   the system   probe.h (kernel features), memcg.h (a run's memory)
  */
 #ifndef BPFBENCH_BENCH_H
 #define BPFBENCH_BENCH_H
@@ -14,65 +21,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdatomic.h>
+#include "hist_bpf.h"
+#include "memcg.h"
+#include "metric.h"
 #include "opts.h"
-#include "util.h"
+#include "probe.h"
+#include "result.h"
+#include "run_opts.h"
+#include "skel_util.h"
 #include "stats.h"
 #include "trigger.h"
-#include "probe.h"
+#include "util.h"
 
 #define BENCH_MAX_THREADS	1024
 
-struct run_result;
 struct reporter;
-
-/*
- * What a metric is decides how its samples may be compared (compare.c):
- * estimates (rate, time, ratio) vary sample to sample and are tested;
- * a level fixed at setup and a running maximum are not independent
- * samples at all; a count is exact; an inverse is derived from its base.
- */
-/*
- * Units (README "Units"): a rate is "<prefix> ops/s" with an SI prefix
- * (k, M, G); a time "ns/op", "ms/op" or "ms" (one pass); a count a plural
- * noun, "ops", "elems", "calls/pass" (per pass where a sample is one).
- */
-enum metric_kind {
-	METRIC_RATE,		/* per-period estimate of a rate: "M ops/s" */
-	METRIC_TIME,		/* per-sample estimate of a time: "ns/op" timed in the kernel, "ms" a pass */
-	METRIC_RATIO,		/* per-sample estimate without a time unit: a speed-up, a false positive rate */
-	METRIC_LEVEL,		/* fixed at setup, read each sample: memory a map holds */
-	METRIC_PEAK,		/* running maximum: peak memory */
-	METRIC_COUNT,		/* exact count: elements checked, retries */
-	METRIC_INVERSE,		/* scale / value of metric 'base', as the kernel's bench derives latency */
-};
-
-enum metric_better {
-	BETTER_BY_KIND,		/* rate, ratio: higher; time, level, peak: lower; count: none; inverse: base's opposite */
-	BETTER_HIGHER,
-	BETTER_LOWER,
-	BETTER_NONE,
-};
-
-struct metric_def {
-	const char *name;	/* JSON key and human label: "throughput" (copied when added) */
-	const char *unit;	/* "M ops/s" */
-	enum metric_kind kind;
-	int base;		/* METRIC_INVERSE: index of the metric it inverts */
-	double scale;		/* METRIC_INVERSE: value = scale / base */
-	bool per_producer;	/* METRIC_INVERSE: value = scale * producers / base (the kernel's latency) */
-	const char *prod_unit;	/* non-NULL: human summary adds "(X<prod_unit>/prod)" */
-	enum metric_better better;
-	/* levels, peaks: the smallest difference the measurement can tell (its unit); 0: exact */
-	double resolution;
-	/*
-	 * The row of a quantity measured several ways in one run, as
-	 * "op=lookup,batch=1000" (src/mkey.h; copied when added); NULL:
-	 * none.  Parameters go here, never into the name: the metric is
-	 * name + key, so exports can group and plot by its fields.
-	 */
-	const char *key;
-};
 
 /* The per-run state every operation receives. */
 struct bench_env {
@@ -190,5 +155,35 @@ static inline bool bench_stopping(struct bench_env *env)
 {
 	return atomic_load_explicit(&env->stop, memory_order_relaxed);
 }
+
+/* ---- the env forms of the lower layers' calls (bench.c) ---- */
+
+/*
+ * Before the object is loaded: picks the trigger (env->opts->trigger or
+ * the best the kernel offers), disables loading of the other programs.
+ * Returns 0, or -EOPNOTSUPP after printing why (the run then exits SKIP).
+ */
+int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs);
+/* hist_bpf.h: after load (HIST_SKEL_OPEN); 0 or -errno after one line. */
+int hist_bpf_open(struct hist_bpf *hb, const struct bench_env *env, int map_fd,
+		  int clock_prog_fd, volatile __u64 *clock_q, const char *name, const char *vs);
+/* hist_bpf_read() from a measure() that reads more than hist_bpf_measure() does. */
+int hist_bpf_sample(struct hist_bpf *hb, const struct bench_env *env);
+/*
+ * measure()'s part, when open: the histograms read, a failure failing the
+ * run, then the period's timed ops of histogram 0 into *sampled.
+ */
+void hist_bpf_measure(struct hist_bpf *hb, struct bench_env *env, double *sampled);
+/* teardown()'s part, after the producers stopped: the histograms into env->res. */
+void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env);
+
+/* ---- a family's own summary (report.c) ---- */
+
+/* Where human output goes: stdout, or stderr while an export (--json/--csv/--md -) takes stdout. */
+FILE *report_out(const struct run_opts *o);
+/* "mean ± sd" with the decimals the spread justifies; "mean" alone for one sample. */
+const char *report_figure(char *buf, size_t len, double mean, const struct stats *st);
+/* "name mean ± sd unit" as the kernel bench prints it (no ± for one sample); for report_final hooks. */
+void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod);
 
 #endif

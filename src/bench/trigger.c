@@ -7,9 +7,8 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bench.h"
-#include "cli.h"
 #include "probe.h"
+#include "run_opts.h"
 #include "trigger.h"
 #include "util.h"
 
@@ -97,29 +96,29 @@ static enum trigger_kind pick_auto(const struct trigger_progs *p)
 	return TRIG_NONE;
 }
 
-int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
+int trigger_choose(struct trigger *t, const char *bench, const struct run_opts *o,
+		   const struct trigger_progs *progs)
 {
-	enum trigger_kind want = env->opts->trigger;
-	struct trigger *t = &env->trig;
+	enum trigger_kind want = o->trigger;
 	char why[256] = "";
 	int k, has;
 
 	if (want == TRIG_AUTO) {
 		want = pick_auto(progs);
 		if (want == TRIG_NONE && kernel_has(TRIG_TEST_RUN, why, sizeof(why)) == -EPERM) {
-			errmsg("%s: %s", env->bench->name, why);
+			errmsg("%s: %s", bench, why);
 			return -EPERM;	/* a privilege, not the kernel: exit 1 */
 		}
 		if (want == TRIG_NONE) {
 			skipmsg("%s: no trigger works on this kernel (see 'bpfbench probe')",
-			       env->bench->name);
+			       bench);
 			return -EOPNOTSUPP;
 		}
 	} else if (!prog_of(progs, want)) {
-		skipmsg("%s: has no %s trigger", env->bench->name, trigger_names[want]);
+		skipmsg("%s: has no %s trigger", bench, trigger_names[want]);
 		return -EOPNOTSUPP;
 	} else if ((has = kernel_has(want, why, sizeof(why))) != 1) {
-		(has == -EPERM ? errmsg : skipmsg)("%s: %s the %s trigger (%s)", env->bench->name,
+		(has == -EPERM ? errmsg : skipmsg)("%s: %s the %s trigger (%s)", bench,
 						  has == -EPERM ? "no permission for" :
 						  "the kernel refuses", trigger_names[want], why);
 		return has == -EPERM ? -EPERM : -EOPNOTSUPP;
@@ -129,9 +128,9 @@ int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
 			bpf_program__set_autoload(prog_of(progs, k), k == (int)want);
 	t->kind = want;
 	t->prog = prog_of(progs, want);
-	t->repeat = env->opts->test_run_repeat;
+	t->repeat = o->test_run_repeat;
 	t->user_repeat = t->repeat;
-	t->max_call_ns = env->opts->period_ms * 1000000ull / 10;
+	t->max_call_ns = o->period_ms * 1000000ull / 10;
 	t->prog_fd = -1;
 	if (want == TRIG_FENTRY)
 		return set_fentry_target(t->prog);

@@ -20,7 +20,7 @@
 
 struct bpf_program;
 struct bpf_link;
-struct bench_env;
+struct run_opts;
 
 enum trigger_kind {
 	TRIG_AUTO,
@@ -52,11 +52,13 @@ struct trigger {
 };
 
 /*
- * Before the object is loaded: picks the trigger (env->opts->trigger or
- * the best the kernel offers), disables loading of the other programs.
- * Returns 0, or -EOPNOTSUPP after printing why (the run then exits SKIP).
+ * Before the object is loaded: picks the trigger (o->trigger or the best
+ * the kernel offers), disables loading of the other programs.  Returns 0,
+ * or -EOPNOTSUPP after printing why, naming bench (the run then exits
+ * SKIP).  A benchmark calls trigger_prepare() (bench.h).
  */
-int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs);
+int trigger_choose(struct trigger *t, const char *bench, const struct run_opts *o,
+		   const struct trigger_progs *progs);
 /*
  * After load: attach (raw-tp, fentry) and remember the fd.  test-run: one
  * call is bounded by max_call_ns (a tenth of the period, so a period

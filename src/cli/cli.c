@@ -552,6 +552,7 @@ int cli_parse(int argc, char **argv, struct run_spec *spec)
 		if (!b)
 			return unknown_bench(ps.positional);
 		spec->args = xcalloc(1, b->args_size ?: 1);
+		spec->args_size = b->args_size;
 		opts_reset(b->opts, spec->args);
 	}
 	spec->bench = b;
@@ -565,21 +566,5 @@ int cli_parse(int argc, char **argv, struct run_spec *spec)
 	}
 	verbose = spec->opts.verbose;
 	return 0;
-}
-
-void run_spec_free(struct run_spec *spec)
-{
-	free(spec->args);
-	spec->args = NULL;
-}
-
-void run_spec_copy(struct run_spec *dst, const struct run_spec *src)
-{
-	size_t n = src->bench ? src->bench->args_size : 0;
-
-	*dst = *src;
-	dst->args = xcalloc(1, n ?: 1);
-	if (n)
-		memcpy(dst->args, src->args, n);
 }
 

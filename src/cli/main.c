@@ -25,10 +25,12 @@
 #include "mangen.h"
 #include "plot.h"
 #include "probe.h"
+#include "probe_cmd.h"
 #include "report.h"
 #include "runner.h"
 #include "suite.h"
 #include "sysenv.h"
+#include "outfile.h"
 #include "util.h"
 
 /* Before cli_parse: the version needs no benchmark and no BPF. */

@@ -53,7 +53,4 @@ int probe_feature(enum probe_id id, char *detail, size_t len);
 /* Stable snake_case key, e.g. "trigger_fentry"; NULL for a bad id. */
 const char *probe_name(enum probe_id id);
 
-/* `bpfbench probe [--json]`; argv[0] is "probe".  Returns the exit code. */
-int probe_cmd(int argc, char **argv);
-
 #endif

@@ -16,10 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "ab.h"
+#include "bench.h"
 #include "cli.h"
 #include "compare.h"
 #include "export.h"
 #include "runner.h"
+#include "outfile.h"
 #include "util.h"
 
 #define AB_DEFAULT_PAIRS	5	/* >= 3 a side: compare tests run means */

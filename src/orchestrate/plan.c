@@ -20,7 +20,6 @@
 #include "export.h"
 #include "plan.h"
 #include "runner.h"
-#include "suite.h"
 #include "util.h"
 
 #define STEP_SETUP_S	0.5	/* rough cost of loading a step's programs, for the estimate */

@@ -12,6 +12,7 @@
 #include "plan.h"
 #include "runner.h"
 #include "suite.h"
+#include "outfile.h"
 #include "util.h"
 
 /* ---- suites ---- */

@@ -16,6 +16,7 @@
 #include "export.h"
 #include "mkey.h"
 #include "report.h"
+#include "outfile.h"
 #include "util.h"
 
 static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "runner.h"
+#include "result.h"
 
 struct result_row {
 	const char *header;	/* section title starting here, or NULL */

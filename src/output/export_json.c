@@ -11,8 +11,9 @@
 #include <time.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
+#include "bench.h"
 #include "export.h"
-#include "hist.h"
+#include "hist_report.h"
 #include "jsonw.h"
 #include "mkey.h"
 #include "sysenv.h"

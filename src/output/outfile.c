@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include "outfile.h"
 #include "util.h"
 
 enum out_kind {
@@ -34,9 +35,6 @@ struct out_target {
 	struct stat st;
 	char path[PATH_MAX];	/* what is opened or replaced */
 };
-
-/* Set once a write error on stdout was reported, so close_stdout() stays quiet. */
-static bool stdout_error_reported;
 
 /* "/dev/stdout", "/dev/stderr", "/dev/fd/N", "/proc/self/fd/N": N, else -1. */
 static int fd_of_name(const char *path)
@@ -202,7 +200,7 @@ static int write_fd(int fd, void (*write)(FILE *f, void *arg), void *arg)
 	if (fd == 1) {
 		write(stdout, arg);
 		if (fflush(stdout) || ferror(stdout)) {
-			stdout_error_reported = true;	/* the caller reports it */
+			stdout_error_said();	/* the caller reports it */
 			return errno ? -errno : -EIO;
 		}
 		return 0;
@@ -330,43 +328,4 @@ int output_paths_check(const char *const *paths, int n)
 		}
 	}
 	return 0;
-}
-
-/* Why stdout failed: glibc drops the buffer and errno with it, so ask the descriptor. */
-static int stdout_failure(void)
-{
-	struct pollfd p = { .fd = 1, .events = POLLOUT };
-	struct statvfs vfs;
-	struct stat st;
-
-	if (fcntl(1, F_GETFL) < 0)
-		return EBADF;
-	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
-		return EPIPE;
-	if (write(1, "", 0) < 0)	/* /dev/full says ENOSPC even to nothing */
-		return errno;
-	if (!fstat(1, &st) && S_ISREG(st.st_mode) && !fstatvfs(1, &vfs) && !vfs.f_bavail)
-		return ENOSPC;
-	return EIO;
-}
-
-/*
- * As coreutils' close_stdout(): an error seen earlier, or one flushing
- * what is left, is a failure; a closed stdout nobody wrote to is not.
- */
-int close_stdout(void)
-{
-	bool pending = __fpending(stdout) != 0;
-	int err = ferror(stdout) ? stdout_failure() : 0;
-
-	errno = 0;
-	if (fclose(stdout) && (pending || errno != EBADF) && !err)
-		err = errno ? errno : EIO;
-	fflush(stderr);
-	if (!err || stdout_error_reported)
-		return err ? -err : 0;
-	/* the reader went away: the SIGPIPE status says it, a message would not reach anyone */
-	if (err != EPIPE || interrupted_signal() != SIGPIPE)
-		errmsg("write error: %s", strerror(err));
-	return -err;
 }

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "cli.h"
-#include "hist.h"
+#include "hist_report.h"
 #include "mkey.h"
 #include "report.h"
 #include "util.h"

@@ -4,6 +4,8 @@
  * "Iter", "Summary") and ours ("Stats", "Runs", "Precision").  What a run
  * prints follows its own options: -q keeps the summary only, a suite
  * step (opts->batch) prints nothing and the suite prints its row.
+ * report_out, report_figure and report_metric, which a family's own
+ * summary uses too, are declared in bench.h.
  */
 #ifndef BPFBENCH_REPORT_H
 #define BPFBENCH_REPORT_H
@@ -11,10 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "bench.h"
-#include "runner.h"
+#include "result.h"
 
-/* Where human output goes: stdout, or stderr while an export (--json/--csv/--md -) takes stdout. */
-FILE *report_out(const struct run_opts *o);
 /* What a run prints as it goes; the runner calls each at its moment. */
 struct reporter {
 	void (*setup)(const struct bench_env *env);	/* before setup */
@@ -25,11 +25,7 @@ struct reporter {
 
 /* human (every line), quiet (-q: summary only) or a suite row (nothing per run). */
 const struct reporter *reporter_for(const struct run_opts *o);
-/* "mean ± sd" with the decimals the spread justifies; "mean" alone for one sample. */
-const char *report_figure(char *buf, size_t len, double mean, const struct stats *st);
 /* Metric i of a result as its summary shows it (an inverse from its base, a count whole). */
 const char *report_metric_figure(char *buf, size_t len, const struct run_result *r, int i);
-/* "name mean ± sd unit" as the kernel bench prints it (no ± for one sample); for report_final hooks. */
-void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod);
 
 #endif

@@ -10,7 +10,6 @@
 #include "hist.h"
 #include "mkey.h"
 #include "result.h"
-#include "runner.h"
 #include "util.h"
 
 static enum metric_better better_of(const struct run_result *res, const struct metric_def *m)
@@ -69,18 +68,17 @@ static char *xstrdup_or_null(const char *s)
 	return d;
 }
 
-int bench_add_metric(struct bench_env *env, const struct metric_def *def)
+int res_add_metric(struct run_result *res, const struct metric_def *def, const char *who)
 {
-	struct run_result *res = env->res;
 	struct metric_def *m;
 	int i = res_metric_key(res, def->name, def->key);
 
 	if (i >= 0)
 		return i;
 	if (res->nr_samples || res->nr_warmup)
-		die("internal: %s adds metric %s after sampling began", env->bench->name, def->name);
+		die("internal: %s adds metric %s after sampling began", who, def->name);
 	if (def->kind == METRIC_INVERSE && (def->base < 0 || def->base >= res->nr_metrics))
-		die("internal: %s: metric %s inverts no metric", env->bench->name, def->name);
+		die("internal: %s: metric %s inverts no metric", who, def->name);
 	if (res->nr_metrics == res->metrics_cap) {
 		res->metrics_cap = res->metrics_cap ? res->metrics_cap * 2 : 8;
 		res->metrics = realloc(res->metrics, res->metrics_cap * sizeof(*res->metrics));
@@ -92,7 +90,7 @@ int bench_add_metric(struct bench_env *env, const struct metric_def *def)
 	m->name = xstrdup_or_null(def->name);
 	m->key = xstrdup_or_null(def->key);
 	if (!m->name || strlen(m->name) >= 64 || (m->key && strlen(m->key) >= MKEY_MAX))
-		die("internal: %s: metric name or key missing or too long", env->bench->name);
+		die("internal: %s: metric name or key missing or too long", who);
 	m->better = better_of(res, m);
 	return res->nr_metrics++;
 }
@@ -101,12 +99,6 @@ int bench_add_metric(struct bench_env *env, const struct metric_def *def)
 static double inverse_scale(const struct run_result *res, const struct metric_def *m)
 {
 	return m->per_producer ? m->scale * res->spec.opts.producers : m->scale;
-}
-
-void bench_metric_resolution(struct bench_env *env, int i, double resolution)
-{
-	if (i >= 0 && i < env->res->nr_metrics)
-		env->res->metrics[i].resolution = resolution;
 }
 
 double res_shown_mean(const struct run_result *r, int i)
@@ -220,14 +212,13 @@ void res_compute_stats(struct run_result *res)
 	free(col);
 }
 
-void res_capture_opts(struct run_result *res)
+void res_capture_opts(struct run_result *res, const struct opt_def *const tables[2])
 {
-	const struct opt_def *tables[] = { global_opts, res->bench->opts };
 	const void *args[] = { &res->spec.opts, res->spec.args };
 	const struct opt_def *o;
 	size_t t;
 
-	for (t = 0; t < ARRAY_SIZE(tables); t++) {
+	for (t = 0; t < ARRAY_SIZE(args); t++) {
 		for (o = tables[t]; o && o->name; o++) {
 			if (res->nr_opts == RUN_MAX_OPTS)
 				die("internal: more than %d options", RUN_MAX_OPTS);
@@ -242,7 +233,6 @@ void res_capture_opts(struct run_result *res)
 /* The first result appended gives the accumulation its identity: bench, options, metrics. */
 static void adopt(struct run_result *acc, const struct run_result *one)
 {
-	struct bench_env env = { .bench = one->bench, .res = acc };
 	int i;
 
 	memset(acc, 0, sizeof(*acc));
@@ -255,7 +245,7 @@ static void adopt(struct run_result *acc, const struct run_result *one)
 	memcpy(acc->opts, one->opts, sizeof(one->opts));
 	acc->precision_target = one->precision_target;
 	for (i = 0; i < one->nr_metrics; i++)
-		bench_add_metric(&env, &one->metrics[i]);
+		res_add_metric(acc, &one->metrics[i], "an interleaved run");
 }
 
 void run_result_append(struct run_result *acc, const struct run_result *one)

@@ -31,19 +31,6 @@ struct worker {
 	uint64_t calls, calls_cut;	/* the default producer's trigger calls; cut by the stop */
 };
 
-void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
-{
-	int expected = 0;
-	va_list ap;
-
-	if (!atomic_compare_exchange_strong(&env->error, &expected, err ? err : -EIO))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(env->errbuf, sizeof(env->errbuf), fmt, ap);
-	va_end(ap);
-	atomic_store(&env->stop, true);
-}
-
 static void default_producer(struct bench_env *env, struct worker *w)
 {
 	int err;
@@ -448,37 +435,6 @@ static int run_repeat(struct bench_env *env)
 	return res->status;
 }
 
-static int require(const char *bench, enum probe_id id, const char *what, char *why, size_t len)
-{
-	char detail[160] = "";
-
-	if (probe_feature(id, detail, sizeof(detail)) == 1)
-		return 0;
-	snprintf(why, len, "this kernel lacks %s%s%s (%s)", probe_name(id), what ? " for " : "",
-		 what ?: "", *detail ? detail : "missing");
-	return -EOPNOTSUPP;
-}
-
-int bench_require(const struct bench_env *env, enum probe_id id, const char *what)
-{
-	char why[300];
-	int err = require(env->bench->name, id, what, why, sizeof(why));
-
-	if (err)
-		skipmsg("%s: %s", env->bench->name, why);
-	return err;
-}
-
-int bench_runnable(const struct bench *b, char *why, size_t len)
-{
-	const enum probe_id *id;
-
-	for (id = b->requires; id && *id != PROBE__COUNT; id++)
-		if (require(b->name, *id, NULL, why, len))
-			return 0;
-	return 1;
-}
-
 /* One line naming what is missing, before any benchmark tries to load. */
 int run_check_privileges(void)
 {
@@ -528,7 +484,7 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 	res->trigger = "none";
 	errmsg_forget();
 	res->precision_target = res->spec.opts.precision_pct;
-	res_capture_opts(res);
+	res_capture_opts(res, (const struct opt_def *const[2]){ global_opts, b->opts });
 	env.opts = &res->spec.opts;
 	env.reporter = reporter_for(env.opts);
 	env.args = res->spec.args;

@@ -1,105 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/* One run of a benchmark (runner.c); what it produced is result.h's. */
 #ifndef BPFBENCH_RUNNER_H
 #define BPFBENCH_RUNNER_H
 
-#include <stdint.h>
-#include "bench.h"
-#include "cli.h"
-#include "kstats.h"
-#include "noise.h"
-
-#define RUN_MAX_OPTS	64
-
-struct hist_set;
-
-/* An option's value as it was for the run, as text (JSON, CSV, compare keys). */
-struct run_opt_value {
-	const struct opt_def *def;
-	char text[OPT_TEXT_MAX];
-};
-
-/*
- * Everything one run produced: its own copy of its options, the metrics
- * it declared, every sample, and their statistics.  A run's result is
- * complete in itself: reporters and exports need nothing else.
- */
-struct run_result {
-	const struct bench *bench;
-	struct run_spec spec;		/* the run's options, owned */
-	int status;			/* exit code: 0, 1, EXIT_SKIP, 128+signal */
-	char error[300];		/* why status != 0 */
-	bool reported;			/* the benchmark already printed why: don't repeat it */
-	const char *trigger;		/* name of the trigger used, or "none" */
-	const char *method;		/* env->method after setup, or NULL */
-	uint32_t test_run_repeat;	/* test-run trigger: program runs per syscall, else 0 */
-	/* metrics, fixed once sampling starts */
-	int nr_metrics, metrics_cap;
-	struct metric_def *metrics;	/* names owned */
-	struct stats *st;		/* over every measured sample of every repetition */
-	/* samples: nr_samples rows of nr_metrics values */
-	int nr_samples, cap;
-	double *vals;
-	uint64_t *elapsed_ns;
-	int *sample_repeat;		/* which repetition took sample i */
-	struct noise_sample *noise;	/* steal and CPU pressure under sample i */
-	int nr_noisy;			/* samples flagged noisy */
-	struct kstats kstats;		/* --kernel-stats, summed over repetitions */
-	struct hist_set *hists;		/* per-op latency distributions (hist.h), summed over repetitions; NULL: none */
-	int nr_warmup;			/* samples discarded */
-	/* -r N: per repetition, the statistics of its samples (nr_repeats x nr_metrics) */
-	int nr_repeats;
-	struct stats *repeat_st;
-	uint64_t wall_ns;		/* measured time (warm-up excluded), over all repetitions */
-	uint64_t warmup_ns;		/* warm-up time, over all repetitions */
-	int nr_opts;
-	struct run_opt_value opts[RUN_MAX_OPTS];
-	/* --precision: target and where the first metric's 95% CI half-width ended, % of its mean */
-	double precision_target;	/* 0: fixed duration */
-	bool precision_reached;
-	double precision_pct;
-	/* Set by suites and sweeps after run_bench, for the exports (NULL: none). */
-	const char *suite;
-	const char *section;
-	const char *label;
-	const char *sweep_param;
-};
-
-static inline const double *res_sample(const struct run_result *r, int i)
-{
-	return r->vals + (size_t)i * r->nr_metrics;
-}
-
-/* The figure a summary prints for metric i: an inverse is scale / mean of its base. */
-double res_shown_mean(const struct run_result *r, int i);
-/* Stats of metric m in repetition k. */
-static inline const struct stats *res_repeat_st(const struct run_result *r, int k, int m)
-{
-	return &r->repeat_st[(size_t)k * r->nr_metrics + m];
-}
-/* -r N: the spread of metric m's per-repetition means. */
-struct run_spread {
-	double between_stddev;	/* sample stddev of the repetitions' means */
-	double between_share;	/* var(means) / (var(means) + mean within-repetition variance) */
-};
-void run_spread(const struct run_result *r, int m, struct run_spread *out);
-/* Index of the metric of this name and no key, or -1. */
-int res_metric(const struct run_result *r, const char *name);
-/* Index of the metric of this name and key (NULL: none), or -1. */
-int res_metric_key(const struct run_result *r, const char *name, const char *key);
-/* Metric i's identity, "name{key}" or its name (mkey.h): JSON's object key. */
-const char *res_metric_id(const struct run_result *r, int i, char *buf, size_t len);
+#include "result.h"
+#include "run_opts.h"
 
 /* 0, or 1 after one line naming the privilege bpf() lacks (before anything runs). */
 int run_check_privileges(void);
 /* Runs spec's benchmark with spec's options (copied into res); prints human output; fills res. */
 int run_bench(const struct run_spec *spec, struct run_result *res);
-void run_result_free(struct run_result *res);
-/*
- * Interleaved runs (ab): one's samples become the next repetition of acc
- * (acc zeroed at first: it takes one's benchmark, options and metrics);
- * run_result_finish() then computes acc's statistics.
- */
-void run_result_append(struct run_result *acc, const struct run_result *one);
-void run_result_finish(struct run_result *acc);
 
 #endif

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include "util.h"
 
 bool verbose;
@@ -257,6 +262,53 @@ int thread_join_waking(pthread_t t)
 		if (err != ETIMEDOUT)
 			return -err;
 	}
+}
+
+/* Set once a write error on stdout was reported, so close_stdout() stays quiet. */
+static bool stdout_reported;
+
+void stdout_error_said(void)
+{
+	stdout_reported = true;
+}
+
+/* Why stdout failed: glibc drops the buffer and errno with it, so ask the descriptor. */
+static int stdout_failure(void)
+{
+	struct pollfd p = { .fd = 1, .events = POLLOUT };
+	struct statvfs vfs;
+	struct stat st;
+
+	if (fcntl(1, F_GETFL) < 0)
+		return EBADF;
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		return EPIPE;
+	if (write(1, "", 0) < 0)	/* /dev/full says ENOSPC even to nothing */
+		return errno;
+	if (!fstat(1, &st) && S_ISREG(st.st_mode) && !fstatvfs(1, &vfs) && !vfs.f_bavail)
+		return ENOSPC;
+	return EIO;
+}
+
+/*
+ * As coreutils' close_stdout(): an error seen earlier, or one flushing
+ * what is left, is a failure; a closed stdout nobody wrote to is not.
+ */
+int close_stdout(void)
+{
+	bool pending = __fpending(stdout) != 0;
+	int err = ferror(stdout) ? stdout_failure() : 0;
+
+	errno = 0;
+	if (fclose(stdout) && (pending || errno != EBADF) && !err)
+		err = errno ? errno : EIO;
+	fflush(stderr);
+	if (!err || stdout_reported)
+		return err ? -err : 0;
+	/* the reader went away: the SIGPIPE status says it, a message would not reach anyone */
+	if (err != EPIPE || interrupted_signal() != SIGPIPE)
+		errmsg("write error: %s", strerror(err));
+	return -err;
 }
 
 /*

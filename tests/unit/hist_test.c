@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "hist_report.h"
 #include "jsonw.h"
-#include "runner.h"
+#include "result.h"
 
 #define Q(ns)	((uint64_t)llround((ns) * (1 << HIST_FRAC_BITS)))
 
