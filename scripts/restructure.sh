@@ -3,6 +3,7 @@
 # its old flat place, so it can be run again after merging a branch that
 # added or kept files there.  Idempotent: a file already moved is left
 # alone.  Run from anywhere inside the checkout; commit the result.
+# With --contract it also makes the families' mechanical edits (below).
 #
 #   src/LAYER/FILE      the core, one folder per layer (the map: README "Architecture")
 #   benchs/FAMILY/      every family with its .bpf.c, headers and suite
@@ -81,4 +82,31 @@ done
 # The only path edit: a family's shared header now sits beside its files.
 { grep -rlE '#include "\.\./[a-z_]+\.h"' benchs || true; } |
 	xargs -r sed -i -E 's|#include "\.\./([a-z_]+\.h)"|#include "\1"|'
+
+# --contract: a family sees only bench.h (scripts/check-includes.py), and
+# reads its result through bench.h's accessors, never run_result's fields.
+# Mechanical, so it can be re-run on family code merged from elsewhere.
+if [ "${1:-}" = --contract ]; then
+	core=$(find src -name '*.h' ! -name bench.h -printf '%f\n' | sort -u | paste -sd'|')
+	find benchs -name '*.[ch]' ! -name '*.bpf.c' -print0 |
+		xargs -0 perl -0pi -e '
+			my $core = qr/'"$core"'/;
+			if (s/^#include "(?:$core)"\n/\@BENCH_H\@\n/mg) {
+				# bench.h, unless the file has it or a header of its family
+				(my $dir = $ARGV) =~ s{/[^/]*$}{};
+				my $has = /^#include "bench.h"/m;
+				$has ||= -e "$dir/$1" while !$has && /^#include "([^"]+\.h)"/mg;
+				s/\@BENCH_H\@\n/#include "bench.h"\n/ unless $has;
+				s/^\@BENCH_H\@\n//mg;
+			}
+			s/&((?:env->)?res)->st\[([^]]+)\]/res_st($1, $2)/g;
+			s/\b((?:env->)?res)->st\[([^]]+)\]\./res_st($1, $2)->/g;
+			s/&((?:env->)?res)->metrics\[([^]]+)\]/res_def($1, $2)/g;
+			s/\b((?:env->)?res)->metrics\[([^]]+)\]\./res_def($1, $2)->/g;
+			s/\b((?:env->)?res)->(nr_metrics|nr_samples|nr_warmup)\b/res_$2($1)/g;
+			s/\b((?:env->)?res)->spec\.args\b/res_args($1)/g;
+			s/\b((?:env->)?res)->spec\.opts\./res_opts($1)->/g;
+			s/\b((?:env->)?res)->bench->/res_bench($1)->/g;
+		'
+fi
 exit $status

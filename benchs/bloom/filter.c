@@ -15,9 +15,6 @@
 #include <math.h>
 #include <stdio.h>
 #include "bench.h"
-#include "report.h"
-#include "runner.h"
-#include "skel_util.h"
 #include "common.h"
 
 static const struct opt_def filter_opts[] = {
@@ -150,7 +147,7 @@ static void filter_report(struct bench_env *env, const struct run_result *res)
 	FILE *out = report_out(env->opts);
 
 	bloom_print_hits(out, res, env->nr_producers,
-			 res->metrics[F_TOTAL].name);
+			 res_def(res, F_TOTAL)->name);
 	fputc('\n', out);
 }
 
@@ -172,16 +169,16 @@ static void fp_report(struct bench_env *env, const struct run_result *res)
 		"Percentage =  %2.2f %%; false positive rate %.3f ± %.3f %% (theory %.3f %% for "
 		"a %" PRIu64 "-bit bitmap), lookups of absent values %.3f M/s\n", fh,
 		bloom_sum(res, "ops") + fh, kernel_percentage(res),
-		res->st[FP_RATE].mean, res->st[FP_RATE].stddev, theory_pct(a), m,
-		res->st[FP_LOOKUPS].mean);
+		res_st(res, FP_RATE)->mean, res_st(res, FP_RATE)->stddev, theory_pct(a), m,
+		res_st(res, FP_LOOKUPS)->mean);
 }
 
 /* As summarize_percentage() prints it, then the rate and its theory. */
 static void fp_row(const struct run_result *res, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.2f%% (false positive rate %.3f ± %.3f %%, theory %.3f %%)",
-		 kernel_percentage(res), res->st[FP_RATE].mean, res->st[FP_RATE].stddev,
-		 res->st[FP_THEORY].mean);
+		 kernel_percentage(res), res_st(res, FP_RATE)->mean, res_st(res, FP_RATE)->stddev,
+		 res_st(res, FP_THEORY)->mean);
 }
 
 static const struct bloom_variant lookup_variant = {

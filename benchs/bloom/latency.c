@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <string.h>
 #include "bench.h"
-#include "runner.h"
-#include "skel_util.h"
 #include "common.h"
 #include "bloom.skel.h"
 

@@ -11,9 +11,6 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "bench.h"
-#include "hist.h"
-#include "runner.h"
-#include "skel_util.h"
 #include "bpf_for.skel.h"
 
 #define BPF_FOR_MAX	(1u << 23)	/* the kernel's BPF_MAX_LOOPS: bpf_iter_num_new's bound */
@@ -146,7 +143,7 @@ static void bpf_for_measure(struct bench_env *env, uint64_t elapsed_ns, double *
 /* A suite row: the two figures, as bpf-loop's (the counts are in the exports). */
 static void bpf_for_format_row(const struct run_result *res, char *buf, size_t len)
 {
-	snprintf(buf, len, "throughput %.3f M ops/s, latency %.3f ns/op", res->st[0].mean,
+	snprintf(buf, len, "throughput %.3f M ops/s, latency %.3f ns/op", res_st(res, 0)->mean,
 		 res_shown_mean(res, 1));
 }
 

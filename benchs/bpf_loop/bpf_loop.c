@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
-#include "hist.h"
-#include "skel_util.h"
 #include "bpf_loop.h"
 #include "bpf_loop.skel.h"
 

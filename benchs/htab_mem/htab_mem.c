@@ -22,10 +22,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "cli.h"
-#include "memcg.h"
-#include "report.h"
-#include "skel_util.h"
 #include "htab_mem.h"
 #include "htab_mem_hist.h"
 #include "htab_mem_pair.h"
@@ -484,11 +480,11 @@ static double spread_of(const struct stats *st)
 static void format_figures(const struct run_result *res, const struct figure_shape *sh,
 			   char *buf, size_t len)
 {
-	const struct stats *op = &res->st[M_OP], *mem = &res->st[M_MEM];
+	const struct stats *op = res_st(res, M_OP), *mem = res_st(res, M_MEM);
 
 	snprintf(buf, len, "%s%.2lf ± %.2lfk/s%s%.2lf ± %.2lfMiB%s%.2lfMiB", sh->op, op->mean,
 		 spread_of(op), sh->mem, mem->mean, spread_of(mem), sh->peak,
-		 res->st[M_PEAK].max);
+		 res_st(res, M_PEAK)->max);
 }
 
 static void htab_mem_report_final(struct bench_env *env, const struct run_result *res)
@@ -500,10 +496,10 @@ static void htab_mem_report_final(struct bench_env *env, const struct run_result
 	format_figures(res, &summary_shape, line, sizeof(line));
 	fprintf(out, "%s\n", line);
 	fprintf(out, "Memory: %s; setup peak %.2lf MiB", env->method ? env->method : "none",
-		res->st[M_SETUP_PEAK].max);
+		res_st(res, M_SETUP_PEAK)->max);
 	if (kmem >= 0)
-		fprintf(out, ", kernel %.2lf MiB", res->st[kmem].mean);
-	fprintf(out, "; failed map operations %.0lf\n", res->st[M_FAILED].mean * res->st[M_FAILED].n);
+		fprintf(out, ", kernel %.2lf MiB", res_st(res, kmem)->mean);
+	fprintf(out, "; failed map operations %.0lf\n", res_st(res, M_FAILED)->mean * res_st(res, M_FAILED)->n);
 }
 
 static void htab_mem_format_row(const struct run_result *res, char *buf, size_t len)

@@ -11,7 +11,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "skel_util.h"
 #include "htab_mem_hist.h"
 #include "htab_mem.skel.h"
 

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "hist.h"
+#include "bench.h"
 
 struct bench_env;
 struct htab_mem_bpf;

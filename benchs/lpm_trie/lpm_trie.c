@@ -33,10 +33,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "hist.h"
-#include "report.h"
-#include "runner.h"
-#include "skel_util.h"
 #include "lpm_trie.h"
 #include "lpm_trie.skel.h"
 
@@ -516,9 +512,9 @@ void lpm_report_summary(struct bench_env *env, const struct run_result *res)
 	FILE *out = report_out(env->opts);
 
 	fprintf(out, "Summary: ");
-	report_metric(out, &res->metrics[M_THROUGHPUT], &res->st[M_THROUGHPUT], env->nr_producers);
+	report_metric(out, res_def(res, M_THROUGHPUT), res_st(res, M_THROUGHPUT), env->nr_producers);
 	fprintf(out, ", latency %8.3lf %s\n", res_shown_mean(res, M_LATENCY),
-		res->metrics[M_LATENCY].unit);
+		res_def(res, M_LATENCY)->unit);
 }
 
 /*
@@ -528,19 +524,19 @@ void lpm_report_summary(struct bench_env *env, const struct run_result *res)
  */
 void lpm_format_row(const struct run_result *res, char *buf, size_t len)
 {
-	const struct stats *st = &res->st[M_THROUGHPUT];
+	const struct stats *st = res_st(res, M_THROUGHPUT);
 	int n = snprintf(buf, len, "throughput %.3lf", st->mean), k;
 
 	if (st->n > 1 && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, " ± %.3lf", st->stddev);
 	if (n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, " %s, latency %.3lf %s",
-			      res->metrics[M_THROUGHPUT].unit, res_shown_mean(res, M_LATENCY),
-			      res->metrics[M_LATENCY].unit);
+			      res_def(res, M_THROUGHPUT)->unit, res_shown_mean(res, M_LATENCY),
+			      res_def(res, M_LATENCY)->unit);
 	k = res_metric(res, "kernel_latency");
 	if (k >= 0 && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, ", in-kernel %.3lf %s", res->st[k].mean,
-			 res->metrics[k].unit);
+		snprintf(buf + n, len - n, ", in-kernel %.3lf %s", res_st(res, k)->mean,
+			 res_def(res, k)->unit);
 }
 
 #define LPM_BENCH(opname, OP, fill, reset, what)				\

@@ -17,11 +17,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "hist.h"
-#include "memcg.h"
-#include "report.h"
-#include "runner.h"
-#include "skel_util.h"
 #include "lpm_trie.h"
 #include "lpm_trie.skel.h"
 

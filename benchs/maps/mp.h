@@ -13,7 +13,6 @@
 #include <linux/types.h>
 #include "bench.h"
 #include "bench_shared.h"
-#include "hist.h"
 #include "maps.h"
 
 #define MP_MAX_ENTRIES	(1u << 24)	/* keys stay below MAPS_ABSENT */

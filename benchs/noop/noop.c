@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "bench.h"
-#include "hist.h"
-#include "skel_util.h"
 #include "noop.skel.h"
 
 #define NOOP_BATCH_MAX	4096

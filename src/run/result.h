@@ -110,6 +110,19 @@ static inline int res_nr_metrics(const struct run_result *r)
 {
 	return r->nr_metrics;
 }
+static inline int res_nr_samples(const struct run_result *r)
+{
+	return r->nr_samples;
+}
+/* Samples discarded as warm-up so far (a run_once benchmark's own warm-up count). */
+static inline int res_nr_warmup(const struct run_result *r)
+{
+	return r->nr_warmup;
+}
+static inline const struct bench *res_bench(const struct run_result *r)
+{
+	return r->bench;
+}
 /* The benchmark's options (its args struct) and the global ones of the run. */
 static inline const void *res_args(const struct run_result *r)
 {
