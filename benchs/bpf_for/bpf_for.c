@@ -49,9 +49,6 @@ struct bpf_for_state {
 	int m_sampled;
 };
 
-/* --latency: the iterations the program timed in each sample (the histogram holds them all). */
-static const struct metric_def sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
-
 /* The kernel bench's latency: per producer, 1000 / its share of the throughput. */
 static int bpf_for_validate(struct bench_env *env)
 {
@@ -64,7 +61,7 @@ static int bpf_for_validate(struct bench_env *env)
 	bench_add_metric(env, &ops);
 	bench_add_metric(env, &runs);
 	if (((const struct bpf_for_args *)env->args)->latency)
-		bench_add_metric(env, &sampled_metric);
+		bench_add_metric(env, &bench_sampled_metric);
 	return 0;
 }
 
@@ -109,20 +106,9 @@ static int bpf_for_setup(struct bench_env *env)
 	s->skel = bpf_for_bpf__open();
 	if (!s->skel)
 		return -errno;
-	BENCH_SKEL_INIT(s->skel);
 	s->skel->rodata->nr_loops = a->nr_loops;
-	HIST_SKEL_EVERY(s->skel, a->latency ? a->latency_every : 0);
-	err = trigger_prepare(env, &(struct trigger_progs){
-		.test_run = s->skel->progs.bpf_for_test_run,
-		.raw_tp = s->skel->progs.bpf_for_raw_tp,
-		.fentry = s->skel->progs.bpf_for_fentry,
-	});
-	err = err ?: bpf_for_bpf__load(s->skel);
-	if (!err && a->latency) {
-		s->m_sampled = bench_add_metric(env, &sampled_metric);
-		err = HIST_SKEL_OPEN(&s->hist, s->skel, env, "op", "latency");
-	}
-	return err ?: trigger_attach(&env->trig);
+	return bench_skel_setup(env, BENCH_SKEL(s->skel, bpf_for),
+				a->latency ? a->latency_every : 0, &s->hist, &s->m_sampled);
 }
 
 static void bpf_for_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
@@ -151,12 +137,8 @@ static void bpf_for_teardown(struct bench_env *env)
 {
 	struct bpf_for_state *s = env->priv;
 
-	if (!s)
-		return;
-	hist_bpf_close(&s->hist, env);
-	bpf_for_bpf__destroy(s->skel);
-	free(s);
-	env->priv = NULL;
+	if (s)
+		BENCH_SKEL_TEARDOWN(env, &s->hist, s->skel);
 }
 
 const struct bench bench_bpf_for = {

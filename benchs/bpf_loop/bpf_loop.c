@@ -46,9 +46,6 @@ static const struct metric_def loop_metrics[] = {
 	{ "runs", "runs", METRIC_COUNT },
 };
 
-/* --latency: the iterations the program timed in each sample (the histogram holds them all). */
-static const struct metric_def sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
-
 static const enum probe_id bpf_loop_requires[] = { PROBE_HELPER_BPF_LOOP, PROBE__COUNT };
 
 struct bpf_loop_state {
@@ -63,7 +60,7 @@ static int bpf_loop_validate(struct bench_env *env)
 	const struct bpf_loop_args *a = env->args;
 
 	if (a->latency)
-		bench_add_metric(env, &sampled_metric);
+		bench_add_metric(env, &bench_sampled_metric);
 	return 0;
 }
 
@@ -71,7 +68,6 @@ static int bpf_loop_setup(struct bench_env *env)
 {
 	const struct bpf_loop_args *a = env->args;
 	struct bpf_loop_state *s = calloc(1, sizeof(*s));
-	int err;
 
 	if (!s)
 		return -ENOMEM;
@@ -79,26 +75,9 @@ static int bpf_loop_setup(struct bench_env *env)
 	s->skel = bpf_loop_bpf__open();
 	if (!s->skel)
 		return -errno;
-	BENCH_SKEL_INIT(s->skel);
 	s->skel->rodata->nr_loops = a->nr_loops;
-	HIST_SKEL_EVERY(s->skel, a->latency ? a->latency_every : 0);
-	err = trigger_prepare(env, &(struct trigger_progs){
-		.test_run = s->skel->progs.bpf_loop_test_run,
-		.raw_tp = s->skel->progs.bpf_loop_raw_tp,
-		.fentry = s->skel->progs.bpf_loop_fentry,
-	});
-	if (err)
-		return err;
-	err = bpf_loop_bpf__load(s->skel);
-	if (err)
-		return err;
-	if (a->latency) {
-		s->m_sampled = bench_add_metric(env, &sampled_metric);
-		err = HIST_SKEL_OPEN(&s->hist, s->skel, env, "op", "latency");
-		if (err)
-			return err;
-	}
-	return trigger_attach(&env->trig);
+	return bench_skel_setup(env, BENCH_SKEL(s->skel, bpf_loop),
+				a->latency ? a->latency_every : 0, &s->hist, &s->m_sampled);
 }
 
 static void bpf_loop_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
@@ -120,12 +99,8 @@ static void bpf_loop_teardown(struct bench_env *env)
 {
 	struct bpf_loop_state *s = env->priv;
 
-	if (!s)
-		return;
-	hist_bpf_close(&s->hist, env);
-	bpf_loop_bpf__destroy(s->skel);
-	free(s);
-	env->priv = NULL;
+	if (s)
+		BENCH_SKEL_TEARDOWN(env, &s->hist, s->skel);
 }
 
 const struct bench bench_bpf_loop = {

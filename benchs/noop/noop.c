@@ -34,11 +34,6 @@ static const struct metric_def noop_metrics[] = {
 	{ "latency", "ns/op", METRIC_INVERSE, .base = 0, .scale = 1000.0, .per_producer = true },
 };
 
-/* --latency: the ops the program timed in each sample (the histogram holds them all). */
-static const struct metric_def sampled_metric = {
-	"sampled_ops", "ops", METRIC_COUNT,
-};
-
 struct noop_state {
 	struct noop_bpf *skel;
 	struct delta hits;
@@ -51,7 +46,7 @@ static int noop_validate(struct bench_env *env)
 	const struct noop_args *a = env->args;
 
 	if (a->latency)
-		bench_add_metric(env, &sampled_metric);
+		bench_add_metric(env, &bench_sampled_metric);
 	return 0;
 }
 
@@ -59,7 +54,6 @@ static int noop_setup(struct bench_env *env)
 {
 	const struct noop_args *a = env->args;
 	struct noop_state *s = calloc(1, sizeof(*s));
-	int err;
 
 	if (!s)
 		return -ENOMEM;
@@ -67,26 +61,9 @@ static int noop_setup(struct bench_env *env)
 	s->skel = noop_bpf__open();
 	if (!s->skel)
 		return -errno;
-	BENCH_SKEL_INIT(s->skel);
 	s->skel->rodata->batch = a->batch;
-	HIST_SKEL_EVERY(s->skel, a->latency ? a->latency_every : 0);
-	err = trigger_prepare(env, &(struct trigger_progs){
-		.test_run = s->skel->progs.noop_test_run,
-		.raw_tp = s->skel->progs.noop_raw_tp,
-		.fentry = s->skel->progs.noop_fentry,
-	});
-	if (err)
-		return err;
-	err = noop_bpf__load(s->skel);
-	if (err)
-		return err;
-	if (a->latency) {
-		s->m_sampled = bench_add_metric(env, &sampled_metric);
-		err = HIST_SKEL_OPEN(&s->hist, s->skel, env, "op", "latency");
-		if (err)
-			return err;
-	}
-	return trigger_attach(&env->trig);
+	return bench_skel_setup(env, BENCH_SKEL(s->skel, noop),
+				a->latency ? a->latency_every : 0, &s->hist, &s->m_sampled);
 }
 
 static void noop_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
@@ -102,12 +79,8 @@ static void noop_teardown(struct bench_env *env)
 {
 	struct noop_state *s = env->priv;
 
-	if (!s)
-		return;
-	hist_bpf_close(&s->hist, env);
-	noop_bpf__destroy(s->skel);
-	free(s);
-	env->priv = NULL;
+	if (s)
+		BENCH_SKEL_TEARDOWN(env, &s->hist, s->skel);
 }
 
 const struct bench bench_noop = {

@@ -9,7 +9,11 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/libbpf.h>
 #include "bench.h"
 #include "result.h"
 
@@ -101,4 +105,38 @@ void hist_bpf_measure(struct hist_bpf *hb, struct bench_env *env, double *sample
 void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env)
 {
 	hist_bpf_end(hb, &env->res->hists);
+}
+
+const struct metric_def bench_sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
+
+int bench_skel_setup(struct bench_env *env, const struct bench_skel *sk, unsigned int every,
+		     struct hist_bpf *hb, int *m_sampled)
+{
+	int err;
+
+	*sk->tgid = getpid();
+	*sk->getpgid_nr = __NR_getpgid;
+	*sk->hist_every = every;
+	bpf_program__set_autoload(sk->hist_clock, every != 0);
+	bpf_map__set_max_entries(sk->hist_map, every ? HIST_MAP_ENTRIES : 1);
+	err = trigger_prepare(env, &sk->progs);
+	err = err ?: bpf_object__load_skeleton(sk->obj);
+	if (!err && every) {
+		*m_sampled = bench_add_metric(env, &bench_sampled_metric);
+		err = hist_bpf_open(hb, env, bpf_map__fd(sk->hist_map), bpf_program__fd(sk->hist_clock),
+				    sk->clock_q, "op", "latency");
+	}
+	return err ?: trigger_attach(&env->trig);
+}
+
+void bench_skel_teardown(struct bench_env *env, struct hist_bpf *hb,
+			 struct bpf_object_skeleton *obj, void *skel)
+{
+	if (hb)
+		hist_bpf_close(hb, env);
+	if (obj)
+		bpf_object__destroy_skeleton(obj);
+	free(skel);
+	free(env->priv);
+	env->priv = NULL;
 }

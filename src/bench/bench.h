@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdatomic.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
 #include "hist_bpf.h"
 #include "memcg.h"
 #include "metric.h"
@@ -176,6 +178,63 @@ int hist_bpf_sample(struct hist_bpf *hb, const struct bench_env *env);
 void hist_bpf_measure(struct hist_bpf *hb, struct bench_env *env, double *sampled);
 /* teardown()'s part, after the producers stopped: the histograms into env->res. */
 void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env);
+
+/* ---- the skeleton sequence of a family (bench.c) ---- */
+
+/* --latency's count of the ops the program timed in each sample (hist_bpf_measure()). */
+extern const struct metric_def bench_sampled_metric;
+
+/* What bench_skel_setup() needs of a skeleton: BENCH_SKEL() fills it. */
+struct bench_skel {
+	struct bpf_object_skeleton *obj;	/* (skel)->skeleton */
+	struct trigger_progs progs;
+	__u32 *tgid, *getpgid_nr;		/* rodata of bench_common.bpf.h */
+	/* hist.bpf.h's */
+	__u32 *hist_every;
+	struct bpf_map *hist_map;
+	struct bpf_program *hist_clock;
+	volatile __u64 *clock_q;
+};
+
+/*
+ * A skeleton whose BPF side includes bench_common.bpf.h and hist.bpf.h
+ * and names its trigger programs PREFIX_test_run, PREFIX_raw_tp and
+ * PREFIX_fentry.  Its .rodata and .bss keep their address across load.
+ */
+#define BENCH_SKEL(skel, prefix) (&(struct bench_skel){				\
+	.obj = (skel)->skeleton,						\
+	.progs = {								\
+		.test_run = (skel)->progs.prefix##_test_run,			\
+		.raw_tp = (skel)->progs.prefix##_raw_tp,			\
+		.fentry = (skel)->progs.prefix##_fentry,			\
+	},									\
+	.tgid = &(skel)->rodata->bench_tgid,					\
+	.getpgid_nr = &(skel)->rodata->bench_getpgid_nr,			\
+	.hist_every = &(skel)->rodata->hist_every,				\
+	.hist_map = (skel)->maps.hist_map,					\
+	.hist_clock = (skel)->progs.hist_clock,					\
+	.clock_q = &(skel)->bss->hist_clock_q,					\
+})
+
+/*
+ * setup's sequence after X__open() and the family's own rodata: our
+ * tgid (BENCH_SKEL_INIT), the histograms' rate (every: one program run
+ * in every on each CPU timed; 0: none), the trigger among the programs,
+ * load, then with every the latency histograms (histogram 0 "op" beside
+ * the metric "latency"; bench_sampled_metric added, *m_sampled its
+ * index), and attach.  0 or -errno.
+ */
+int bench_skel_setup(struct bench_env *env, const struct bench_skel *sk, unsigned int every,
+		     struct hist_bpf *hb, int *m_sampled);
+/*
+ * The end of a skeleton family's teardown: the histograms (hb may be
+ * NULL) into the result, the skeleton destroyed (NULL: open failed),
+ * env->priv freed.  Call it last: priv may hold hb and skel.
+ */
+void bench_skel_teardown(struct bench_env *env, struct hist_bpf *hb,
+			 struct bpf_object_skeleton *obj, void *skel);
+#define BENCH_SKEL_TEARDOWN(env, hb, skel)						\
+	bench_skel_teardown(env, hb, (skel) ? (skel)->skeleton : NULL, skel)
 
 /* ---- a family's own summary (report.c) ---- */
 
