@@ -42,8 +42,10 @@ SKELS		:= $(patsubst %.bpf.c,$(BUILD)/%.skel.h,$(notdir $(BPF_SRCS)))
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 CORE_OBJS	:= $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 BENCH_OBJS	:= $(patsubst benchs/%.c,$(BUILD)/obj/benchs/%.o,$(BENCH_SRCS))
+# tests/unit/: no bpf(), run unprivileged; tests/kernel/: C tests that load BPF.
 UNIT_SRCS	:= $(wildcard tests/unit/*_test.c)
-UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS)) \
+		   $(patsubst tests/kernel/%.c,$(BUILD)/tests/kernel/%,$(wildcard tests/kernel/*_test.c))
 REPLAY_BINS	:= $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/tests/replay_%,$(wildcard tests/fuzz/fuzz_*.c))
 
 # Generated from the built binary's tables, so they never drift from it.
@@ -136,6 +138,10 @@ uninstall:
 	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/kernel/%: tests/kernel/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
