@@ -36,7 +36,6 @@ CORE_SRCS	:= $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 # Every family has its own folder, benchs/FAMILY/; benchs/registry.c lists them.
 BENCH_SRCS	:= $(sort $(filter-out %.bpf.c,$(wildcard benchs/*.c benchs/*/*.c)))
 BPF_SRCS	:= $(wildcard benchs/*.bpf.c benchs/*/*.bpf.c)
-BENCH_HDRS	:= $(wildcard benchs/*.h benchs/*/*.h)
 # Skeletons are named by the BPF file alone (unique): $(BUILD)/X.skel.h.
 SKELS		:= $(patsubst %.bpf.c,$(BUILD)/%.skel.h,$(notdir $(BPF_SRCS)))
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
@@ -75,19 +74,27 @@ $(BUILD)/vmlinux.h:
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-$(BUILD)/%.bpf.o: %.bpf.c bpf/*.h $(BENCH_HDRS) $(BUILD)/vmlinux.h
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+# Each object's header dependencies are generated as it compiles (-MMD),
+# so one edit rebuilds exactly what includes it; the skeletons (and
+# vmlinux.h) must exist before a first compile can list them.
+DEPFLAGS	= -MMD -MP -MF $(@:.o=.d)
+
+$(BUILD)/%.bpf.o: %.bpf.c | $(BUILD)/vmlinux.h
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
 
-$(BUILD)/obj/%.o: src/%.c src/*/*.h bpf/*_shared.h
+$(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*/*.h $(BENCH_HDRS)
+$(BUILD)/obj/benchs/%.o: benchs/%.c | $(SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+-include $(patsubst %.o,%.d,$(BUILD)/obj/cli/main.o $(CORE_OBJS) $(BENCH_OBJS)) \
+	 $(patsubst %.skel.h,%.bpf.d,$(SKELS))
 
 $(BUILD)/bpfbench: $(BUILD)/obj/cli/main.o $(CORE_OBJS) $(BENCH_OBJS)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
