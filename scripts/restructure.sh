@@ -83,30 +83,43 @@ done
 { grep -rlE '#include "\.\./[a-z_]+\.h"' benchs || true; } |
 	xargs -r sed -i -E 's|#include "\.\./([a-z_]+\.h)"|#include "\1"|'
 
-# --contract: a family sees only bench.h (scripts/check-includes.py), and
-# reads its result through bench.h's accessors, never run_result's fields.
+# --contract: what the later commits built on.  The comments' paths follow
+# the moves (src/X.c -> src/LAYER/X.c), and the families' mechanical edits.
+[ "${1:-}" = --contract ] || exit $status
+comments() {
+	local stem
+	printf 's|src/benchs\\.c|benchs/registry.c|g\n'
+	# a family's "(src/hist.h)" means how it adopts histograms: the reading half's header
+	printf 's|src/hist\\.h|src/bench/hist_bpf.h|g\n'
+	for stem in "${!layer[@]}"; do
+		printf 's|src/%s\\.([ch])\\b|src/%s/%s.\\1|g\n' "$stem" "${layer[$stem]}" "$stem"
+	done
+}
+{ git ls-files src benchs bpf tests Makefile doc | grep -E '\.(c|h|t|sh|in)$|Makefile' |
+	xargs -r grep -lE 'src/[a-z_]+\.[ch]\b' || true; } | xargs -r sed -i -E -f <(comments)
+
+# A family sees only bench.h (scripts/check-includes.py), and reads its
+# result through bench.h's accessors, never run_result's fields.
 # Mechanical, so it can be re-run on family code merged from elsewhere.
-if [ "${1:-}" = --contract ]; then
-	core=$(find src -name '*.h' ! -name bench.h -printf '%f\n' | sort -u | paste -sd'|')
-	find benchs -name '*.[ch]' ! -name '*.bpf.c' -print0 |
-		xargs -0 perl -0pi -e '
-			my $core = qr/'"$core"'/;
-			if (s/^#include "(?:$core)"\n/\@BENCH_H\@\n/mg) {
-				# bench.h, unless the file has it or a header of its family
-				(my $dir = $ARGV) =~ s{/[^/]*$}{};
-				my $has = /^#include "bench.h"/m;
-				$has ||= -e "$dir/$1" while !$has && /^#include "([^"]+\.h)"/mg;
-				s/\@BENCH_H\@\n/#include "bench.h"\n/ unless $has;
-				s/^\@BENCH_H\@\n//mg;
-			}
-			s/&((?:env->)?res)->st\[([^]]+)\]/res_st($1, $2)/g;
-			s/\b((?:env->)?res)->st\[([^]]+)\]\./res_st($1, $2)->/g;
-			s/&((?:env->)?res)->metrics\[([^]]+)\]/res_def($1, $2)/g;
-			s/\b((?:env->)?res)->metrics\[([^]]+)\]\./res_def($1, $2)->/g;
-			s/\b((?:env->)?res)->(nr_metrics|nr_samples|nr_warmup)\b/res_$2($1)/g;
-			s/\b((?:env->)?res)->spec\.args\b/res_args($1)/g;
-			s/\b((?:env->)?res)->spec\.opts\./res_opts($1)->/g;
-			s/\b((?:env->)?res)->bench->/res_bench($1)->/g;
-		'
-fi
+core=$(find src -name '*.h' ! -name bench.h -printf '%f\n' | sort -u | paste -sd'|')
+find benchs -name '*.[ch]' ! -name '*.bpf.c' -print0 |
+	xargs -0 perl -0pi -e '
+		my $core = qr/'"$core"'/;
+		if (s/^#include "(?:$core)"\n/\@BENCH_H\@\n/mg) {
+			# bench.h, unless the file has it or a header of its family
+			(my $dir = $ARGV) =~ s{/[^/]*$}{};
+			my $has = /^#include "bench.h"/m;
+			$has ||= -e "$dir/$1" while !$has && /^#include "([^"]+\.h)"/mg;
+			s/\@BENCH_H\@\n/#include "bench.h"\n/ unless $has;
+			s/^\@BENCH_H\@\n//mg;
+		}
+		s/&((?:env->)?res)->st\[([^]]+)\]/res_st($1, $2)/g;
+		s/\b((?:env->)?res)->st\[([^]]+)\]\./res_st($1, $2)->/g;
+		s/&((?:env->)?res)->metrics\[([^]]+)\]/res_def($1, $2)/g;
+		s/\b((?:env->)?res)->metrics\[([^]]+)\]\./res_def($1, $2)->/g;
+		s/\b((?:env->)?res)->(nr_metrics|nr_samples|nr_warmup)\b/res_$2($1)/g;
+		s/\b((?:env->)?res)->spec\.args\b/res_args($1)/g;
+		s/\b((?:env->)?res)->spec\.opts\./res_opts($1)->/g;
+		s/\b((?:env->)?res)->bench->/res_bench($1)->/g;
+	'
 exit $status

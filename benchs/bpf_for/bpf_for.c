@@ -4,7 +4,7 @@
  * iteration, beside bpf-loop with the same --nr_loops and the same
  * figures (the kernel's bench's: latency is 1000 / throughput per
  * producer, so it does not shrink with -p).  --latency times the loops
- * of sampled runs inside the program, as bpf-loop's (src/hist.h).
+ * of sampled runs inside the program, as bpf-loop's (src/bench/hist_bpf.h).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /*
  * bpf-loop: throughput and latency of bpf_loop() iterations (seed 003).
  * --latency also times sampled runs' calls inside the program: the
- * distribution of ns per iteration beside latency (src/hist.h).
+ * distribution of ns per iteration beside latency (src/bench/hist_bpf.h).
  */
 #include <errno.h>
 #include <stdlib.h>

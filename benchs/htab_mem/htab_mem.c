@@ -7,7 +7,7 @@
  * Every program run works on 64 elements of the calling producer's own
  * part of the map, on the producer's CPU: the allocator's per-CPU caches
  * are what is measured.  Memory is what the run's own memory cgroup is
- * charged (src/memcg.h), sampled every period.  --latency times ops
+ * charged (src/bench/memcg.h), sampled every period.  --latency times ops
  * inside the program (htab_mem_hist.c).
  */
 #include <errno.h>

@@ -18,7 +18,7 @@ struct htab_mem_bpf;
 #define HTAB_MEM_HIST_EVERY_STR	"16"
 
 /*
- * htab-mem --latency (src/hist.h), with its histogram map created
+ * htab-mem --latency (src/bench/hist_bpf.h), with its histogram map created
  * before the run enters its memory cgroup: the map is charged to its
  * creator's cgroup, and per CPU (9 entries of 4.5 KB each, one when
  * off) it would add to the memory figure what the map under test does

@@ -20,7 +20,7 @@
  * loop and the key) are the floor to read the others against.
  *
  * --latency times one batch of 16 ops in 64 (per CPU) inside the program
- * (src/hist.h): the Latency line's mean is set beside latency, so for
+ * (src/bench/hist_bpf.h): the Latency line's mean is set beside latency, so for
  * the wall-timed ones its gap is the trigger and harness per op.
  *
  * lpm-trie-free is in lpm_trie_free.c.

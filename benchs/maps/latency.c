@@ -7,7 +7,7 @@
  * mean beside wall_latency (1000 x producers / throughput); map-ops:
  * one per op, named after it, beside nothing (it has no throughput).
  *
- * The runs are whole samples (BENCH_F_ONESHOT), and src/hist.h counts
+ * The runs are whole samples (BENCH_F_ONESHOT), and src/bench/hist_bpf.h counts
  * measure() periods: here each run reads the histograms as it starts
  * and as it ends, and until a run has been measured each start is the
  * new baseline, so the result holds the measured runs' chunks only.

@@ -3,7 +3,7 @@
  * noop: the per-op cost of the harness itself, for each trigger.  Every
  * other figure reads against it: an op that costs about the floor is
  * mostly harness.  --latency also times the empty ops inside the
- * program (src/hist.h): their distribution beside the throughput's ns
+ * program (src/bench/hist_bpf.h): their distribution beside the throughput's ns
  * per op shows how much of the floor lies outside the program.
  */
 #include <errno.h>

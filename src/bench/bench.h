@@ -119,7 +119,7 @@ void bench_metric_resolution(struct bench_env *env, int i, double resolution);
 /*
  * A suite is a named list of runs printed as one table, e.g. the table
  * of a seed's run_bench_*.sh.  Each family declares its suites beside its
- * benchmarks; src/benchs.c lists them.
+ * benchmarks; benchs/registry.c lists them.
  */
 struct suite_step {
 	const char *header;	/* non-NULL: a section title printed before this step */
@@ -144,7 +144,7 @@ int bench_require(const struct bench_env *env, enum probe_id id, const char *wha
 /* Whether the kernel offers all of b->requires: 1, or 0 with why (what is missing). */
 int bench_runnable(const struct bench *b, char *why, size_t len);
 
-/* The table of all benchmarks (src/benchs.c). */
+/* The table of all benchmarks (benchs/registry.c). */
 extern const struct bench *const bench_table[];
 const struct bench *bench_find(const char *name);
 extern const struct suite *const suite_table[];

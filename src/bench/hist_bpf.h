@@ -3,12 +3,14 @@
  * Per-op latency distributions timed inside BPF (BPF side:
  * bpf/hist.bpf.h; bin layout: bpf/hist_shared.h).
  *
- * A family adopts them in a few lines (noop is the model):
+ * A family adopts them in a few lines (noop is the model; its
+ * bench_skel_setup() and BENCH_SKEL_TEARDOWN, bench.h, make the first
+ * and the last of these calls):
  *
  *	HIST_SKEL_EVERY(skel, on ? HIST_EVERY : 0);	// before load; 0 leaves them out
  *	if (on)						// after load: times the clock
  *		err = HIST_SKEL_OPEN(&s->hist, skel, env, "op", "latency");
- *	hist_bpf_sample(&s->hist, env);			// in measure(), every period
+ *	hist_bpf_measure(&s->hist, env, &vals[m]);	// in measure(), every period
  *	hist_bpf_close(&s->hist, env);			// in teardown(): into the result
  *
  * "op" names the histogram (id 0 on the BPF side; hist_bpf_name() names

@@ -46,7 +46,7 @@ struct metric_def {
 	double resolution;
 	/*
 	 * The row of a quantity measured several ways in one run, as
-	 * "op=lookup,batch=1000" (src/mkey.h; copied when added); NULL:
+	 * "op=lookup,batch=1000" (src/stats/mkey.h; copied when added); NULL:
 	 * none.  Parameters go here, never into the name: the metric is
 	 * name + key, so exports can group and plot by its fields.
 	 */

@@ -230,7 +230,7 @@ static const char *scope_nearest(const struct scope *sc, const char *name)
 	return NULL;
 }
 
-/* By name, in the table of benchmarks (src/benchs.c, or a test's own). */
+/* By name, in the table of benchmarks (benchs/registry.c, or a test's own). */
 const struct bench *bench_find(const char *name)
 {
 	const struct bench *const *b;

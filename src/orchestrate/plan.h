@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A plan: the command lines of a suite or a sweep, checked before anything
- * runs, then run one after the other into one table (src/plan.c); the
- * suites and sweeps that build plans are in src/suite.c.
+ * runs, then run one after the other into one table (src/orchestrate/plan.c); the
+ * suites and sweeps that build plans are in src/orchestrate/suite.c.
  */
 #ifndef BPFBENCH_PLAN_H
 #define BPFBENCH_PLAN_H

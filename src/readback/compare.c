@@ -10,7 +10,7 @@
  * benchmark and the parts named, so that two configurations of one
  * benchmark can be compared.
  *
- * Per metric (src/verdict.c): estimates (rates, times, ratios) are tested
+ * Per metric (src/readback/verdict.c): estimates (rates, times, ratios) are tested
  * with Welch's t and Mann-Whitney's U on run means when both sides have at
  * least three runs, else on batch means of the samples of one process;
  * the p-values of all tested rows of the comparison are adjusted together

@@ -6,7 +6,7 @@
  * Infinity, 1e400), naming its field.
  *
  * Memory is in proportion to the file: the text is parsed into compact
- * nodes (src/jsonr.c), samples are kept as one double per value, and the
+ * nodes (src/readback/jsonr.c), samples are kept as one double per value, and the
  * text and nodes are freed before resdoc_load() returns.  A file of the
  * full RESDOC_MAX_BYTES needs about three times its size while it loads.
  */

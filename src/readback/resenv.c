@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A result's env flattened to key = value pairs (src/resenv.h). */
+/* A result's env flattened to key = value pairs (src/readback/resenv.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One row of a comparison: a metric of a run in OLD against the same in
- * NEW, its figures, intervals, tests and verdict (see src/compare.c for
+ * NEW, its figures, intervals, tests and verdict (see src/readback/compare.c for
  * the method as a whole).
  */
 #ifndef BPFBENCH_VERDICT_H

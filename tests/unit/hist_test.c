@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for src/hist.c, no BPF: the bin layout the BPF side shares,
+ * Unit tests for src/stats/hist.c, no BPF: the bin layout the BPF side shares,
  * percentiles of synthetic histograms whose answers are known, sums,
  * the Latency line and the JSON object.  Prints TAP; exits 1 on failure.
  */
