@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The table of benchmarks: adding one is a file pair in benchs/ and its lines here. */
+/* The table of benchmarks: adding one is a folder benchs/FAMILY/ and its lines here. */
 #include <string.h>
 #include "bench.h"
 
