@@ -405,6 +405,26 @@ static FILE *table_out(const struct plan *p)
 	return stdout;
 }
 
+/*
+ * A signal stopped the plan in step n + 1: the step it cut short is
+ * dropped, the n before it are whole rows, and the exports hold just
+ * those (JSON marks the document interrupted).  With none, nothing is
+ * written and an older file stays as it was.
+ */
+static int plan_interrupted(const struct plan *p, int n)
+{
+	bool files = p->out.json || p->out.csv || p->out.md;
+	int sig = interrupted_signal();
+
+	if (!n)
+		errmsg("interrupted by signal %d before the first of %d steps completed%s", sig,
+		       p->n, files ? ": nothing written" : "");
+	else
+		errmsg("interrupted by signal %d after %d of %d steps%s", sig, n, p->n,
+		       files ? ": the files hold those, marked interrupted" : "");
+	return 128 + sig;
+}
+
 int run_plan(struct plan *p)
 {
 	struct result_row *rows = xcalloc(p->n ? p->n : 1, sizeof(*rows));
@@ -428,11 +448,10 @@ int run_plan(struct plan *p)
 	}
 	flush_skips(&t);
 	print_precision(t.out, rows, n);
-	if (interrupted()) {
-		errmsg("interrupted by signal %d after %d of %d steps", interrupted_signal(), n, p->n);
-		status = 128 + interrupted_signal();
-	}
-	if (export_rows(&p->out, p->title, rows, n) && !status)
+	if (interrupted())
+		status = plan_interrupted(p, n);
+	/* an interrupted plan writes the rows it completed, never an empty file over a good one */
+	if ((n || !interrupted()) && export_rows(&p->out, p->title, rows, n) && !status)
 		status = 1;
 	for (i = 0; i < p->n; i++)
 		run_result_free(&rows[i].res);

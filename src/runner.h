@@ -57,6 +57,8 @@ struct run_result {
 	double precision_target;	/* 0: fixed duration */
 	bool precision_reached;
 	double precision_pct;
+	/* Stopped by a signal (status 128+N); with samples, they are kept: summary and exports */
+	bool interrupted;
 	/* Set by suites and sweeps after run_bench, for the exports (NULL: none). */
 	const char *suite;
 	const char *section;
@@ -88,6 +90,12 @@ int res_metric(const struct run_result *r, const char *name);
 int res_metric_key(const struct run_result *r, const char *name, const char *key);
 /* Metric i's identity, "name{key}" or its name (mkey.h): JSON's object key. */
 const char *res_metric_id(const struct run_result *r, int i, char *buf, size_t len);
+
+/* An interrupted run that measured samples: its figures are printed and written, marked so. */
+static inline bool res_kept(const struct run_result *r)
+{
+	return r->interrupted && r->nr_samples > 0 && r->st;
+}
 
 /* 0, or 1 after one line naming the privilege bpf() lacks (before anything runs). */
 int run_check_privileges(void);
