@@ -53,6 +53,11 @@ static void metrics_summary(const struct run_result *r, int max_metrics, char *b
 	}
 }
 
+bool row_has_figures(const struct result_row *row)
+{
+	return row->res.bench && row->res.st && (!row->status || res_kept(&row->res));
+}
+
 void row_summary(const struct result_row *row, int max_metrics, char *buf, size_t len)
 {
 	const struct run_result *r = &row->res;
@@ -63,22 +68,69 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 		appendf(buf, len, &off, "SKIP: %s", row->note);
 		return;
 	}
-	if (row->status || !r->bench) {
+	if (!row_has_figures(row)) {
 		appendf(buf, len, &off, "FAILED (exit %d): %s", row->status, row->note);
 		return;
 	}
-	if (r->bench->format_row) {
+	if (r->bench->format_row)
 		r->bench->format_row(r, buf, len);
-		off = strlen(buf);
-	} else {
+	else
 		metrics_summary(r, max_metrics, buf, len, &off);
+}
+
+/*
+ * The precision a sampled row reached: "±3.9%", "no CI" (one sample);
+ * loud (a target the user set) adds that it was missed.  precision_pct
+ * is NaN until two samples give a CI.
+ */
+const char *row_ci(const struct result_row *row, bool loud, char *buf, size_t len)
+{
+	const struct run_result *r = &row->res;
+	double pct = r->precision_pct;
+
+	buf[0] = 0;
+	if (!row_has_figures(row) || !r->precision_target)
+		return buf;
+	if (isnan(pct))
+		snprintf(buf, len, "no CI");
+	else
+		snprintf(buf, len, "±%.*f%%", pct < 1 ? 2 : 1, pct);
+	if (loud && !r->precision_reached)
+		snprintf(buf + strlen(buf), len - strlen(buf), " NOT reached, %.1f s",
+			 r->wall_ns / 1e9);
+	return buf;
+}
+
+/*
+ * Under a table of sampled rows, once: the target, how many rows reached
+ * it, where each row's own precision stands ("where"); "" for none.
+ */
+void precision_text(const struct result_row *rows, int n, const char *where, char *buf,
+		    size_t len)
+{
+	const struct run_result *r;
+	int i, sampled = 0, reached = 0;
+	double target = 0, cap_s = 0;
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n; i++) {
+		r = &rows[i].res;
+		if (rows[i].status || !r->precision_target)
+			continue;
+		sampled++;
+		reached += r->precision_reached;
+		target = r->precision_target;
+		if (!r->precision_reached)
+			cap_s = r->spec.opts.max_duration_ms / 1e3;
 	}
-	/* precision_pct is NaN until two samples give a CI */
-	if (r->precision_target && isnan(r->precision_pct))
-		appendf(buf, len, &off, " [no CI: 1 sample, %.1lf s]", r->wall_ns / 1e9);
-	else if (r->precision_target)
-		appendf(buf, len, &off, " [CI ±%.2lf%%%s, %.1lf s]", r->precision_pct,
-			r->precision_reached ? "" : " NOT reached", r->wall_ns / 1e9);
+	if (!sampled)
+		return;
+	appendf(buf, len, &off, "Precision: %d of %d rows reached ±%g%% (%s: 95%% CI of a row's first "
+		"metric)", reached, sampled, target, where);
+	if (reached < sampled)
+		appendf(buf, len, &off, "; %d stopped at the %g s cap (--max-duration)",
+			sampled - reached, cap_s);
 }
 
 /* ---- CSV (RFC 4180 quoting) ---- */
@@ -170,7 +222,7 @@ static void csv_row(FILE *f, const struct result_row *row, const char *section,
 	const struct run_result *r = &row->res;
 	const char *bench = r->bench ? r->bench->name : "";
 	char status[16];
-	int i, j, nr = r->bench && !row->status ? r->nr_metrics : 0;
+	int i, j, nr = row_has_figures(row) ? r->nr_metrics : 0;
 
 	snprintf(status, sizeof(status), "%d", row->status);
 	for (i = 0; i < (nr ? nr : 1); i++) {
@@ -208,132 +260,6 @@ static void write_csv(FILE *f, const char *title, struct result_row *rows, int n
 	}
 }
 
-/* ---- Markdown ---- */
-
-static void md_cell(FILE *f, const char *s)
-{
-	fputs("| ", f);
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-	fputc(' ', f);
-}
-
-#define MD_MAX_COLS	6	/* more metrics than this stay in JSON and CSV */
-
-/* A metric's column title: its identity, name{key}. */
-typedef char md_name[MKEY_ID_MAX];
-
-/* The metric columns of rows [from, to): the first MD_MAX_COLS identities, in order of appearance. */
-static int md_columns(struct result_row *rows, int from, int to, md_name *names)
-{
-	const struct run_result *r;
-	char id[MKEY_ID_MAX];
-	int i, m, k, n = 0;
-
-	for (i = from; i < to; i++) {
-		r = &rows[i].res;
-		if (rows[i].status || !r->bench || r->bench->format_row)
-			continue;
-		for (m = 0; m < r->nr_metrics && n < MD_MAX_COLS; m++) {
-			res_metric_id(r, m, id, sizeof(id));
-			for (k = 0; k < n && strcmp(names[k], id); k++)
-				;
-			if (k == n)
-				strcpy(names[n++], id);
-		}
-	}
-	return n;
-}
-
-static void md_figure(FILE *f, const struct run_result *r, const char *name)
-{
-	char fig[64], cell[128], id[MKEY_ID_MAX];
-	int i;
-
-	for (i = 0; i < r->nr_metrics && strcmp(res_metric_id(r, i, id, sizeof(id)), name); i++)
-		;
-	if (i == r->nr_metrics) {
-		md_cell(f, "");
-		return;
-	}
-	report_metric_figure(fig, sizeof(fig), r, i);
-	snprintf(cell, sizeof(cell), "%s %s", fig, r->metrics[i].unit);
-	md_cell(f, cell);
-}
-
-static void md_note(FILE *f, const struct result_row *row)
-{
-	char note[400];
-
-	if (row->status == EXIT_SKIP)
-		snprintf(note, sizeof(note), "SKIP: %s", row->note);
-	else if (row->status || !row->res.bench)
-		snprintf(note, sizeof(note), "FAILED (exit %d): %s", row->status, row->note);
-	else if (row->res.bench->format_row)
-		snprintf(note, sizeof(note), "see below");
-	else
-		note[0] = 0;
-	md_cell(f, note);
-}
-
-/* One section: a table whose columns are its metrics; a family's own table follows it. */
-static void md_section(FILE *f, const char *title, struct result_row *rows, int from, int to)
-{
-	md_name names[MD_MAX_COLS];
-	char text[8192];
-	int i, c, n = md_columns(rows, from, to, names);
-
-	if (title)
-		fprintf(f, "## %s\n\n", title);
-	fputs("| Step | Benchmark", f);
-	for (c = 0; c < n; c++)
-		fprintf(f, " | %s", names[c]);
-	fputs(" | Note |\n|---|---", f);
-	for (c = 0; c <= n; c++)
-		fputs("|---", f);
-	fputs("|\n", f);
-	for (i = from; i < to; i++) {
-		md_cell(f, rows[i].label ? rows[i].label : rows[i].res.bench ?
-			rows[i].res.bench->name : "");
-		md_cell(f, rows[i].res.bench ? rows[i].res.bench->name : "");
-		for (c = 0; c < n; c++) {
-			if (rows[i].status || !rows[i].res.bench)
-				md_cell(f, "");
-			else
-				md_figure(f, &rows[i].res, names[c]);
-		}
-		md_note(f, &rows[i]);
-		fputs("|\n", f);
-	}
-	fputc('\n', f);
-	for (i = from; i < to; i++) {
-		if (rows[i].status || !rows[i].res.bench || !rows[i].res.bench->format_row)
-			continue;
-		row_summary(&rows[i], 0, text, sizeof(text));
-		fprintf(f, "%s:\n\n```\n%s\n```\n\n", rows[i].label ? rows[i].label :
-			rows[i].res.bench->name, text);
-	}
-}
-
-static void write_md(FILE *f, const char *title, struct result_row *rows, int n)
-{
-	struct utsname u;
-	int i, from = 0;
-
-	uname(&u);
-	fprintf(f, "# bpfbench: %s\n\nKernel %s (%s), %d CPUs. Mean ± sample standard deviation.\n\n",
-		title, u.release, u.machine, nr_online_cpus());
-	for (i = 1; i <= n; i++) {
-		if (i < n && !rows[i].header)
-			continue;
-		md_section(f, rows[from].header, rows, from, i);
-		from = i;
-	}
-}
-
 /* The rows and what they are, as every exporter receives them. */
 struct export_doc {
 	const char *title;
@@ -367,7 +293,7 @@ static const struct exporter {
 } exporters[] = {
 	{ "json", offsetof(struct export_paths, json), write_json },
 	{ "csv", offsetof(struct export_paths, csv), write_csv },
-	{ "md", offsetof(struct export_paths, md), write_md },
+	{ "md", offsetof(struct export_paths, md), export_write_md },
 };
 
 static void write_doc(FILE *f, void *arg)
