@@ -200,9 +200,10 @@ assert rows[0]["section"] == "bpf_loop, nr_loops sweep"
 PY
 ok $? "suite --csv: one line per step and metric, parseable"
 grep -q '^## bpf_loop, nr_loops sweep$' "$TMPD/suite.md" &&
-	grep -q '^| Step | Benchmark | throughput | latency |' "$TMPD/suite.md" &&
-	[ "$(grep -c '^| nr_loops [0-9]* | bpf-loop | [0-9.]* ± [0-9.]* M ops/s | ' "$TMPD/suite.md")" -eq "$nsteps" ]
-ok $? "suite --md: a section, a column per metric, one row per step"
+	grep -q '^| Step | Benchmark | throughput \[M ops/s\] | latency \[ns/op\] |' "$TMPD/suite.md" &&
+	[ "$(grep -c '^| nr_loops [0-9]* | bpf-loop | [0-9.]* ± [0-9.]* | ' "$TMPD/suite.md")" -eq "$nsteps" ] &&
+	python3 "$(dirname "$0")/md_tables.py" "$TMPD/suite.md" >/dev/null
+ok $? "suite --md: a section, a column per metric (unit in the header), one row per step"
 
 run bpf-loop --sweep nr_loops=1,10,100 -w0 -d0.2 --period-ms 100 --json "$TMPD/sweep.json"
 [ "$RC" -eq 0 ] && [ "$(grep -c '^nr_loops=' <<<"$OUT")" -eq 3 ]
