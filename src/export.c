@@ -135,8 +135,6 @@ void precision_text(const struct result_row *rows, int n, const char *where, cha
 
 /* ---- CSV (RFC 4180 quoting) ---- */
 
-#define CSV_MAX_KEYS	8	/* key fields as columns; more stay in JSON */
-
 static void csv_field(FILE *f, const char *s, bool last)
 {
 	const char *p;
@@ -157,107 +155,122 @@ static void csv_field(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
-/* A spread from one sample is no number: the field stays empty, as JSON's null. */
-static void csv_spread(FILE *f, const struct stats *s, double v)
+/*
+ * The metric columns of a CSV: every (identity, unit) of the rows in
+ * order of appearance, as hyperfine's CSV has a column per statistic:
+ * each metric's mean (the figure a summary shows), then its stddev.
+ */
+struct csv_cols {
+	int n;
+	char (*id)[MKEY_ID_MAX];
+	const char **unit;
+};
+
+static int csv_col(const struct csv_cols *c, const char *id, const char *unit)
 {
-	if (s->n > 1)
-		fprintf(f, "%.9g", v);
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->id[i], id) && !strcmp(c->unit[i], unit))
+			return i;
+	return -1;
+}
+
+static void csv_plan(const struct result_row *rows, int n, struct csv_cols *c)
+{
+	char id[MKEY_ID_MAX];
+	const struct run_result *r;
+	int i, m, cap = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		r = &rows[i].res;
+		for (m = 0; row_has_figures(&rows[i]) && m < r->nr_metrics; m++) {
+			res_metric_id(r, m, id, sizeof(id));
+			if (csv_col(c, id, r->metrics[m].unit) >= 0)
+				continue;
+			if (c->n == cap) {
+				cap = cap ? 2 * cap : 16;
+				c->id = realloc(c->id, cap * sizeof(*c->id));
+				c->unit = realloc(c->unit, cap * sizeof(*c->unit));
+				if (!c->id || !c->unit)
+					die("out of memory");
+			}
+			strcpy(c->id[c->n], id);
+			c->unit[c->n++] = r->metrics[m].unit;
+		}
+	}
+}
+
+/* Metric m's mean and stddev cells; a spread from one sample is no number: empty, as JSON's null. */
+static void csv_figures(FILE *f, const struct run_result *r, int m)
+{
+	const struct stats *s = &r->st[m];
+
+	fprintf(f, "%.9g,", res_shown_mean(r, m));
+	if (s->n > 1 && r->metrics[m].kind != METRIC_INVERSE)
+		fprintf(f, "%.9g", s->stddev);
 	fputc(',', f);
 }
 
-/*
- * The key fields of every metric of the rows ("op", "batch"), in order
- * of appearance: each a CSV column after "metric", empty where a metric
- * lacks it, so a script can group by them.
- */
-struct csv_keys {
-	int n;
-	char name[CSV_MAX_KEYS][MKEY_MAX];
-};
-
-static void csv_key_names(const struct result_row *rows, int n, struct csv_keys *k)
-{
-	char name[MKEY_MAX], val[MKEY_MAX];
-	const struct run_result *r;
-	const char *pos;
-	int i, m, j;
-
-	k->n = 0;
-	for (i = 0; i < n; i++) {
-		r = &rows[i].res;
-		for (m = 0; r->bench && m < r->nr_metrics; m++) {
-			pos = r->metrics[m].key;
-			while (mkey_next(&pos, name, sizeof(name), val, sizeof(val))) {
-				for (j = 0; j < k->n && strcmp(k->name[j], name); j++)
-					;
-				if (j == k->n && k->n < CSV_MAX_KEYS)
-					strcpy(k->name[k->n++], name);
-			}
-		}
-	}
-}
-
-static void csv_metric(FILE *f, const struct run_result *r, int i, const struct csv_keys *k)
-{
-	const struct stats *s = &r->st[i];
-	char val[MKEY_MAX];
-	int j;
-
-	csv_field(f, r->metrics[i].name, false);
-	for (j = 0; j < k->n; j++)
-		csv_field(f, mkey_get(r->metrics[i].key, k->name[j], val, sizeof(val)) ? val : "",
-			  false);
-	csv_field(f, r->metrics[i].unit, false);
-	fprintf(f, "%d,%.9g,", s->n, s->mean);
-	csv_spread(f, s, s->stddev);
-	fprintf(f, "%.9g,%.9g,%.9g,", s->median, s->min, s->max);
-	csv_spread(f, s, s->ci95_low);
-	csv_spread(f, s, s->ci95_high);
-	fprintf(f, "%.6f,", r->wall_ns / 1e9);
-}
-
 static void csv_row(FILE *f, const struct result_row *row, const char *section,
-		    const struct csv_keys *k)
+		    const struct csv_cols *c)
 {
 	const struct run_result *r = &row->res;
-	const char *bench = r->bench ? r->bench->name : "";
-	char status[16];
-	int i, j, nr = row_has_figures(row) ? r->nr_metrics : 0;
+	bool figures = row_has_figures(row);
+	char id[MKEY_ID_MAX];
+	int i, m;
 
-	snprintf(status, sizeof(status), "%d", row->status);
-	for (i = 0; i < (nr ? nr : 1); i++) {
-		csv_field(f, row->suite, false);
-		csv_field(f, section, false);
-		csv_field(f, row->label ? row->label : bench, false);
-		csv_field(f, bench, false);
-		csv_field(f, status, false);
-		if (nr) {
-			csv_metric(f, r, i, k);
-		} else {
-			for (j = 0; j < k->n; j++)
-				fputc(',', f);
-			fputs(",,,,,,,,,,,", f);
-		}
-		csv_field(f, row->status ? row->note : "", true);
+	csv_field(f, row->suite, false);
+	csv_field(f, section, false);
+	csv_field(f, row->label ? row->label : r->bench ? r->bench->name : "", false);
+	csv_field(f, r->bench ? r->bench->name : "", false);
+	fprintf(f, "%d,", row->status);
+	if (figures) {
+		fprintf(f, "%d,%.6f,", r->nr_samples, r->wall_ns / 1e9);
+		if (r->precision_target && !isnan(r->precision_pct))
+			fprintf(f, "%.4g", r->precision_pct);
+		fputc(',', f);
+	} else {
+		fputs(",,,", f);
 	}
+	for (i = 0; i < c->n; i++) {
+		for (m = 0; figures && m < r->nr_metrics; m++)
+			if (!strcmp(res_metric_id(r, m, id, sizeof(id)), c->id[i]) &&
+			    !strcmp(r->metrics[m].unit, c->unit[i]))
+				break;
+		if (figures && m < r->nr_metrics)
+			csv_figures(f, r, m);
+		else
+			fputs(",,", f);
+	}
+	csv_field(f, res_kept(r) ? r->error : row->status ? row->note : "", true);
 }
 
+/* A row per step, a column per metric with its unit in the header (hyperfine's CSV shape). */
 static void write_csv(FILE *f, const char *title, struct result_row *rows, int n)
 {
 	const char *section = NULL;
-	struct csv_keys k;
+	struct csv_cols c;
+	char head[MKEY_ID_MAX + 80];
 	int i;
 
-	csv_key_names(rows, n, &k);
-	fputs("suite,section,label,bench,status,metric,", f);
-	for (i = 0; i < k.n; i++)
-		csv_field(f, k.name[i], false);
-	fputs("unit,n,mean,stddev,median,min,max,ci95_low,ci95_high,measured_s,error\n", f);
+	csv_plan(rows, n, &c);
+	fputs("suite,section,label,bench,status,n,measured_s,ci95_pct,", f);
+	for (i = 0; i < c.n; i++) {
+		snprintf(head, sizeof(head), "%s [%s]", c.id[i], c.unit[i]);
+		csv_field(f, head, false);
+		snprintf(head, sizeof(head), "%s stddev [%s]", c.id[i], c.unit[i]);
+		csv_field(f, head, false);
+	}
+	fputs("error\n", f);
 	for (i = 0; i < n; i++) {
 		if (rows[i].header)
 			section = rows[i].header;
-		csv_row(f, &rows[i], section, &k);
+		csv_row(f, &rows[i], section, &c);
 	}
+	free(c.id);
+	free(c.unit);
 }
 
 /* The rows and what they are, as every exporter receives them. */
