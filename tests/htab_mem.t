@@ -146,16 +146,21 @@ seed_capture() {	# seed_capture OUTPUT: the row the script would print
 }
 row_shape='^per-prod-op: [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+k/s, avg mem: [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+MiB, peak mem: [0-9]+\.[0-9]+MiB$'
 
-# Two periods, so the spread is a real one; the Markdown row is format_row's.
-run -w0 -d2 -p2 --period-ms 500 htab-mem --json "$TMPD/sum.json"
-SUM_OUT=$OUT
-got=$(seed_capture "$OUT")
-want=$(python3 -c '
+# json_row FILE: the row the seed script prints, made from the JSON's figures of the first run
+json_row() {
+	python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]["metrics"]
 f = lambda m, k: "%.2f" % r[m][k]
 print("per-prod-op: %s ± %sk/s, avg mem: %s ± %sMiB, peak mem: %sMiB" % (f("per-prod-op", "mean"),
-      f("per-prod-op", "stddev"), f("memory", "mean"), f("memory", "stddev"), f("peak-memory", "max")))' "$TMPD/sum.json")
+      f("per-prod-op", "stddev"), f("memory", "mean"), f("memory", "stddev"), f("peak-memory", "max")))' "$1"
+}
+
+# Two periods, so the spread is a real one.
+run -w0 -d2 -p2 --period-ms 500 htab-mem --json "$TMPD/sum.json"
+SUM_OUT=$OUT
+got=$(seed_capture "$OUT")
+want=$(json_row "$TMPD/sum.json")
 [ "$RC" -eq 0 ] && grep -Eq "$row_shape" <<<"$got" && [ "$got" = "$want" ]
 ok $? "the seed script's summarize takes the run's figures from its output: $got" ||
 	diag "want: $want" "$OUT"
@@ -163,12 +168,7 @@ ok $? "the seed script's summarize takes the run's figures from its output: $got
 # A table row (a one-value sweep prints one) holds the figures of its JSON, in the same shape.
 run -q -w0 -d2 -p2 --period-ms 500 htab-mem --sweep use_case=overwrite --json "$TMPD/row.json"
 row=$(sed -nE 's/^use-case=overwrite +//p' <<<"$OUT")
-want=$(python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))["runs"][0]["metrics"]
-f = lambda m, k: "%.2f" % r[m][k]
-print("per-prod-op: %s ± %sk/s, avg mem: %s ± %sMiB, peak mem: %sMiB" % (f("per-prod-op", "mean"),
-      f("per-prod-op", "stddev"), f("memory", "mean"), f("memory", "stddev"), f("peak-memory", "max")))' "$TMPD/row.json")
+want=$(json_row "$TMPD/row.json")
 [ "$RC" -eq 0 ] && grep -Eq "$row_shape" <<<"$row" && [ "$row" = "$want" ]
 ok $? "a suite row is in the seed script's shape, with the figures of its run: $row" ||
 	diag "want: $want" "$OUT"
