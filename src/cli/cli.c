@@ -36,7 +36,7 @@ const struct opt_def global_opts[] = {
 	{ "json", 0, OPT_STRING, G(json_path), NULL, 0, 0, NULL, "FILE",
 	  "write results as JSON to FILE ('-': stdout)" },
 	{ "csv", 0, OPT_STRING, G(csv_path), NULL, 0, 0, NULL, "FILE",
-	  "write results as CSV to FILE, one line per run and metric ('-': stdout)" },
+	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)" },
 	{ "md", 0, OPT_STRING, G(md_path), NULL, 0, 0, NULL, "FILE",
 	  "write results as a Markdown table to FILE ('-': stdout)" },
 	{ "sweep", 0, OPT_STRING, G(sweep), NULL, 0, 0, NULL, "PARAM=V1,V2,...",

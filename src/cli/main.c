@@ -91,10 +91,15 @@ static int run_one(const struct run_spec *spec)
 	int status;
 
 	status = run_bench(spec, &res);
-	if (status && !res.reported)
+	if (res_kept(&res)) {	/* what was measured before the signal, written and marked */
+		export_run(&out, &res);
 		errmsg("%s", res.error);
-	else if (!status)
+	} else if (status && !res.reported) {
+		errmsg("%s%s", res.error, res.interrupted && (out.json || out.csv || out.md) ?
+		       "; nothing written" : "");
+	} else if (!status) {
 		status = export_run(&out, &res);
+	}
 	run_result_free(&res);
 	return status;
 }

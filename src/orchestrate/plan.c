@@ -315,6 +315,7 @@ struct table {
 	int width;
 	const struct result_row *skip_first, *skip_last;
 	int nr_skipped;
+	bool loud;		/* a precision target the user set: a row that missed it says so */
 };
 
 static void flush_skips(struct table *t)
@@ -344,7 +345,7 @@ static void print_header(FILE *out, const char *header)
 
 static void print_row(struct table *t, const struct result_row *row)
 {
-	char summary[8192];
+	char summary[8192], ci[64];
 	bool skip = row->status == EXIT_SKIP;
 
 	if (row->header || !skip || (t->nr_skipped && strcmp(row->note, t->skip_first->note)))
@@ -358,38 +359,10 @@ static void print_row(struct table *t, const struct result_row *row)
 		return;
 	}
 	row_summary(row, ROW_TABLE_METRICS, summary, sizeof(summary));
-	fprintf(t->out, "%-*s %s\n", t->width, row->label, summary);
+	row_ci(row, t->loud, ci, sizeof(ci));
+	fprintf(t->out, "%-*s %s%s%s%s\n", t->width, row->label, summary, *ci ? "  [CI " : "", ci,
+		*ci ? "]" : "");
 	fflush(t->out);
-}
-
-/*
- * One line under a table of sampled rows: how many reached their target,
- * so that a user sees at once whether the suite's time was enough here.
- */
-static void print_precision(FILE *out, const struct result_row *rows, int n)
-{
-	const struct run_result *r;
-	int i, sampled = 0, reached = 0;
-	double target = 0, cap_s = 0;
-
-	for (i = 0; i < n; i++) {
-		r = &rows[i].res;
-		if (rows[i].status || !r->precision_target)
-			continue;
-		sampled++;
-		reached += r->precision_reached;
-		target = r->precision_target;
-		if (!r->precision_reached)
-			cap_s = r->spec.opts.max_duration_ms / 1e3;
-	}
-	if (!sampled)
-		return;
-	fprintf(out, "\nPrecision: %d of %d sampled rows reached ±%g%% (95%% CI)", reached, sampled,
-		target);
-	if (reached < sampled)
-		fprintf(out, "; %d stopped at --max-duration %g s (longer buys more)",
-			sampled - reached, cap_s);
-	fputs("\n", out);
 }
 
 /* The table goes where no export writes: stdout unless one of them took it. */
@@ -404,10 +377,31 @@ static FILE *table_out(const struct plan *p)
 	return stdout;
 }
 
+/*
+ * A signal stopped the plan in step n + 1: the step it cut short is
+ * dropped, the n before it are whole rows, and the exports hold just
+ * those (JSON marks the document interrupted).  With none, nothing is
+ * written and an older file stays as it was.
+ */
+static int plan_interrupted(const struct plan *p, int n)
+{
+	bool files = p->out.json || p->out.csv || p->out.md;
+	int sig = interrupted_signal();
+
+	if (!n)
+		errmsg("interrupted by signal %d before the first of %d steps completed%s", sig,
+		       p->n, files ? ": nothing written" : "");
+	else
+		errmsg("interrupted by signal %d after %d of %d steps%s", sig, n, p->n,
+		       files ? ": the files hold those, marked interrupted" : "");
+	return 128 + sig;
+}
+
 int run_plan(struct plan *p)
 {
 	struct result_row *rows = xcalloc(p->n ? p->n : 1, sizeof(*rows));
-	struct table t = { .out = table_out(p), .width = label_width(p) };
+	struct table t = { .out = table_out(p), .width = label_width(p), .loud = !p->adaptive };
+	char text[512];
 	int i, n, status = 0;
 	const char *section = NULL;
 	uint64_t t0 = now_ns();
@@ -426,12 +420,13 @@ int run_plan(struct plan *p)
 			status = 1;
 	}
 	flush_skips(&t);
-	print_precision(t.out, rows, n);
-	if (interrupted()) {
-		errmsg("interrupted by signal %d after %d of %d steps", interrupted_signal(), n, p->n);
-		status = 128 + interrupted_signal();
-	}
-	if (export_rows(&p->out, p->title, rows, n) && !status)
+	precision_text(rows, n, "[CI ±x%]", text, sizeof(text));
+	if (*text)
+		fprintf(t.out, "\n%s\n", text);
+	if (interrupted())
+		status = plan_interrupted(p, n);
+	/* an interrupted plan writes the rows it completed, never an empty file over a good one */
+	if ((n || !interrupted()) && export_rows(&p->out, p->title, rows, n) && !status)
 		status = 1;
 	for (i = 0; i < p->n; i++)
 		run_result_free(&rows[i].res);

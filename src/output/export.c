@@ -54,6 +54,11 @@ static void metrics_summary(const struct run_result *r, int max_metrics, char *b
 	}
 }
 
+bool row_has_figures(const struct result_row *row)
+{
+	return row->res.bench && row->res.st && (!row->status || res_kept(&row->res));
+}
+
 void row_summary(const struct result_row *row, int max_metrics, char *buf, size_t len)
 {
 	const struct run_result *r = &row->res;
@@ -64,27 +69,72 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 		appendf(buf, len, &off, "SKIP: %s", row->note);
 		return;
 	}
-	if (row->status || !r->bench) {
+	if (!row_has_figures(row)) {
 		appendf(buf, len, &off, "FAILED (exit %d): %s", row->status, row->note);
 		return;
 	}
-	if (r->bench->format_row) {
+	if (r->bench->format_row)
 		r->bench->format_row(r, buf, len);
-		off = strlen(buf);
-	} else {
+	else
 		metrics_summary(r, max_metrics, buf, len, &off);
+}
+
+/*
+ * The precision a sampled row reached: "±3.9%", "no CI" (one sample);
+ * loud (a target the user set) adds that it was missed.  precision_pct
+ * is NaN until two samples give a CI.
+ */
+const char *row_ci(const struct result_row *row, bool loud, char *buf, size_t len)
+{
+	const struct run_result *r = &row->res;
+	double pct = r->precision_pct;
+
+	buf[0] = 0;
+	if (!row_has_figures(row) || !r->precision_target)
+		return buf;
+	if (isnan(pct))
+		snprintf(buf, len, "no CI");
+	else
+		snprintf(buf, len, "±%.*f%%", pct < 1 ? 2 : 1, pct);
+	if (loud && !r->precision_reached)
+		snprintf(buf + strlen(buf), len - strlen(buf), " NOT reached, %.1f s",
+			 r->wall_ns / 1e9);
+	return buf;
+}
+
+/*
+ * Under a table of sampled rows, once: the target, how many rows reached
+ * it, where each row's own precision stands ("where"); "" for none.
+ */
+void precision_text(const struct result_row *rows, int n, const char *where, char *buf,
+		    size_t len)
+{
+	const struct run_result *r;
+	int i, sampled = 0, reached = 0;
+	double target = 0, cap_s = 0;
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n; i++) {
+		r = &rows[i].res;
+		if (rows[i].status || !r->precision_target)
+			continue;
+		sampled++;
+		reached += r->precision_reached;
+		target = r->precision_target;
+		if (!r->precision_reached)
+			cap_s = r->spec.opts.max_duration_ms / 1e3;
 	}
-	/* precision_pct is NaN until two samples give a CI */
-	if (r->precision_target && isnan(r->precision_pct))
-		appendf(buf, len, &off, " [no CI: 1 sample, %.1lf s]", r->wall_ns / 1e9);
-	else if (r->precision_target)
-		appendf(buf, len, &off, " [CI ±%.2lf%%%s, %.1lf s]", r->precision_pct,
-			r->precision_reached ? "" : " NOT reached", r->wall_ns / 1e9);
+	if (!sampled)
+		return;
+	appendf(buf, len, &off, "Precision: %d of %d rows reached ±%g%% (%s: 95%% CI of a row's first "
+		"metric)", reached, sampled, target, where);
+	if (reached < sampled)
+		appendf(buf, len, &off, "; %d stopped at the %g s cap (--max-duration)",
+			sampled - reached, cap_s);
 }
 
 /* ---- CSV (RFC 4180 quoting) ---- */
-
-#define CSV_MAX_KEYS	8	/* key fields as columns; more stay in JSON */
 
 static void csv_field(FILE *f, const char *s, bool last)
 {
@@ -106,233 +156,122 @@ static void csv_field(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
-/* A spread from one sample is no number: the field stays empty, as JSON's null. */
-static void csv_spread(FILE *f, const struct stats *s, double v)
+/*
+ * The metric columns of a CSV: every (identity, unit) of the rows in
+ * order of appearance, as hyperfine's CSV has a column per statistic:
+ * each metric's mean (the figure a summary shows), then its stddev.
+ */
+struct csv_cols {
+	int n;
+	char (*id)[MKEY_ID_MAX];
+	const char **unit;
+};
+
+static int csv_col(const struct csv_cols *c, const char *id, const char *unit)
 {
-	if (s->n > 1)
-		fprintf(f, "%.9g", v);
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->id[i], id) && !strcmp(c->unit[i], unit))
+			return i;
+	return -1;
+}
+
+static void csv_plan(const struct result_row *rows, int n, struct csv_cols *c)
+{
+	char id[MKEY_ID_MAX];
+	const struct run_result *r;
+	int i, m, cap = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		r = &rows[i].res;
+		for (m = 0; row_has_figures(&rows[i]) && m < r->nr_metrics; m++) {
+			res_metric_id(r, m, id, sizeof(id));
+			if (csv_col(c, id, r->metrics[m].unit) >= 0)
+				continue;
+			if (c->n == cap) {
+				cap = cap ? 2 * cap : 16;
+				c->id = realloc(c->id, cap * sizeof(*c->id));
+				c->unit = realloc(c->unit, cap * sizeof(*c->unit));
+				if (!c->id || !c->unit)
+					die("out of memory");
+			}
+			strcpy(c->id[c->n], id);
+			c->unit[c->n++] = r->metrics[m].unit;
+		}
+	}
+}
+
+/* Metric m's mean and stddev cells; a spread from one sample is no number: empty, as JSON's null. */
+static void csv_figures(FILE *f, const struct run_result *r, int m)
+{
+	const struct stats *s = &r->st[m];
+
+	fprintf(f, "%.9g,", res_shown_mean(r, m));
+	if (s->n > 1 && r->metrics[m].kind != METRIC_INVERSE)
+		fprintf(f, "%.9g", s->stddev);
 	fputc(',', f);
 }
 
-/*
- * The key fields of every metric of the rows ("op", "batch"), in order
- * of appearance: each a CSV column after "metric", empty where a metric
- * lacks it, so a script can group by them.
- */
-struct csv_keys {
-	int n;
-	char name[CSV_MAX_KEYS][MKEY_MAX];
-};
-
-static void csv_key_names(const struct result_row *rows, int n, struct csv_keys *k)
-{
-	char name[MKEY_MAX], val[MKEY_MAX];
-	const struct run_result *r;
-	const char *pos;
-	int i, m, j;
-
-	k->n = 0;
-	for (i = 0; i < n; i++) {
-		r = &rows[i].res;
-		for (m = 0; r->bench && m < r->nr_metrics; m++) {
-			pos = r->metrics[m].key;
-			while (mkey_next(&pos, name, sizeof(name), val, sizeof(val))) {
-				for (j = 0; j < k->n && strcmp(k->name[j], name); j++)
-					;
-				if (j == k->n && k->n < CSV_MAX_KEYS)
-					strcpy(k->name[k->n++], name);
-			}
-		}
-	}
-}
-
-static void csv_metric(FILE *f, const struct run_result *r, int i, const struct csv_keys *k)
-{
-	const struct stats *s = &r->st[i];
-	char val[MKEY_MAX];
-	int j;
-
-	csv_field(f, r->metrics[i].name, false);
-	for (j = 0; j < k->n; j++)
-		csv_field(f, mkey_get(r->metrics[i].key, k->name[j], val, sizeof(val)) ? val : "",
-			  false);
-	csv_field(f, r->metrics[i].unit, false);
-	fprintf(f, "%d,%.9g,", s->n, s->mean);
-	csv_spread(f, s, s->stddev);
-	fprintf(f, "%.9g,%.9g,%.9g,", s->median, s->min, s->max);
-	csv_spread(f, s, s->ci95_low);
-	csv_spread(f, s, s->ci95_high);
-	fprintf(f, "%.6f,", r->wall_ns / 1e9);
-}
-
 static void csv_row(FILE *f, const struct result_row *row, const char *section,
-		    const struct csv_keys *k)
+		    const struct csv_cols *c)
 {
 	const struct run_result *r = &row->res;
-	const char *bench = r->bench ? r->bench->name : "";
-	char status[16];
-	int i, j, nr = r->bench && !row->status ? r->nr_metrics : 0;
+	bool figures = row_has_figures(row);
+	char id[MKEY_ID_MAX];
+	int i, m;
 
-	snprintf(status, sizeof(status), "%d", row->status);
-	for (i = 0; i < (nr ? nr : 1); i++) {
-		csv_field(f, row->suite, false);
-		csv_field(f, section, false);
-		csv_field(f, row->label ? row->label : bench, false);
-		csv_field(f, bench, false);
-		csv_field(f, status, false);
-		if (nr) {
-			csv_metric(f, r, i, k);
-		} else {
-			for (j = 0; j < k->n; j++)
-				fputc(',', f);
-			fputs(",,,,,,,,,,,", f);
-		}
-		csv_field(f, row->status ? row->note : "", true);
+	csv_field(f, row->suite, false);
+	csv_field(f, section, false);
+	csv_field(f, row->label ? row->label : r->bench ? r->bench->name : "", false);
+	csv_field(f, r->bench ? r->bench->name : "", false);
+	fprintf(f, "%d,", row->status);
+	if (figures) {
+		fprintf(f, "%d,%.6f,", r->nr_samples, r->wall_ns / 1e9);
+		if (r->precision_target && !isnan(r->precision_pct))
+			fprintf(f, "%.4g", r->precision_pct);
+		fputc(',', f);
+	} else {
+		fputs(",,,", f);
 	}
+	for (i = 0; i < c->n; i++) {
+		for (m = 0; figures && m < r->nr_metrics; m++)
+			if (!strcmp(res_metric_id(r, m, id, sizeof(id)), c->id[i]) &&
+			    !strcmp(r->metrics[m].unit, c->unit[i]))
+				break;
+		if (figures && m < r->nr_metrics)
+			csv_figures(f, r, m);
+		else
+			fputs(",,", f);
+	}
+	csv_field(f, res_kept(r) ? r->error : row->status ? row->note : "", true);
 }
 
+/* A row per step, a column per metric with its unit in the header (hyperfine's CSV shape). */
 static void write_csv(FILE *f, const char *title, struct result_row *rows, int n)
 {
 	const char *section = NULL;
-	struct csv_keys k;
+	struct csv_cols c;
+	char head[MKEY_ID_MAX + 80];
 	int i;
 
-	csv_key_names(rows, n, &k);
-	fputs("suite,section,label,bench,status,metric,", f);
-	for (i = 0; i < k.n; i++)
-		csv_field(f, k.name[i], false);
-	fputs("unit,n,mean,stddev,median,min,max,ci95_low,ci95_high,measured_s,error\n", f);
+	csv_plan(rows, n, &c);
+	fputs("suite,section,label,bench,status,n,measured_s,ci95_pct,", f);
+	for (i = 0; i < c.n; i++) {
+		snprintf(head, sizeof(head), "%s [%s]", c.id[i], c.unit[i]);
+		csv_field(f, head, false);
+		snprintf(head, sizeof(head), "%s stddev [%s]", c.id[i], c.unit[i]);
+		csv_field(f, head, false);
+	}
+	fputs("error\n", f);
 	for (i = 0; i < n; i++) {
 		if (rows[i].header)
 			section = rows[i].header;
-		csv_row(f, &rows[i], section, &k);
+		csv_row(f, &rows[i], section, &c);
 	}
-}
-
-/* ---- Markdown ---- */
-
-static void md_cell(FILE *f, const char *s)
-{
-	fputs("| ", f);
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-	fputc(' ', f);
-}
-
-#define MD_MAX_COLS	6	/* more metrics than this stay in JSON and CSV */
-
-/* A metric's column title: its identity, name{key}. */
-typedef char md_name[MKEY_ID_MAX];
-
-/* The metric columns of rows [from, to): the first MD_MAX_COLS identities, in order of appearance. */
-static int md_columns(struct result_row *rows, int from, int to, md_name *names)
-{
-	const struct run_result *r;
-	char id[MKEY_ID_MAX];
-	int i, m, k, n = 0;
-
-	for (i = from; i < to; i++) {
-		r = &rows[i].res;
-		if (rows[i].status || !r->bench || r->bench->format_row)
-			continue;
-		for (m = 0; m < r->nr_metrics && n < MD_MAX_COLS; m++) {
-			res_metric_id(r, m, id, sizeof(id));
-			for (k = 0; k < n && strcmp(names[k], id); k++)
-				;
-			if (k == n)
-				strcpy(names[n++], id);
-		}
-	}
-	return n;
-}
-
-static void md_figure(FILE *f, const struct run_result *r, const char *name)
-{
-	char fig[64], cell[128], id[MKEY_ID_MAX];
-	int i;
-
-	for (i = 0; i < r->nr_metrics && strcmp(res_metric_id(r, i, id, sizeof(id)), name); i++)
-		;
-	if (i == r->nr_metrics) {
-		md_cell(f, "");
-		return;
-	}
-	report_metric_figure(fig, sizeof(fig), r, i);
-	snprintf(cell, sizeof(cell), "%s %s", fig, r->metrics[i].unit);
-	md_cell(f, cell);
-}
-
-static void md_note(FILE *f, const struct result_row *row)
-{
-	char note[400];
-
-	if (row->status == EXIT_SKIP)
-		snprintf(note, sizeof(note), "SKIP: %s", row->note);
-	else if (row->status || !row->res.bench)
-		snprintf(note, sizeof(note), "FAILED (exit %d): %s", row->status, row->note);
-	else if (row->res.bench->format_row)
-		snprintf(note, sizeof(note), "see below");
-	else
-		note[0] = 0;
-	md_cell(f, note);
-}
-
-/* One section: a table whose columns are its metrics; a family's own table follows it. */
-static void md_section(FILE *f, const char *title, struct result_row *rows, int from, int to)
-{
-	md_name names[MD_MAX_COLS];
-	char text[8192];
-	int i, c, n = md_columns(rows, from, to, names);
-
-	if (title)
-		fprintf(f, "## %s\n\n", title);
-	fputs("| Step | Benchmark", f);
-	for (c = 0; c < n; c++)
-		fprintf(f, " | %s", names[c]);
-	fputs(" | Note |\n|---|---", f);
-	for (c = 0; c <= n; c++)
-		fputs("|---", f);
-	fputs("|\n", f);
-	for (i = from; i < to; i++) {
-		md_cell(f, rows[i].label ? rows[i].label : rows[i].res.bench ?
-			rows[i].res.bench->name : "");
-		md_cell(f, rows[i].res.bench ? rows[i].res.bench->name : "");
-		for (c = 0; c < n; c++) {
-			if (rows[i].status || !rows[i].res.bench)
-				md_cell(f, "");
-			else
-				md_figure(f, &rows[i].res, names[c]);
-		}
-		md_note(f, &rows[i]);
-		fputs("|\n", f);
-	}
-	fputc('\n', f);
-	for (i = from; i < to; i++) {
-		if (rows[i].status || !rows[i].res.bench || !rows[i].res.bench->format_row)
-			continue;
-		row_summary(&rows[i], 0, text, sizeof(text));
-		fprintf(f, "%s:\n\n```\n%s\n```\n\n", rows[i].label ? rows[i].label :
-			rows[i].res.bench->name, text);
-	}
-}
-
-static void write_md(FILE *f, const char *title, struct result_row *rows, int n)
-{
-	struct utsname u;
-	int i, from = 0;
-
-	uname(&u);
-	fprintf(f, "# bpfbench: %s\n\nKernel %s (%s), %d CPUs. Mean ± sample standard deviation.\n\n",
-		title, u.release, u.machine, nr_online_cpus());
-	for (i = 1; i <= n; i++) {
-		if (i < n && !rows[i].header)
-			continue;
-		md_section(f, rows[from].header, rows, from, i);
-		from = i;
-	}
+	free(c.id);
+	free(c.unit);
 }
 
 /* The rows and what they are, as every exporter receives them. */
@@ -368,7 +307,7 @@ static const struct exporter {
 } exporters[] = {
 	{ "json", offsetof(struct export_paths, json), write_json },
 	{ "csv", offsetof(struct export_paths, csv), write_csv },
-	{ "md", offsetof(struct export_paths, md), write_md },
+	{ "md", offsetof(struct export_paths, md), export_write_md },
 };
 
 static void write_doc(FILE *f, void *arg)

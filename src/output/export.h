@@ -7,6 +7,7 @@
 #ifndef BPFBENCH_EXPORT_H
 #define BPFBENCH_EXPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "result.h"
@@ -30,6 +31,15 @@ struct export_paths {
  * why there is none; at most max_metrics metrics (0: all), then how many more.
  */
 void row_summary(const struct result_row *row, int max_metrics, char *buf, size_t len);
+/* Whether the row has figures: it ran, or a signal cut it after some samples (res_kept). */
+bool row_has_figures(const struct result_row *row);
+/* "±3.9%" (95% CI of the first metric) of a sampled row, "" if not; loud: says a miss. */
+const char *row_ci(const struct result_row *row, bool loud, char *buf, size_t len);
+/* "Precision: k of n sampled rows reached ..." once under a table, where = where a row's is. */
+void precision_text(const struct result_row *rows, int n, const char *where, char *buf,
+		    size_t len);
+/* The Markdown document: a table per section, a column per metric (export_md.c). */
+void export_write_md(FILE *f, const char *title, struct result_row *rows, int n);
 /* Writes every requested format; prints one line per file it cannot write; 0 or 1. */
 int export_rows(const struct export_paths *p, const char *title,
 		struct result_row *rows, int n);

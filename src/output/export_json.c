@@ -310,6 +310,8 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 	jsonw_ki64(w, "status", r->status);
 	if (r->status)
 		jsonw_kstr(w, "error", r->error);
+	if (r->interrupted)	/* its samples are whole ones, fewer than asked for */
+		jsonw_kbool(w, "interrupted", true);
 	jsonw_kstr(w, "trigger", r->trigger);
 	if (r->test_run_repeat)
 		jsonw_ki64(w, "test_run_repeat", r->test_run_repeat);
@@ -341,6 +343,8 @@ void export_json_doc(FILE *f, struct run_result *const *runs, int n)
 	jsonw_init(&w, f, true);
 	jsonw_obj_open(&w);
 	jsonw_kstr(&w, "schema", "bpfbench-result/1");
+	if (interrupted())	/* a signal stopped the invocation: what it measured until then */
+		jsonw_kbool(&w, "interrupted", true);
 	json_env(&w);
 	jsonw_key(&w, "runs");
 	jsonw_arr_open(&w);

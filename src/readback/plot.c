@@ -319,7 +319,8 @@ static void add_point(struct plot_fig *fig, const struct res_run *r, const struc
 	c->metric = m->name;
 	c->unit = c->unit ?: m->unit ?: "";
 	p.y = m->mean;
-	p.sd = isfinite(m->stddev) ? m->stddev : 0;
+	p.sd = isfinite(m->stddev) && m->n > 1 ? m->stddev : 0;
+	p.n = m->n;
 	plot_add(c, &p);
 }
 

@@ -14,7 +14,10 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <json-c/json.h>
+#include <stdint.h>
 #include "opts.h"
+#include "resenv.h"
 #include "plot_int.h"
 #include "util.h"
 
@@ -58,17 +61,94 @@ static size_t bench_names(const struct plot_fig *fig, char *buf, size_t size)
 	return len < size ? len : size - 1;
 }
 
+/* Whether a curve has a spread to draw: a point of two samples or more that vary. */
+static bool curve_has_bars(const struct plot_fig *fig, int i)
+{
+	const struct plot_curve *c = &fig->curves[i];
+	int j;
+
+	for (j = 0; j < c->n && !fig->a->cdf; j++)
+		if (c->pts[j].n > 1 && c->pts[j].sd > 0)
+			return true;
+	return false;
+}
+
+/* " -p 1" or " -p 1-8" over the runs drawn (absent options left out). */
+static size_t opt_span(const struct plot_fig *fig, const char *name, const char *flag, char *buf,
+		       size_t size)
+{
+	double lo = INFINITY, hi = -INFINITY, v;
+	json_object *o;
+	int i;
+
+	if (fig->a->x && !strcmp(fig->a->x, name))
+		return 0;	/* it is the x axis */
+	for (i = 0; i < fig->nr_runs; i++) {
+		if (!json_object_object_get_ex(fig->runs[i]->options, name, &o) ||
+		    !(json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)))
+			continue;
+		v = json_object_get_double(o);
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+	}
+	if (!isfinite(lo))
+		return 0;
+	if (lo == hi && !strcmp(flag, "-r") && lo == 1)
+		return 0;	/* not repeated: nothing to say */
+	if (lo == hi)
+		return snprintf(buf, size, " %s %g", flag, lo);
+	return snprintf(buf, size, " %s %g-%g", flag, lo, hi);
+}
+
+/* The samples behind each point: "n = 5" or "n = 1-5", per point. */
+static void samples_span(const struct plot_fig *fig, char *buf, size_t size)
+{
+	int i, j, lo = INT32_MAX, hi = 0;
+
+	for (i = 0; i < fig->nr_curves; i++)
+		for (j = 0; j < fig->curves[i].n; j++) {
+			lo = fig->curves[i].pts[j].n < lo ? fig->curves[i].pts[j].n : lo;
+			hi = fig->curves[i].pts[j].n > hi ? fig->curves[i].pts[j].n : hi;
+		}
+	if (!hi)
+		buf[0] = 0;
+	else if (lo == hi)
+		snprintf(buf, size, ", n = %d sample%s a point", lo, lo == 1 ? "" : "s");
+	else
+		snprintf(buf, size, ", n = %d-%d samples a point", lo, hi);
+}
+
+/*
+ * Title: what and when; subtitle: the conditions a reader of a mail
+ * needs to judge the figure (kernel, CPU, -w/-d/-p/-r, samples a point).
+ */
 static void write_title(FILE *f, const struct plot_fig *fig)
 {
-	char text[512], date[11] = "";
-	size_t len = bench_names(fig, text, 300);
+	const char *cpu = resenv_get(&fig->doc->env, "cpu_model");
+	const char *ncpu = resenv_get(&fig->doc->env, "online_cpus");
+	char text[512], sub[512], date[11] = "";
+	size_t len = bench_names(fig, text, 300), n;
 
 	if (fig->doc->date)	/* the day: the time of a run says nothing a reader needs */
 		snprintf(date, sizeof(date), "%s", fig->doc->date);
-	snprintf(text + len, sizeof(text) - len, " — kernel %s — %s",
-		 fig->doc->kernel ?: "unknown", *date ? date : "undated");
+	snprintf(text + len, sizeof(text) - len, " — %s", *date ? date : "undated");
+	n = snprintf(sub, sizeof(sub), "kernel %s, %s%s%s%s", fig->doc->kernel ?: "unknown",
+		     cpu && *cpu ? cpu : "unknown CPU", ncpu ? " (" : "", ncpu ?: "",
+		     ncpu ? " CPUs)" : "");
+	if (!fig->a->cdf) {
+		n += snprintf(sub + n, sizeof(sub) - n, ",");
+		n += opt_span(fig, "warmup", "-w", sub + n, sizeof(sub) - n);
+		n += opt_span(fig, "duration", "-d", sub + n, sizeof(sub) - n);
+		n += opt_span(fig, "producers", "-p", sub + n, sizeof(sub) - n);
+		n += opt_span(fig, "runs", "-r", sub + n, sizeof(sub) - n);
+		if (n < sizeof(sub))
+			samples_span(fig, sub + n, sizeof(sub) - n);
+	}
+	/* two lines: gnuplot joins string expressions, "\n" is a newline in double quotes */
 	fputs("set title ", f);
 	gp_str(f, text);
+	fputs(".\"\\n\".", f);
+	gp_str(f, sub);
 	fputc('\n', f);
 }
 
@@ -92,7 +172,11 @@ static void write_ylabel(FILE *f, const struct plot_fig *fig, int axis)
 			len += snprintf(text + len, sizeof(text) - len, "%s%s",
 					len ? ", " : "", fig->curves[i].metric);
 	}
-	snprintf(text + len, sizeof(text) - len, " (%s), mean ± stddev", fig->unit[axis]);
+	/* the label says what is drawn: bars only where a point has a spread */
+	for (i = 0, j = 0; i < fig->nr_curves; i++)
+		j |= fig->curves[i].axis == axis && curve_has_bars(fig, i);
+	snprintf(text + len, sizeof(text) - len, " (%s)%s", fig->unit[axis],
+		 j ? ", mean ± stddev" : "");
 	fputs(axis ? "set y2label " : "set ylabel ", f);
 	gp_str(f, text);
 	fputc('\n', f);
@@ -229,12 +313,14 @@ static void write_data(FILE *f, const struct plot_fig *fig)
 
 static void write_plot(FILE *f, const struct plot_fig *fig)
 {
-	const char *style = fig->a->cdf ? "using 1:2 with steps lw 2" :
-				"using 1:2:3 with yerrorlines lw 2 pt 7";
+	const char *style;
 	int i;
 
 	fputs("plot ", f);
 	for (i = 0; i < fig->nr_curves; i++) {
+		/* no error-bar glyph for a curve with no spread to show */
+		style = fig->a->cdf ? "using 1:2 with steps lw 2" : curve_has_bars(fig, i) ?
+			"using 1:2:3 with yerrorlines lw 2 pt 7" : "using 1:2 with linespoints lw 2 pt 7";
 		fprintf(f, "%s$c%d %s axes x1y%d title ", i ? ", \\\n     " : "", i, style,
 			fig->curves[i].axis + 1);
 		gp_str(f, fig->curves[i].title);
@@ -244,18 +330,23 @@ static void write_plot(FILE *f, const struct plot_fig *fig)
 
 static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 {
-	/* The key goes below the graph in two columns; the figure grows with it. */
-	int rows = (fig->nr_curves + 1) / 2;
-
-	fprintf(f, "set terminal %s size 960,%d font 'sans,11' noenhanced\n",
-		fig->a->png ? "pngcairo" : "svg", 560 + 18 * rows);
+	fprintf(f, "set terminal %s size 960,580 font 'sans,11' noenhanced\n",
+		fig->a->png ? "pngcairo" : "svg");
 	fputs("set output ", f);
 	gp_str(f, out);
 	fputc('\n', f);
 	write_title(f, fig);
-	/* room on the right for the last x label and the y2 axis */
-	fprintf(f, "set grid\nset key below vertical maxrows %d\n", rows);
-	fputs("set lmargin 12\nset rmargin 12\n", f);
+	/*
+	 * One curve needs no key: the title names it.  Several: the key to
+	 * the right of the graph, clear of the x label and its tics (below,
+	 * it crowded the label); room on the right otherwise for the last x
+	 * label and the y2 axis.
+	 */
+	fputs("set grid\nset lmargin 12\n", f);
+	if (fig->nr_curves > 1)
+		fputs("set key outside right top vertical Left reverse\n", f);
+	else
+		fputs("unset key\nset rmargin 12\n", f);
 	write_x(f, fig);
 	write_ylabel(f, fig, 0);
 	yrange(f, fig, 0);

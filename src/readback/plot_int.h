@@ -22,6 +22,7 @@ struct plot_args {
 
 struct plot_pt {
 	double x, y, sd;
+	int n;			/* samples behind y: 1 has no spread, no bar */
 	char xtext[64];		/* the option's (or key field's) value as written */
 	bool numeric;
 	bool from_key;		/* x is a field of the metric's key */

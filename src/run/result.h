@@ -65,6 +65,8 @@ struct run_result {
 	double precision_target;	/* 0: fixed duration */
 	bool precision_reached;
 	double precision_pct;
+	/* Stopped by a signal (status 128+N); with samples, they are kept: summary and exports */
+	bool interrupted;
 	/* Set by suites and sweeps after run_bench, for the exports (NULL: none). */
 	const char *suite;
 	const char *section;
@@ -131,6 +133,12 @@ static inline const void *res_args(const struct run_result *r)
 static inline const struct run_opts *res_opts(const struct run_result *r)
 {
 	return &r->spec.opts;
+}
+
+/* An interrupted run that measured samples: its figures are printed and written, marked so. */
+static inline bool res_kept(const struct run_result *r)
+{
+	return r->interrupted && r->nr_samples > 0 && r->st;
 }
 
 void run_result_free(struct run_result *res);

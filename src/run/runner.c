@@ -301,6 +301,7 @@ static int setup_status(int err)
 
 static int interrupted_status(struct run_result *res)
 {
+	res->interrupted = true;
 	return fail(res, 128 + interrupted_signal(), "interrupted by signal %d",
 		    interrupted_signal());
 }
@@ -397,7 +398,7 @@ static int run_repeat(struct bench_env *env)
 {
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
-	int nw = env->nr_producers + env->nr_consumers, err;
+	int nw = env->nr_producers + env->nr_consumers, err, samples_before = res->nr_samples;
 	struct worker *w;
 
 	if (b->flags & BENCH_F_ONESHOT)
@@ -423,8 +424,8 @@ static int run_repeat(struct bench_env *env)
 	} else if (env->opts->verifier_stats) {
 		if (kstats_verifier_report(stdout, b->name))
 			fail(res, 1, "%s: loaded no BPF program to report", b->name);
-	} else if (!measure_run(env, w, nw)) {
-		res->nr_repeats++;
+	} else if (!measure_run(env, w, nw) || res->nr_samples > samples_before) {
+		res->nr_repeats++;	/* an interrupted repetition counts with what it measured */
 	}
 	trigger_detach(&env->trig);
 	if (b->teardown)
@@ -460,6 +461,26 @@ static int add_static_metrics(struct bench_env *env)
 }
 
 static int run_bench_muted(const struct run_spec *spec, struct run_result *res);
+
+/*
+ * A signal ended the run after some samples: each of them was a whole
+ * period (the one cut short is dropped), so the summary of those is a
+ * true one, said to be partial on the line before it; the time asked
+ * for beside the time measured.
+ */
+static void interrupted_summary(struct bench_env *env, struct run_result *res)
+{
+	const struct run_opts *o = env->opts;
+	double asked = (o->precision_pct ? o->max_duration_ms : o->duration_ms) / 1e3 * o->runs;
+
+	snprintf(res->error, sizeof(res->error), "interrupted by signal %d after %d sample%s "
+		 "(%.1f of %g s measured)", interrupted_signal(), res->nr_samples,
+		 res->nr_samples == 1 ? "" : "s", res->wall_ns / 1e9, asked);
+	if (!o->batch)
+		fprintf(report_out(o), "I%s: the figures below are of those samples\n",
+			res->error + 1);
+	env->reporter->summary(env, res);
+}
 
 int run_bench(const struct run_spec *spec, struct run_result *res)
 {
@@ -509,8 +530,13 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 		return res->status;
 	if (!res->status && !res->nr_samples)
 		fail(res, 1, "%s: no sample was measured", b->name);
+	if (res->interrupted && !res->nr_samples)	/* no figure at all, not a summary of none */
+		snprintf(res->error, sizeof(res->error), "interrupted by signal %d before any "
+			 "sample was measured", interrupted_signal());
 	res_compute_stats(res);
-	if (!res->status)
+	if (res_kept(res))
+		interrupted_summary(&env, res);
+	else if (!res->status)
 		env.reporter->summary(&env, res);
 	return res->status;
 }
