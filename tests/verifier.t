@@ -22,6 +22,7 @@ variants() {
 		echo "$b --value_size 256 --latency"
 		echo "$b --value_size 2"
 	done
+	echo "hashmap-with-bloom --trigger test-run --latency"	# auto: raw-tp
 	for b in lpm-trie-noop lpm-trie-baseline lpm-trie-lookup lpm-trie-insert \
 		 lpm-trie-update lpm-trie-delete; do
 		echo "$b --latency"

@@ -3,15 +3,17 @@
  * Bloom filter map: lookups, updates and false positives; hash map
  * lookups with and without a bloom filter in front.
  *
- * The filter benchmarks walk a window of `values` with bpf_loop(),
- * BLOOM_BATCH values per run.  The hash map benchmarks look up keys cut
- * from hash_keys in a plain loop of HASH_BATCH, as the kernel's bench
- * does, so that a lookup costs the lookup and little else.  Each CPU
- * goes on from its own cursor (see bloom.h).
+ * The measured programs do per op what the kernel bench's
+ * (progs/bloom_filter_bench.c) does, so that a figure with its name is
+ * its figure: the filter benchmarks pass over every value of `values`
+ * with bpf_for_each_map_elem(), the hash map benchmarks look up
+ * HASH_BATCH keys cut from hash_keys a run, and every op bumps a
+ * per-CPU counter.  The jobs (filling, exact counts) keep their counts
+ * on the stack and answer in the packet.
  *
  * With --latency (hist_every, rodata) a run's ops go in batches of
  * BLOOM_HIST_BATCH, one batch in hist_every per CPU timed
- * (bpf/hist.bpf.h); without it the verifier keeps the loops of old.
+ * (bpf/hist.bpf.h); without it the verifier drops that code.
  */
 #include "bench_common.bpf.h"
 #include "hist.bpf.h"
@@ -44,8 +46,8 @@ struct {
 	__uint(max_entries, 1);
 } hashmap SEC(".maps");
 
-/* Random bytes from user space: keys_end bytes of keys, then their head again. */
-__u8 hash_keys[HASH_KEYS_SPAN + HASH_KEYS_TAIL];
+/* Random bytes from user space: keys_end bytes of keys (room for a key at any masked offset). */
+__u8 hash_keys[HASH_KEYS_SPAN + BLOOM_VALUE_MAX];
 
 /* The measured programs' operation and window (constants: the verifier drops the other ops). */
 const volatile __u32 bench_op = BLOOM_OP_PEEK;
@@ -133,182 +135,185 @@ static __always_inline void apply(__u32 op, struct tally *t, void *val)
 	}
 }
 
+/* ---- the measured programs: the kernel bench's work per op ---- */
+
 /*
- * One run's counts, all or none for a reader: see enum bloom_slot_word.
- * The adds are locked instructions on x86, ordered as written.
+ * Each op's outcome goes into this CPU's slot as it happens, as the
+ * kernel bench's log_result() does: the CPU's number and a plain
+ * increment, per op.  Plain: two programs interleaving on one CPU may
+ * lose a count, as there; an atomic would cost each op more than the
+ * kernel bench pays.  The hash map benchmarks count a rejection by the
+ * filter in its own word (the kernel bench's hit): one increment per op.
  */
-static __always_inline void publish(struct bench_slot *slot, const struct tally *t)
+static __always_inline void count_hit(void)
 {
-	__sync_fetch_and_add(&slot->extra[SLOT_X_BEGIN], 1);
-	__sync_fetch_and_add(&slot->hits, t->hits);
-	__sync_fetch_and_add(&slot->drops, t->drops);
-	__sync_fetch_and_add(&slot->extra[SLOT_X_OPS], t->done);
-	__sync_fetch_and_add(&slot->extra[SLOT_X_FILTERED], t->filtered);
-	__sync_fetch_and_add(&slot->extra[SLOT_X_ERRORS], t->errors);
-	__sync_fetch_and_add(&slot->extra[SLOT_X_END], 1);
+	bench_my_slot()->hits++;
 }
 
-/* ---- the filter benchmarks: a window of `values` ---- */
-
-static __always_inline void step(__u32 op, struct walk *w)
+static __always_inline void count_drop(void)
 {
-	__u32 idx = w->base + w->pos;
-	void *val = bpf_map_lookup_elem(&values, &idx);
+	bench_my_slot()->drops++;
+}
 
-	w->t.done++;
-	if (++w->pos >= w->len)
-		w->pos = 0;
-	if (val)
-		apply(op, &w->t, val);
+static __always_inline void count_word(int word)
+{
+	bench_my_slot()->extra[word]++;
+}
+
+static __always_inline void filter_op(void *val)
+{
+	long err;
+
+	if (bench_op == BLOOM_OP_PUSH)
+		err = bpf_map_push_elem(&bloom, val, BPF_ANY);
 	else
-		w->t.errors++;
+		err = bpf_map_peek_elem(&bloom, val);
+	if (!err)
+		count_hit();
+	else if (err == -BLOOM_ENOENT && bench_op == BLOOM_OP_PEEK)
+		count_drop();
+	else
+		count_word(SLOT_X_ERRORS);
 }
 
-static int measured_step(__u32 i, void *ctx)
-{
-	step(bench_op, ctx);
-	return 0;
-}
+/* ---- the filter benchmarks: every value of `values`, as the kernel bench ---- */
 
 /*
- * --latency: one batch of a run.  The timed part is the ops' own
- * bpf_loop, as every op runs untimed: one callback per value, its
- * lookup in `values`, the filter op, a count on the stack.
+ * --latency: ops are cut into batches of BLOOM_HIST_BATCH as the walk
+ * goes, one batch in hist_every timed (or its first half); a batch
+ * starts only where a whole one is left.
  */
-static int filter_hist_batch(__u32 i, void *ctx)
-{
+struct elem_walk {
 	struct hist_batch hb;
-	__u32 timed = hist_begin(&hb, BLOOM_HIST_BATCH, true);
+	__u32 n;	/* ops of the current batch done */
+	__u32 timed;	/* of them to time */
+};
 
-	bpf_loop(timed, measured_step, ctx, 0);
-	hist_end(&hb, 0);
-	if (timed < BLOOM_HIST_BATCH)
-		bpf_loop(BLOOM_HIST_BATCH - timed, measured_step, ctx, 0);
+static long filter_elem(struct bpf_map *map, __u32 *key, void *val, struct elem_walk *w)
+{
+	if (hist_every && !w->n) {
+		w->timed = 0;
+		if (win_len >= BLOOM_HIST_BATCH && *key <= win_len - BLOOM_HIST_BATCH)
+			w->timed = hist_begin(&w->hb, BLOOM_HIST_BATCH, true);
+	}
+	filter_op(val);
+	if (!hist_every)
+		return 0;
+	if (++w->n == w->timed && w->hb.ops) {
+		hist_end(&w->hb, 0);
+		w->hb.ops = 0;
+	}
+	if (w->n >= BLOOM_HIST_BATCH)
+		w->n = 0;
 	return 0;
 }
 
 /*
- * The cursor is a plain store: two programs interleaving on one CPU may
- * repeat a few values, which does not change what is measured.
+ * A run is one pass over the values (nr_entries of them), each op a
+ * callback of bpf_for_each_map_elem() as in the kernel bench.
  */
-static __always_inline void filter_batch(void)
+static __always_inline void filter_run(void)
 {
-	struct bench_slot *slot = bench_my_slot();
-	struct walk w = {
-		.base = win_base,
-		.len = win_len,
-		.pos = slot->extra[SLOT_X_CURSOR],
-	};
+	struct elem_walk w = {};
 
-	if (w.pos >= w.len)
-		w.pos = 0;
-	if (hist_every)
-		bpf_loop(BLOOM_BATCH / BLOOM_HIST_BATCH, filter_hist_batch, &w, 0);
-	else
-		bpf_loop(BLOOM_BATCH, measured_step, &w, 0);
-	slot->extra[SLOT_X_CURSOR] = w.pos;
-	publish(slot, &w.t);
+	bpf_for_each_map_elem(&values, filter_elem, &w, 0);
 }
 
 /* ---- the hash map benchmarks: keys cut from hash_keys ---- */
 
 /*
- * Per lookup: the key's address, the lookup(s), one count; the kernel's
- * bench pays that and a per-CPU counter in memory besides.  The counts stay
- * on the stack: no branch reads them, so the verifier need not tell
- * their values apart.  No test for the end of the keys either (see
- * HASH_KEYS_TAIL): the verifier then follows one offset per iteration.
- * n lookups from off (n a constant); returns the offset after them.
+ * One lookup, as the kernel bench's loop body: the filter first for
+ * hashmap-with-bloom (a rejection is a hit), then the hash map.
  */
-static __always_inline __u64 hash_run(struct tally *t, __u64 off, int n, bool filter)
+static __always_inline void hash_op(void *key, bool filter)
 {
-	int i;
+	long err;
 
-	for (i = 0; i < n; i++) {
-		hash_lookup(t, hash_keys + off, filter);
-		off += key_size;
+	if (filter) {
+		err = bpf_map_peek_elem(&bloom, key);
+		if (err == -BLOOM_ENOENT) {
+			count_word(SLOT_X_FILTERED);
+			return;
+		}
+		if (err) {
+			count_word(SLOT_X_ERRORS);
+			return;
+		}
 	}
-	t->done += n;
-	return off;
+	if (bpf_map_lookup_elem(&hashmap, key))
+		count_hit();
+	else
+		count_drop();
 }
 
-/* --latency: a run's lookups as batches, each of which may be the timed one. */
 struct hash_walk {
-	struct tally t;
-	__u64 off;
+	__u64 off;	/* byte offset of the next key in hash_keys */
 };
 
 /*
- * One batch: all its lookups timed, or its first half (two constant
- * counts rather than one variable one, which the verifier would follow
- * for every split).  The counts stay on this frame's stack until the
- * batch is done, as hash_batch's do.
+ * n lookups (a constant) in value_size steps, the offset masked to the
+ * 2 MiB of keys per op as in the kernel bench (it never exceeds them:
+ * the mask bounds the key for the verifier).
  */
-static __always_inline int hash_hist_batch(struct hash_walk *c, bool filter)
+static __always_inline void hash_run(struct hash_walk *w, int n, bool filter)
 {
-	struct tally t = {};
-	struct hist_batch hb;
-	__u64 off = c->off;
+	__u64 off = w->off;
+	int i;
 
-	/* the last batch ran past the end, into the tail that repeats the head */
-	if (off >= keys_end)
-		off = off - keys_end < keys_end ? off - keys_end : off % keys_end;
-	if (off >= keys_end)	/* cannot be; tells the verifier where the keys are */
-		return 1;
-	if (hist_begin(&hb, BLOOM_HIST_BATCH, true) == BLOOM_HIST_BATCH) {
-		off = hash_run(&t, off, BLOOM_HIST_BATCH, filter);
+	for (i = 0; i < n; i++) {
+		hash_op(hash_keys + (off & HASH_KEYS_MASK), filter);
+		off += key_size;
+		if (off >= keys_end)
+			off = 0;
+	}
+	w->off = off;
+}
+
+/*
+ * One chunk of HASH_CHUNK lookups, a bpf_loop() callback: the verifier
+ * walks a chunk's loop, not the run's 1024 lookups, and the call costs
+ * a chunk less than one lookup does.  With --latency a chunk is a
+ * batch that may be timed, all of it or its first half.
+ */
+static __always_inline int hash_chunk(struct hash_walk *w, bool filter)
+{
+	struct hist_batch hb;
+
+	if (hist_begin(&hb, HASH_CHUNK, true) == HASH_CHUNK) {
+		hash_run(w, HASH_CHUNK, filter);
 		hist_end(&hb, 0);
 	} else {
-		off = hash_run(&t, off, BLOOM_HIST_BATCH / 2, filter);
+		hash_run(w, HASH_CHUNK / 2, filter);
 		hist_end(&hb, 0);
-		off = hash_run(&t, off, BLOOM_HIST_BATCH / 2, filter);
+		hash_run(w, HASH_CHUNK / 2, filter);
 	}
-	c->off = off;
-	c->t.done += t.done;
-	c->t.hits += t.hits;
-	c->t.drops += t.drops;
-	c->t.filtered += t.filtered;
-	c->t.errors += t.errors;
 	return 0;
 }
 
-static int hash_hist_plain(__u32 i, void *ctx)
+static int hash_chunk_plain(__u32 i, void *ctx)
 {
-	return hash_hist_batch(ctx, false);
+	return hash_chunk(ctx, false);
 }
 
-static int hash_hist_filtered(__u32 i, void *ctx)
+static int hash_chunk_filtered(__u32 i, void *ctx)
 {
-	return hash_hist_batch(ctx, true);
+	return hash_chunk(ctx, true);
 }
 
-/* The run's lookups in batches of BLOOM_HIST_BATCH; the next offset. */
-static __always_inline __u64 hash_hist_run(struct tally *t, __u64 off, bool filter)
-{
-	struct hash_walk c = { .off = off };
-
-	if (filter)
-		bpf_loop(HASH_BATCH / BLOOM_HIST_BATCH, hash_hist_filtered, &c, 0);
-	else
-		bpf_loop(HASH_BATCH / BLOOM_HIST_BATCH, hash_hist_plain, &c, 0);
-	*t = c.t;
-	return c.off;
-}
-
+/*
+ * A run is HASH_BATCH lookups, as the kernel bench's, from this CPU's
+ * cursor on (the kernel bench: from a random offset).
+ */
 static __always_inline void hash_batch(bool filter)
 {
 	struct bench_slot *slot = bench_my_slot();
-	struct tally t = {};
-	__u64 off = slot->extra[SLOT_X_CURSOR];	/* 64 bits: no truncated copy to bound */
+	struct hash_walk w = { .off = slot->extra[SLOT_X_CURSOR] };
 
-	if (off >= keys_end)
-		off = 0;
-	if (hist_every)
-		off = hash_hist_run(&t, off, filter);
+	if (filter)
+		bpf_loop(HASH_BATCH / HASH_CHUNK, hash_chunk_filtered, &w, 0);
 	else
-		off = hash_run(&t, off, HASH_BATCH, filter);
-	slot->extra[SLOT_X_CURSOR] = off % keys_end;
-	publish(slot, &t);
+		bpf_loop(HASH_BATCH / HASH_CHUNK, hash_chunk_plain, &w, 0);
+	slot->extra[SLOT_X_CURSOR] = w.off;
 }
 
 static __always_inline void measured_batch(void)
@@ -318,25 +323,31 @@ static __always_inline void measured_batch(void)
 	else if (bench_op == BLOOM_OP_HASH_FILTERED)
 		hash_batch(true);
 	else
-		filter_batch();
+		filter_run();
 }
 
 BENCH_TRIGGERS(bloom, measured_batch)
 
 /* ---- jobs: filling the maps and exact counts ---- */
 
+/* A job's op on its next value: a value of the window of `values`, or a key slot. */
 static int job_step(__u32 i, void *ctx)
 {
 	struct walk *w = ctx;
+	__u32 idx = w->base + w->pos;
+	void *val;
 
-	if (!bloom_op_is_lookup(w->op)) {
-		step(w->op, w);
-		return 0;
-	}
-	apply(w->op, &w->t, hash_keys + ((w->pos * key_size) & HASH_KEYS_MASK));
+	if (bloom_op_is_lookup(w->op))
+		val = hash_keys + ((w->pos * key_size) & HASH_KEYS_MASK);
+	else
+		val = bpf_map_lookup_elem(&values, &idx);
 	w->t.done++;
 	if (++w->pos >= w->len)
 		w->pos = 0;
+	if (val)
+		apply(w->op, &w->t, val);
+	else
+		w->t.errors++;
 	return 0;
 }
 

@@ -49,35 +49,26 @@ enum bloom_job_word {
 };
 
 #define BLOOM_JOB_MAX	(1u << 16)	/* per syscall: keeps a signal noticed quickly */
-#define BLOOM_BATCH	16384		/* values per run of a measured filter program */
 #define HASH_BATCH	1024		/* lookups per run of a measured hash map program */
-/* --latency: ops per timed batch (both batches above a multiple of it). */
-#define BLOOM_HIST_BATCH	16
+#define HASH_CHUNK	16		/* of them per bpf_loop() callback */
+/* --latency: ops per timed batch (a hash map run's chunk). */
+#define BLOOM_HIST_BATCH	HASH_CHUNK
 
 #define BLOOM_VALUE_MAX	256		/* the kernel bench's largest value_size */
 /* The kernel bench's random bytes are 2^21 long: the space keys are cut from. */
 #define HASH_KEYS_SPAN	(1u << 21)
 #define HASH_KEYS_MASK	(HASH_KEYS_SPAN - 1)
-/*
- * Behind the keys in use, their head again, as far as one run reads: a
- * run reads its HASH_BATCH keys in one stretch and wraps its cursor
- * once, after them, instead of testing for the end at every key.
- */
-#define HASH_KEYS_TAIL	(HASH_BATCH * BLOOM_VALUE_MAX)
 
 /*
- * Per-CPU counters of the measured programs: hits and drops in their
- * bench_slot's own words, the rest in extra[].  A run adds its counts
- * between a BEGIN and an END increment, so a reader that sees both equal
- * around its reads has all of one run's counts or none.
+ * Per-CPU counters of the measured programs, bumped per op: the
+ * bench_slot's own hits (found, or inserted) and drops (not found), and
+ * in extra[] what the filter rejected (a hit of the kernel bench's) and
+ * failures.  Operations done are their sum.
  */
 enum bloom_slot_word {
-	SLOT_X_CURSOR,		/* where this CPU's walk goes on; set by user space */
-	SLOT_X_OPS,		/* operations done */
+	SLOT_X_CURSOR,		/* hash maps: the next key's offset on this CPU; set by user space */
 	SLOT_X_FILTERED,
 	SLOT_X_ERRORS,
-	SLOT_X_BEGIN,
-	SLOT_X_END,
 };
 
 #endif

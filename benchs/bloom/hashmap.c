@@ -108,9 +108,6 @@ int hash_keys_fill(struct bloom_state *s)
 		planted++;
 	}
 	s->win_present = planted;
-	/* the tail: the keys again from the first, however many times one run reads them */
-	for (j = 0; j < HASH_KEYS_TAIL; j++)
-		keys[end + j] = keys[j % end];
 	return 0;
 }
 

@@ -4,14 +4,11 @@
  * pair meet here twice a round.
  */
 #include <stdatomic.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include "bench.h"
 #include "htab_mem_pair.h"
-
-#define PAIR_WAIT_NS	10000000l	/* a sleeping partner re-checks stop this often */
 
 static inline void cpu_relax(void)
 {
@@ -40,14 +37,18 @@ static bool spin_round(struct bench_env *env, struct pair_barrier *b, unsigned i
 	return false;
 }
 
+/*
+ * Sleeps untimed, as pthread_barrier_wait() does in the kernel bench: a
+ * timeout would arm a timer at every sleep, which a VM pays an exit for.
+ * The stop wakes it: producers are joined with thread_join_waking(),
+ * whose signal ends the wait (EINTR), again until the thread is gone.
+ */
 static void sleep_round(struct bench_env *env, struct pair_barrier *b, unsigned int r)
 {
-	struct timespec ts = { 0, PAIR_WAIT_NS };
-
 	while (!round_passed(b, r) && !bench_stopping(env)) {
 		atomic_fetch_add(&b->sleepers, 1);
 		/* returns at once if the round has moved on since the check */
-		syscall(SYS_futex, &b->round, FUTEX_WAIT_PRIVATE, r, &ts, NULL, 0);
+		syscall(SYS_futex, &b->round, FUTEX_WAIT_PRIVATE, r, NULL, NULL, 0);
 		atomic_fetch_sub(&b->sleepers, 1);
 	}
 }

@@ -45,11 +45,7 @@ struct loop_state {
 	int ret;
 };
 
-/*
- * Key number i in [0, nr_entries) as the first prefix_len bits of the
- * data: every key is distinct for any prefix length, and with /32 the
- * keys are the integers [0, nr_entries) themselves.
- */
+/* Key number i in [0, nr_entries): see lpm_key_data(). */
 static __always_inline __u32 make_key(struct lpm_key *key)
 {
 	__u32 i;
@@ -59,7 +55,7 @@ static __always_inline __u32 make_key(struct lpm_key *key)
 	else
 		i = next_index++ % nr_entries;
 	key->prefixlen = prefix_len;
-	key->data = bpf_htonl(i << (32 - prefix_len));
+	key->data = lpm_key_data(i, prefix_len);
 	return i;
 }
 

@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
@@ -106,11 +105,6 @@ struct lpm_state {
 };
 
 /* ---- the key set, and filling and emptying a trie with it ---- */
-
-__u32 lpm_key_data(uint32_t i, uint32_t prefix_len)
-{
-	return htonl(i << (32 - prefix_len));
-}
 
 int lpm_keys_make(struct lpm_keys *k, const struct lpm_args *a)
 {

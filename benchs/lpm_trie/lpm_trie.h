@@ -4,10 +4,8 @@
  * the family's two user-side files (lpm_trie.c: the operations;
  * lpm_trie_free.c: the free) share.
  *
- * Every trie holds (or, for insert, will hold) the keys [0, nr_entries):
- * key i is i in the first prefix_len bits of the data, big-endian, so the
- * keys are gapless and distinct for any prefix length (with /32 they are
- * the integers 0..nr_entries-1 in network order).
+ * Every trie holds (or, for insert, will hold) the keys [0, nr_entries),
+ * key i's data as lpm_key_data() makes it.
  */
 #ifndef BPFBENCH_LPM_TRIE_H
 #define BPFBENCH_LPM_TRIE_H
@@ -25,11 +23,35 @@
 
 enum lpm_op { LPM_NOOP, LPM_BASELINE, LPM_LOOKUP, LPM_INSERT, LPM_UPDATE, LPM_DELETE };
 
-/* The trie's key: prefix length, then up to 32 bits of big-endian data. */
+/* The trie's key: prefix length, then up to 32 bits of data (the trie reads it bytewise). */
 struct lpm_key {
 	__u32 prefixlen;
 	__u32 data;
 };
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LPM_LE32(x)	(x)
+#define LPM_BE32(x)	__builtin_bswap32(x)
+#else
+#define LPM_LE32(x)	__builtin_bswap32(x)
+#define LPM_BE32(x)	(x)
+#endif
+
+/*
+ * Key i's data, on both sides.  Where the prefix is whole bytes, the
+ * kernel bench's key: i as a little-endian u32 (what its `data = i` is on
+ * x86), whose first prefix_len bits are i's low bytes, distinct for
+ * i < 2^prefix_len; consecutive keys part at the first byte, so a walk of
+ * them shares little of the trie's upper path.  Otherwise i in the
+ * first prefix_len bits, big-endian: distinct and gapless, where the
+ * kernel bench's keys would collide.
+ */
+static inline __u32 lpm_key_data(__u32 i, __u32 prefix_len)
+{
+	if (prefix_len % 8 == 0)
+		return LPM_LE32(i);
+	return LPM_BE32(i << (32 - prefix_len));
+}
 
 /*
  * What one producer's program runs did, alone on its cache line: the
@@ -68,7 +90,6 @@ struct lpm_keys {
 	uint32_t n;
 };
 
-__u32 lpm_key_data(uint32_t i, uint32_t prefix_len);
 int lpm_keys_make(struct lpm_keys *k, const struct lpm_args *a);
 void lpm_keys_free(struct lpm_keys *k);
 /* Puts every key in (update) or takes every key out of the trie at fd: batched where possible. */

@@ -30,7 +30,8 @@ struct stream_state {
 } __attribute__((aligned(64)));
 
 #define RB_MAX_STREAMS	1024	/* BENCH_MAX_THREADS: one stream per producer */
-#define RB_BATCH_MAX	3000	/* samples per program run: bounded for the verifier */
+#define RB_BATCH_MAX	3000	/* samples per program run at most */
+#define RB_CHUNK	32	/* samples per bpf_loop() callback */
 
 static inline __u16 rb_sample_check(__u32 seq, __u32 stream)
 {
