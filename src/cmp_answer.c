@@ -46,19 +46,25 @@ static double ci_reach(const struct cmp_row *r)
 	return fmax(r->hi - 1, 1 - r->lo) * 100;
 }
 
-/* "1.25 ± 0.02 × slower": the factor the change is by, in the verdict's own direction. */
+/*
+ * "1.25 ± 0.02 × slower": the factor the change is by, in the verdict's
+ * own direction, with as many decimals as the interval's half-width needs.
+ */
 static int factor(char *buf, size_t len, const struct cmp_row *r)
 {
 	bool up = r->ratio >= 1;
-	double f = up ? r->ratio : 1 / r->ratio, lo, hi;
-	int n = snprintf(buf, len, f < 100 ? "%.2f" : "%.3g", f);
+	double f = up ? r->ratio : 1 / r->ratio, lo, hi, e;
+	int n, dec = 2;
 
-	if (r->has_ci && r->lo > 0) {
-		lo = up ? r->lo : 1 / r->hi;
-		hi = up ? r->hi : 1 / r->lo;
-		n += snprintf(buf + n, len - n, " ± %.2f", fmax(hi - f, f - lo));
-	}
-	return n + snprintf(buf + n, len - n, " ×");
+	if (!r->has_ci || !(r->lo > 0))
+		return snprintf(buf, len, f < 100 ? "%.2f ×" : "%.3g ×", f);
+	lo = up ? r->lo : 1 / r->hi;
+	hi = up ? r->hi : 1 / r->lo;
+	e = fmax(hi - f, f - lo);
+	while (dec < 4 && e < 0.5 * pow(10, -dec))
+		dec++;
+	n = snprintf(buf, len, "%.*f ± %.*f ×", dec, f, dec, e);
+	return n;
 }
 
 static void change_text(char *buf, size_t len, const struct cmp_row *r)
@@ -72,8 +78,8 @@ static void change_text(char *buf, size_t len, const struct cmp_row *r)
 /* What would let so few values be tested. */
 static const char *what_would(const struct cmp_opts *o)
 {
-	return o->paired ? "run 3 or more pairs (-r 3, or --precision)" :
-			   "run each side with -r 3, or longer (-d), or both through ab";
+	return o->paired ? "run 3 or more pairs: -r 3 or --precision" :
+			   "-r 3, a longer -d, or ab";
 }
 
 static void answer(char *buf, size_t len, const struct cmp_row *r, const struct cmp_opts *o)
@@ -100,7 +106,7 @@ static void answer(char *buf, size_t len, const struct cmp_row *r, const struct 
 	} else if (r->tested && r->has_ci) {
 		snprintf(buf, len, "no difference detected (%s ±%.1f%%)", r->nm->id, ci_reach(r));
 	} else {
-		snprintf(buf, len, "no verdict: %s has %d and %d values, too few to test; %s",
+		snprintf(buf, len, "no verdict: %s n %d/%d, too few to test (%s)",
 			 r->nm->id, r->om->nr_values, r->nm->nr_values, what_would(o));
 	}
 }

@@ -32,7 +32,7 @@ static const char *const adjust_names[] = {
 
 void cmp_print_help(void)
 {
-	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--fail-on-regression PCT]\n"
+	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--paired] [--fail-on-regression PCT]\n"
 	       "       [--noise PCT] [--alpha A] [--adjust holm|bh|none]\n"
 	       "       [--match OPT,...|--ignore-option OPT,...]\n\n"
 	       "First a line per matching run: which side is faster by how much (95%% CI), or\n"
@@ -41,6 +41,8 @@ void cmp_print_help(void)
 	       "name{key}; units must agree.\n"
 	       "-q, --quiet                only the answer lines\n"
 	       "-v, --verbose              also the methods, p-values, MDE and basis of each row\n"
+	       "--paired                   the runs of OLD and NEW were taken in pairs, in order\n"
+	       "                           (as ab runs them): a paired test on each pair's ratio\n"
 	       "--fail-on-regression PCT   exit 1 if a slower/worse verdict changes more than PCT%%\n"
 	       "--noise PCT                equal within +-PCT%%, default %g\n"
 	       "--alpha A                  significance level after adjustment, default 0.05\n"

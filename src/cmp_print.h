@@ -12,7 +12,7 @@ struct cmp_table {
 };
 
 struct cmp_tally {
-	int cls[CLS_INCONCLUSIVE + 1];
+	int cls[CLS_NONE + 1];
 	int only_old, only_new, failed, one_process, regressions, matched;
 	int lone_metrics;	/* metrics of matched runs without a partner, or of another unit */
 };

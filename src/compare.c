@@ -547,6 +547,10 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 		a->o.verbosity = arg[1] == 'q' || arg[2] == 'q' ? -1 : 1;
 		return 0;
 	}
+	if (!strcmp(arg, "--paired")) {
+		a->o.paired = true;
+		return 0;
+	}
 	if (opt_is(arg, "--alpha"))
 		return parse_real("--alpha", val, 0, 0.5, true, &a->o.alpha);
 	if (opt_is(arg, "--fail-on-regression"))
@@ -636,7 +640,7 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 	a.old_shown = a.old_path;
 	a.new_shown = a.new_path;
 	if (x) {
-		a.o.paired = x->paired;
+		a.o.paired |= x->paired;
 		a.o.old_name = x->old_name;
 		a.o.new_name = x->new_name;
 		a.old_shown = x->old_shown;
@@ -656,6 +660,20 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 	}
 	resdoc_free(&old);
 	resdoc_free(&new);
+	return ret;
+}
+
+int compare_check_opts(int argc, char **argv)
+{
+	struct cmp_args a = { 0 };
+	int i, ret = 0, files = 0;
+
+	for (i = 0; i < argc && !ret; i++)
+		ret = parse_one(argc, argv, &i, &a, &files);
+	if (!ret && files) {
+		errmsg("compare: unexpected argument '%s'", a.old_path);
+		ret = EXIT_USAGE;
+	}
 	return ret;
 }
 

@@ -15,5 +15,7 @@ struct cmp_extra {
 	const char *intro;		/* printed after the answers, before the table */
 };
 int compare_with(int argc, char **argv, const struct cmp_extra *x);
+/* compare's options alone (argv[0] is the first option): 0, or EXIT_USAGE after one line. */
+int compare_check_opts(int argc, char **argv);
 
 #endif
