@@ -287,7 +287,11 @@ static void run_tests(struct cmp_row *row, const struct res_run *orun,
 	row->basis = BASIS_RUNS;
 	row->ounits = ora;
 	row->nunits = nra;
-	if (o->paired && ora == nra && ora >= 2 && !(all_zero(a, ora) && all_zero(b, nra))) {
+	if (o->paired && (ora < 2 || nra < 2)) {
+		row->basis = BASIS_FEW;		/* a pair is a run a side: one says nothing */
+		goto out;
+	}
+	if (o->paired && ora == nra && !(all_zero(a, ora) && all_zero(b, nra))) {
 		paired_test(row, a, b, ora, o);
 		goto out;
 	}
