@@ -31,6 +31,7 @@
 #include "util.h"
 
 #define AB_DEFAULT_PAIRS	5	/* >= 3: a paired test has a few degrees of freedom */
+#define AB_PRECISION_PAIRS	3	/* --precision: the fewest pairs unless -r says */
 #define AB_MAX_PAIRS		1000
 #define AB_MAX_WORDS		64
 #define AB_MAX_DURATION		300	/* --precision's default bound, s */
@@ -70,12 +71,13 @@ static void ab_usage(void)
 	       "                  [--json FILE] [--noise PCT] [--alpha A] [--fail-on-regression PCT]\n\n"
 	       "Runs two command lines of one benchmark alternately, N pairs (default %d) in\n"
 	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
-	       "against A pair by pair (the mean log ratio of the pairs, Student's t, Wilcoxon's\n"
-	       "signed-rank beside) and prints, first, B's speed relative to A with its 95%% CI.\n"
-	       "--precision PCT adds pairs (at least N) until the CI of B/A of the first metric\n"
-	       "is within +-PCT%%, or --max-duration (default %d s) has passed.  Other options\n"
-	       "(-w, -d, -p, ...) apply to both sides.  -q: the answer lines only; -v: methods\n"
-	       "and every column.  --json writes both sides (labelled as named).\n"
+	       "against A pair by pair (Student's t on the mean log ratio of the pairs,\n"
+	       "Wilcoxon's signed-rank beside) and prints first B's speed relative to A with\n"
+	       "its 95%% CI.  --precision PCT adds pairs (at least -r, default 3) until the CI\n"
+	       "of B/A in the first metric is within +-PCT%%, or --max-duration (default %d s)\n"
+	       "has passed.  Other options (-w, -d, -p, ...) apply to both sides.  -q: the\n"
+	       "answer lines only; -v: the methods and every column.  --json writes both sides\n"
+	       "(labelled as named).\n"
 	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression.\n",
 	       AB_DEFAULT_PAIRS, AB_MAX_DURATION);
 }
@@ -201,6 +203,7 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 
 static int parse_ab(int argc, char **argv, struct ab_args *a)
 {
+	bool runs_given = false;
 	int i, ret = 0;
 
 	a->pairs = AB_DEFAULT_PAIRS;
@@ -212,12 +215,15 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 	a->cmp = xcalloc((size_t)argc + 1, sizeof(char *));
 	a->glob = xcalloc((size_t)argc + 1, sizeof(char *));
 	for (i = 3; i < argc && !ret; i++) {
+		runs_given |= !strcmp(argv[i], "-r") || !strcmp(argv[i], "--runs");
 		ret = ab_option(argc, argv, &i, a);
 		if (ret == 1) {		/* -w0, -d1, ...: both sides' */
 			a->glob[a->nr_glob++] = argv[i];
 			ret = 0;
 		}
 	}
+	if (!ret && a->precision && !runs_given)
+		a->pairs = AB_PRECISION_PAIRS;
 	if (!ret && a->nr_names == 1) {
 		errmsg("ab: --name names both sides: --name A --name B");
 		ret = EXIT_USAGE;

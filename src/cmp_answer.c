@@ -103,8 +103,11 @@ static void answer(char *buf, size_t len, const struct cmp_row *r, const struct 
 	} else if (r->cls == CLS_EQUAL) {
 		snprintf(buf, len, "no difference detected (%s %s, within the ±%g%% noise)",
 			 r->nm->id, ch, o->noise * 100);
-	} else if (r->tested && r->has_ci) {
+	} else if (r->tested && r->has_ci && r->lo <= 1 && r->hi >= 1 && ci_reach(r) < 50) {
 		snprintf(buf, len, "no difference detected (%s ±%.1f%%)", r->nm->id, ci_reach(r));
+	} else if (r->tested && r->has_ci) {
+		snprintf(buf, len, "no difference detected (%s %s/%s %.3g, 95%% CI %.3g to %.3g)",
+			 r->nm->id, o->new_name, o->old_name, r->ratio, r->lo, r->hi);
 	} else {
 		snprintf(buf, len, "no verdict: %s n %d/%d, too few to test (%s)",
 			 r->nm->id, r->om->nr_values, r->nm->nr_values, what_would(o));
