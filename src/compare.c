@@ -33,9 +33,8 @@
 #include "stats.h"
 #include "util.h"
 #include "verdict.h"
+#include "cmp_cli.h"
 #include "cmp_print.h"
-
-#define MAX_KEY_NAMES	64
 
 static bool notes_muted;	/* -q: the answers only */
 
@@ -50,16 +49,6 @@ static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 }
-
-struct cmp_args {
-	const char *old_path, *new_path;
-	const char *old_shown, *new_shown;	/* in messages: the paths, or ab's sides */
-	const char *intro;		/* ab: what A and B are, before the table */
-	struct cmp_opts o;
-	bool match_only;		/* --match: only the bench and these parts */
-	int nr_names;
-	const char *names[MAX_KEY_NAMES];	/* --match or --ignore-option parts */
-};
 
 /* Option names match with '-' and '_' alike, as on the command line. */
 static bool name_eq(const char *a, const char *b)
@@ -466,130 +455,6 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	return tally.regressions ? 1 : 0;
 }
 
-static int parse_real(const char *opt, const char *text, double lo, double hi, bool lo_open,
-		      double *out)
-{
-	char *end;
-	double v;
-
-	v = text && *text ? strtod(text, &end) : NAN;
-	if (isnan(v) || *end || v > hi || v < lo || (lo_open && v == lo)) {
-		errmsg("%s: '%s' is not a number in %s%g, %g]", opt, text ?: "",
-		       lo_open ? "(" : "[", lo, hi);
-		return EXIT_USAGE;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_adjust(const char *text, enum stats_adjust *out)
-{
-	static const char *const names[] = { "holm", "bh", "none" };
-	size_t i;
-
-	for (i = 0; text && i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(text, names[i])) {
-			*out = (enum stats_adjust)i;
-			return 0;
-		}
-	}
-	errmsg("--adjust: '%s' is not holm, bh or none", text ?: "");
-	return EXIT_USAGE;
-}
-
-/* A comma list of identity parts into a->names (kept pointing into argv). */
-static int parse_names(const char *opt, char *text, struct cmp_args *a)
-{
-	char *save = NULL, *tok;
-
-	if (!text || !*text) {
-		errmsg("%s needs a comma list of option names", opt);
-		return EXIT_USAGE;
-	}
-	for (tok = strtok_r(text, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (a->nr_names == MAX_KEY_NAMES) {
-			errmsg("%s: more than %d names", opt, MAX_KEY_NAMES);
-			return EXIT_USAGE;
-		}
-		a->names[a->nr_names++] = tok;
-	}
-	return 0;
-}
-
-/* --opt V or --opt=V: the value, or NULL when the option is another. */
-static bool opt_is(const char *arg, const char *opt)
-{
-	size_t len = strlen(opt);
-
-	return !strncmp(arg, opt, len) && (!arg[len] || arg[len] == '=');
-}
-
-static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *files)
-{
-	char *arg = argv[*i], *eq = strchr(arg, '='), *val;
-	bool ignore;
-
-	val = eq ? eq + 1 : (*i + 1 < argc ? argv[*i + 1] : NULL);
-	if (arg[0] != '-' || !arg[1]) {
-		if (*files == 0)
-			a->old_path = arg;
-		else if (*files == 1)
-			a->new_path = arg;
-		++*files;
-		return 0;
-	}
-	if (!eq && strncmp(arg, "--", 2) == 0 && (opt_is(arg, "--alpha") ||
-	    opt_is(arg, "--fail-on-regression") || opt_is(arg, "--noise") ||
-	    opt_is(arg, "--adjust") || opt_is(arg, "--match") || opt_is(arg, "--ignore-option")))
-		++*i;	/* the value is the next word */
-	if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet") || !strcmp(arg, "-v") ||
-	    !strcmp(arg, "--verbose")) {
-		a->o.verbosity = arg[1] == 'q' || arg[2] == 'q' ? -1 : 1;
-		return 0;
-	}
-	if (!strcmp(arg, "--paired")) {
-		a->o.paired = true;
-		return 0;
-	}
-	if (opt_is(arg, "--alpha"))
-		return parse_real("--alpha", val, 0, 0.5, true, &a->o.alpha);
-	if (opt_is(arg, "--fail-on-regression"))
-		return parse_real("--fail-on-regression", val, 0, 1e6, false, &a->o.fail_pct);
-	if (opt_is(arg, "--noise")) {
-		if (parse_real("--noise", val, 0, 100, false, &a->o.noise))
-			return EXIT_USAGE;
-		a->o.noise /= 100;
-		return 0;
-	}
-	if (opt_is(arg, "--adjust"))
-		return parse_adjust(val, &a->o.adjust);
-	ignore = opt_is(arg, "--ignore-option");
-	if (ignore || opt_is(arg, "--match")) {
-		if (a->nr_names && a->match_only == ignore) {
-			errmsg("compare: --match and --ignore-option exclude each other");
-			return EXIT_USAGE;
-		}
-		a->match_only = !ignore;
-		return parse_names(ignore ? "--ignore-option" : "--match", val, a);
-	}
-	errmsg("compare: unknown option %s", arg);
-	return EXIT_USAGE;
-}
-
-static int parse_args(int argc, char **argv, struct cmp_args *a)
-{
-	int i, ret = 0, files = 0;
-
-	for (i = 1; i < argc && !ret; i++)
-		ret = parse_one(argc, argv, &i, a, &files);
-	if (!ret && files != 2) {
-		errmsg("compare needs two files: bpfbench compare OLD.json NEW.json (got %d)",
-		       files);
-		ret = EXIT_USAGE;
-	}
-	return ret;
-}
-
 /* Whether name is an option of r's benchmark (or a global one), recorded or at its default. */
 static bool has_part(const struct res_run *r, const char *name)
 {
@@ -636,7 +501,7 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 		cmp_print_help();
 		return 0;
 	}
-	ret = parse_args(argc, argv, &a);
+	ret = cmp_parse_args(argc, argv, &a);
 	a.old_shown = a.old_path;
 	a.new_shown = a.new_path;
 	if (x) {
@@ -660,20 +525,6 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 	}
 	resdoc_free(&old);
 	resdoc_free(&new);
-	return ret;
-}
-
-int compare_check_opts(int argc, char **argv)
-{
-	struct cmp_args a = { 0 };
-	int i, ret = 0, files = 0;
-
-	for (i = 0; i < argc && !ret; i++)
-		ret = parse_one(argc, argv, &i, &a, &files);
-	if (!ret && files) {
-		errmsg("compare: unexpected argument '%s'", a.old_path);
-		ret = EXIT_USAGE;
-	}
 	return ret;
 }
 

@@ -265,7 +265,7 @@ assert {r["metric"] for r in rows if not r["op"]} == {"enospc_retries", "element
 assert all(r["unit"] == "M ops/s" for r in rows if r["metric"] == "rate")
 PY
 ok $? "CSV: op and batch columns after metric, one row per figure, metric names without sizes"
-run compare "$TMPD/ka.json" "$TMPD/kb.json"
+run compare -v "$TMPD/ka.json" "$TMPD/kb.json"
 python3 - "$OUT" <<'PY'
 import re, sys
 ids = re.findall(r"^map-batch(?: \[[^]]*\])?  +(\S+)  ", sys.argv[1], re.M)
