@@ -82,6 +82,16 @@ static const char *what_would(const struct cmp_opts *o)
 			   "-r 3, a longer -d, or ab";
 }
 
+/* An inconclusive row: what would narrow its interval. */
+static const char *narrower(const struct cmp_row *r, const struct cmp_opts *o)
+{
+	if (o->paired)
+		return "more pairs would narrow it (-r, --precision)";
+	if (r->one_process)
+		return "-r 3, a longer -d or ab would narrow it";
+	return "more runs would narrow it (-r)";
+}
+
 static void answer(char *buf, size_t len, const struct cmp_row *r, const struct cmp_opts *o)
 {
 	char f[64], ch[96];
@@ -104,10 +114,11 @@ static void answer(char *buf, size_t len, const struct cmp_row *r, const struct 
 		snprintf(buf, len, "no difference detected (%s %s, within the ±%g%% noise)",
 			 r->nm->id, ch, o->noise * 100);
 	} else if (r->tested && r->has_ci && r->lo <= 1 && r->hi >= 1 && ci_reach(r) < 50) {
-		snprintf(buf, len, "no difference detected (%s ±%.1f%%)", r->nm->id, ci_reach(r));
+		snprintf(buf, len, "no difference detected (%s ±%.1f%%); %s", r->nm->id,
+			 ci_reach(r), narrower(r, o));
 	} else if (r->tested && r->has_ci) {
-		snprintf(buf, len, "no difference detected (%s %s/%s %.3g, 95%% CI %.3g to %.3g)",
-			 r->nm->id, o->new_name, o->old_name, r->ratio, r->lo, r->hi);
+		snprintf(buf, len, "no difference detected (%s %s/%s %.3g [%.3g, %.3g]); %s",
+			 r->nm->id, o->new_name, o->old_name, r->ratio, r->lo, r->hi, narrower(r, o));
 	} else {
 		snprintf(buf, len, "no verdict: %s n %d/%d, too few to test (%s)",
 			 r->nm->id, r->om->nr_values, r->nm->nr_values, what_would(o));
