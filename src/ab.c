@@ -68,7 +68,8 @@ static void ab_usage(void)
 {
 	printf("Usage: bpfbench [OPTIONS] ab \"ARGS A\" \"ARGS B\" [-r N] [--precision PCT\n"
 	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
-	       "                  [--json FILE] [--noise PCT] [--alpha A] [--fail-on-regression PCT]\n\n"
+	       "                  [--json FILE] [--noise PCT] [--alpha A] [--adjust M]\n"
+	       "                  [--fail-on-regression PCT]\n\n"
 	       "Runs two command lines of one benchmark alternately, N pairs (default %d) in\n"
 	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
 	       "against A pair by pair (Student's t on the mean log ratio of the pairs,\n"
