@@ -8,6 +8,21 @@ source "$(dirname "$0")/lib.sh"
 GEN="$(dirname "$0")/gen_results.py"
 gen() { python3 "$GEN" "$@"; }
 alarm_re=' (faster|slower|better|worse|higher|lower)$'
+# The widest line of a file, in characters.
+maxwidth() { python3 -c 'import sys; print(max([len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")] + [0]))' "$1"; }
+# The largest count that a binomial(n, 0.05) exceeds with probability < 1%.
+binom_bound() {
+	python3 -c '
+import math, sys
+n, p = int(sys.argv[1]), 0.05
+k, tail = 0, 1.0
+while True:
+    tail -= math.comb(n, k) * p ** k * (1 - p) ** (n - k)
+    if tail < 0.01:
+        break
+    k += 1
+print(k)' "$1"
+}
 
 # ---- false alarms: pairs drawn from one distribution ----
 # 30 pairs of one process each (30 one-second samples, AR(1) with lag-1
@@ -18,7 +33,7 @@ pairs=0 alarms=0 derived_bad=0
 for mode in "--samples 30" "--runs 5 --samples 10"; do
 	gen "$TMPD/fa%d.json" --seed 1002 --count 60 $mode
 	for i in $(seq 1 30); do
-		run compare "$TMPD/fa$((1000 + 2 * i)).json" "$TMPD/fa$((1001 + 2 * i)).json" \
+		run compare -v "$TMPD/fa$((1000 + 2 * i)).json" "$TMPD/fa$((1001 + 2 * i)).json" \
 			--fail-on-regression 5
 		pairs=$((pairs + 1))
 		if [ "$RC" -ne 0 ] || grep -qE "$alarm_re" <<<"$OUT"; then
@@ -33,16 +48,7 @@ for mode in "--samples 30" "--runs 5 --samples 10"; do
 	done
 done
 # The bound: the largest count that a binomial(pairs, 0.05) exceeds with probability < 1%.
-bound=$(python3 -c '
-import math, sys
-n, p = int(sys.argv[1]), 0.05
-k, tail = 0, 1.0
-while True:
-    tail -= math.comb(n, k) * p ** k * (1 - p) ** (n - k)
-    if tail < 0.01:
-        break
-    k += 1
-print(k)' "$pairs")
+bound=$(binom_bound "$pairs")
 [ "$alarms" -le "$bound" ]
 ok $? "same distribution: $alarms false alarms in $pairs pairs (at most $bound: binomial($pairs, 0.05) exceeds it with p < 1%)"
 [ "$derived_bad" -eq 0 ]
@@ -52,7 +58,7 @@ ok $? "same distribution: latency's verdict is throughput's in every row ($deriv
 for mode in "--samples 60" "--runs 5 --samples 10"; do
 	gen "$TMPD/o.json" --seed 7 $mode
 	gen "$TMPD/n.json" --seed 8 $mode --rate-scale 0.8
-	run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+	run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
 	[ "$RC" -eq 1 ] && [ "$(grep -cE '  throughput  .* -(1[5-9]|2[0-5])\.[0-9][0-9]% .* slower$' <<<"$OUT")" -eq 3 ] &&
 		[ "$(grep -c 'latency .* as throughput  *slower$' <<<"$OUT")" -eq 3 ] &&
 		[ "$(grep -c '^bpfbench: error: regression: .* throughput -' <<<"$ERR")" -eq 3 ] &&
@@ -65,23 +71,23 @@ ok $? "five runs a side: the verdict rests on run means"
 # without the repeats records, the samples' repeat tags give the same run means
 jq 'del(.runs[].repeats)' "$TMPD/o.json" >"$TMPD/o-tags.json"
 jq 'del(.runs[].repeats)' "$TMPD/n.json" >"$TMPD/n-tags.json"
-"$BPFBENCH" compare "$TMPD/o.json" "$TMPD/n.json" | grep ' row ' >"$TMPD/with" 2>/dev/null
-"$BPFBENCH" compare "$TMPD/o-tags.json" "$TMPD/n-tags.json" | grep ' row ' >"$TMPD/tags" 2>/dev/null
+"$BPFBENCH" compare -v "$TMPD/o.json" "$TMPD/n.json" | grep ' row ' >"$TMPD/with" 2>/dev/null
+"$BPFBENCH" compare -v "$TMPD/o-tags.json" "$TMPD/n-tags.json" | grep ' row ' >"$TMPD/tags" 2>/dev/null
 cmp -s "$TMPD/with" "$TMPD/tags" && [ -s "$TMPD/tags" ]
 ok $? "run means from the samples' repeat tags equal those of the repeats records"
 gen "$TMPD/o.json" --seed 7 --samples 60
 gen "$TMPD/n.json" --seed 8 --samples 60 --rate-scale 0.8
-run compare "$TMPD/o.json" "$TMPD/n.json"
+run compare -v "$TMPD/o.json" "$TMPD/n.json"
 grep -q 'batches, 1 process  *slower$' <<<"$OUT" && grep -q 'rest on one process' <<<"$OUT" &&
 	grep -q 'by Holm' <<<"$OUT"
 ok $? "one process a side: batch means, and the output says the verdict rests on it"
-run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 25
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 25
 [ "$RC" -eq 0 ]
 ok $? "20% slower under --fail-on-regression 25: exit 0"
-run compare "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5
+run compare -v "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5
 [ "$RC" -eq 0 ] && [ "$(grep -c '  throughput  .* faster$' <<<"$OUT")" -eq 3 ]
 ok $? "the other way round: faster, no regression"
-run compare "$TMPD/o.json" "$TMPD/n.json"
+run compare -v "$TMPD/o.json" "$TMPD/n.json"
 ratio=$(grep 'row 0  *throughput ' <<<"$OUT" | grep -oE '0\.[0-9]{4} \[0\.[0-9]{4}, 0\.[0-9]{4}\]')
 python3 -c '
 import sys
@@ -92,11 +98,11 @@ ok $? "the ratio's CI brackets the crafted 0.8: $ratio"
 # ---- kinds without a test ----
 gen "$TMPD/o.json" --seed 7
 gen "$TMPD/n.json" --seed 7 --level-scale 1.01
-run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
 [ "$RC" -eq 0 ] && [ "$(grep -c 'memory .* +1.00% .* level, no test  *equal$' <<<"$OUT")" -eq 3 ]
 ok $? "a level 1% higher: equal within the noise, no regression at 5%" || diag "$OUT"
 gen "$TMPD/n.json" --seed 7 --level-scale 1.10
-run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
 [ "$RC" -eq 1 ] && [ "$(grep -c ' memory .* +10.00% .* level, no test  *worse$' <<<"$OUT")" -eq 3 ] &&
 	grep -q 'regression: .* memory +10.00% (limit 5%, level, no test)' <<<"$ERR"
 ok $? "a level 10% higher: worse beyond the noise, a regression at 5%, no p-value" ||
@@ -106,19 +112,19 @@ ok $? "levels print no p-value"
 
 gen "$TMPD/o.json" --seed 7
 gen "$TMPD/n.json" --seed 8 --drops 3.1
-run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
 [ "$RC" -eq 1 ] && [ "$(grep -c ' drops .* from 0 .* worse$' <<<"$OUT")" -eq 3 ] &&
 	grep -q 'regression: .* drops from 0 to 3.[0-9]* M ops/s' <<<"$ERR" && ! grep -qi nan <<<"$OUT$ERR"
 ok $? "drops 0 -> 3.1 M ops/s: worse, judged on the absolute change, a regression, no nan" ||
 	diag "$OUT" "$ERR"
-run compare "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5
+run compare -v "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5
 [ "$RC" -eq 0 ] && [ "$(grep -c ' drops .* -100.00% .* better$' <<<"$OUT")" -eq 3 ]
 ok $? "drops 3.1 -> 0: better" || diag "$OUT"
 
 # ---- n = 1 ----
 gen "$TMPD/o.json" --seed 7 --samples 1
 gen "$TMPD/n.json" --seed 8 --samples 1
-run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
 rows=$(grep ' row [0-9] ' <<<"$OUT")
 [ "$RC" -eq 0 ] && ! grep -q '±' <<<"$rows" && ! grep -qi nan <<<"$OUT" &&
 	[ "$(grep -c 'throughput .* n 1/1, no test  *inconclusive$' <<<"$rows")" -eq 3 ]
@@ -127,25 +133,25 @@ ok $? "n = 1: values without ±, no test, inconclusive" || diag "$OUT"
 # ---- identity and matching (little noise: identical samples are equal) ----
 gen "$TMPD/o.json" --seed 7 --cv 0.002
 jq '.runs[].options.nr_loops = 1000' "$TMPD/o.json" >"$TMPD/n.json"
-run compare "$TMPD/o.json" "$TMPD/n.json"
+run compare -v "$TMPD/o.json" "$TMPD/n.json"
 [ "$RC" -eq 1 ] && [ "$(grep -cE 'only in NEW; the closest run of OLD differs in nr_loops \(NEW 1000, OLD ([0-9]+|default)\)$' <<<"$OUT")" -eq 3 ]
 ok $? "unmatched runs name the option that differs" || diag "$OUT"
-run compare "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops
 [ "$RC" -eq 0 ] && [ "$(grep -c '  throughput  .* equal$' <<<"$OUT")" -eq 3 ]
 ok $? "--ignore-option nr_loops: two configurations compared" || diag "$OUT"
-run compare "$TMPD/o.json" "$TMPD/n.json" --match label,section
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --match label,section
 [ "$RC" -eq 0 ] && [ "$(grep -c '  throughput  .* equal$' <<<"$OUT")" -eq 3 ]
 ok $? "--match label,section: only those and the benchmark" || diag "$OUT"
-run compare "$TMPD/o.json" "$TMPD/n.json" --match label --ignore-option nr_loops
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --match label --ignore-option nr_loops
 [ "$RC" -eq 2 ]
 ok $? "--match with --ignore-option: exit 2"
 jq '.runs[1].label = "row 0" | .runs[1].options.preallocated = true' "$TMPD/o.json" >"$TMPD/dup.json"
-run compare "$TMPD/dup.json" "$TMPD/dup.json"
+run compare -v "$TMPD/dup.json" "$TMPD/dup.json"
 grep -q '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT" &&
 	grep -q '^bpf-loop: synthetic rows: row 0 \[nr_loops=20,preallocated=true\]  ' <<<"$OUT"
 ok $? "two rows of one label: their names carry the options that tell them apart" || diag "$OUT"
 jq '.runs[1].label = "row 0" | .runs[1].section = "other rows"' "$TMPD/o.json" >"$TMPD/sec.json"
-run compare "$TMPD/sec.json" "$TMPD/sec.json"
+run compare -v "$TMPD/sec.json" "$TMPD/sec.json"
 [ "$(grep -c '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT")" -eq 6 ] &&
 	[ "$(grep -c '^bpf-loop: other rows: row 0  ' <<<"$OUT")" -eq 6 ]
 ok $? "one label in two sections: two rows, each named by its section" || diag "$OUT"
@@ -153,7 +159,7 @@ jq '.runs[].metrics |= with_entries(.key |= sub("^throughput$"; "lookup_batch_10
 	.runs[].metrics.latency.of = "lookup_batch_1000000_throughput" |
 	.runs[].samples[] |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput"))' \
 	"$TMPD/o.json" >"$TMPD/long.json"
-run compare "$TMPD/long.json" "$TMPD/long.json"
+run compare -v "$TMPD/long.json" "$TMPD/long.json"
 [ "$(grep -c '  lookup_batch_1000000_throughput  M ops/s  ' <<<"$OUT")" -eq 3 ] &&
 	[ "$(grep -c 'as lookup_batch_1000000_throughput  *equal$' <<<"$OUT")" -eq 3 ]
 ok $? "long metric names are never cut" || diag "$OUT"
@@ -191,7 +197,7 @@ PY
 }
 mbdoc "$TMPD/mbo.json" 1
 mbdoc "$TMPD/mbn.json" 2
-run compare "$TMPD/mbo.json" "$TMPD/mbn.json"
+run compare -v "$TMPD/mbo.json" "$TMPD/mbn.json"
 rows=$(grep -oE '^map-batch  +(time|rate)\{op=[a-z]+,batch=[0-9a-z-]+\}  ' <<<"$OUT" | awk '{ print $2 }' | sort | tr '\n' ' ')
 want=$(for m in rate time; do for o in lookup update; do for b in 10 1000 one-by-one; do
 	echo "$m{op=$o,batch=$b}"; done; done; done | sort | tr '\n' ' ')
@@ -199,19 +205,19 @@ want=$(for m in rate time; do for o in lookup update; do for b in 10 1000 one-by
 ok $? "map-batch: metrics matched per name, op and batch size, each row naming its key" || diag "$OUT"
 jq '.runs[0].metrics |= with_entries(select(.key | test("op=update") | not)) |
 	.runs[0].samples[] |= with_entries(select(.key | test("op=update") | not))' "$TMPD/mbn.json" >"$TMPD/mbl.json"
-run compare "$TMPD/mbo.json" "$TMPD/mbl.json"
+run compare -v "$TMPD/mbo.json" "$TMPD/mbl.json"
 [ "$RC" -eq 0 ] && [ "$(grep -c '^map-batch  .*{op=lookup,' <<<"$OUT")" -eq 6 ] &&
 	grep -qx 'map-batch  6 metrics only in OLD: time{op=update,batch=10}, rate{op=update,batch=10}, time{op=update,batch=1000} and 3 more' <<<"$OUT"
 ok $? "a key only one side has: the others compared, the lone ones listed" || diag "$OUT"
 mbdoc "$TMPD/mbold.json" 1 old
-run compare "$TMPD/mbold.json" "$TMPD/mbn.json"
+run compare -v "$TMPD/mbold.json" "$TMPD/mbn.json"
 [ "$RC" -eq 1 ] && grep -q '^map-batch  12 metrics only in NEW: time{op=lookup,batch=10}, ' <<<"$OUT" &&
 	grep -q '^map-batch  12 metrics only in OLD: lookup_batch_10_time, ' <<<"$OUT" &&
 	grep -q 'names metrics with their parameters, as bpfbench did before metric keys' <<<"$OUT" &&
 	grep -q 'no metric of .* matches one of .*: see above' <<<"$ERR"
 ok $? "an older map-batch file (parameters in names) against a new one: exit 1, saying why" || diag "$OUT" "$ERR"
 mbdoc "$TMPD/mbk.json" 2 kunit
-run compare "$TMPD/mbo.json" "$TMPD/mbk.json"
+run compare -v "$TMPD/mbo.json" "$TMPD/mbk.json"
 [ "$RC" -eq 0 ] && [ "$(grep -c 'rate{op=[a-z]*,batch=[0-9a-z-]*} not compared: its unit differs (NEW k ops/s, OLD M ops/s)$' <<<"$OUT")" -eq 6 ] &&
 	[ "$(grep -c '^map-batch  time{' <<<"$OUT")" -eq 6 ] && ! grep -q '^map-batch  rate{.*  ' <<<"$OUT"
 ok $? "a unit that differs: that metric not compared, said so; the others are" || diag "$OUT"
@@ -219,7 +225,7 @@ ok $? "a unit that differs: that metric not compared, said so; the others are" |
 # ---- formats and options ----
 gen "$TMPD/old.json" --seed 7 --old
 gen "$TMPD/n.json" --seed 8
-run compare "$TMPD/old.json" "$TMPD/n.json" --fail-on-regression 5
+run compare -v "$TMPD/old.json" "$TMPD/n.json" --fail-on-regression 5
 [ "$RC" -eq 0 ] && [ "$(grep -c ' memory .* level, no test ' <<<"$OUT")" -eq 3 ] &&
 	[ "$(grep -c ' latency .* as throughput ' <<<"$OUT")" -eq 3 ]
 ok $? "an earlier format (sampled/inverse) against today's: memory a level, latency derived" ||
@@ -228,19 +234,19 @@ ok $? "an earlier format (sampled/inverse) against today's: memory a level, late
 	! grep -q 'M/s\|elements\|not compared' <<<"$OUT"
 ok $? "an earlier file's M/s and elements read as today's M ops/s and elems: every row compared" ||
 	diag "$OUT"
-run compare "$TMPD/old.json" "$TMPD/old.json" --adjust bh
+run compare -v "$TMPD/old.json" "$TMPD/old.json" --adjust bh
 [ "$RC" -eq 0 ] && grep -q 'by Benjamini-Hochberg' <<<"$OUT"
 ok $? "--adjust bh: the output says so"
-run compare "$TMPD/old.json" "$TMPD/old.json" --adjust hochberg
+run compare -v "$TMPD/old.json" "$TMPD/old.json" --adjust hochberg
 [ "$RC" -eq 2 ] && grep -q -- '--adjust' <<<"$ERR"
 ok $? "--adjust hochberg: exit 2"
 gen "$TMPD/o.json" --seed 1 --samples 30
 gen "$TMPD/n.json" --seed 2 --samples 30
-run compare "$TMPD/o.json" "$TMPD/n.json" --noise 50
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --noise 50
 [ "$RC" -eq 0 ] && grep -q '+-50%' <<<"$OUT" && ! grep -q 'inconclusive$' <<<"$OUT"
 ok $? "--noise 50: everything within it is equal" || diag "$OUT"
 for bad in -1 101 x ''; do
-	run compare "$TMPD/o.json" "$TMPD/n.json" --noise "$bad"
+	run compare -v "$TMPD/o.json" "$TMPD/n.json" --noise "$bad"
 	[ "$RC" -eq 2 ] && grep -q -- '--noise' <<<"$ERR"
 	ok $? "--noise '$bad': exit 2"
 done
@@ -254,7 +260,7 @@ d = json.load(open(sys.argv[1]))
 exec(sys.argv[3] + ' = "@@VALUE@@"')
 open(sys.argv[2], "w").write(json.dumps(d, indent=1).replace('"@@VALUE@@"', sys.argv[4]))
 PY
-	run compare "$TMPD/o.json" "$TMPD/bad.json"
+	run compare -v "$TMPD/o.json" "$TMPD/bad.json"
 	[ "$RC" -eq 2 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -qF "$4" <<<"$ERR"
 	ok $? "$1: exit 2 naming $4" || diag "$ERR"
 }
@@ -300,7 +306,7 @@ json.dump(d, open(sys.argv[1], "w"))
 d["env"].update({"bpf_jit_harden": 2, "vulnerabilities": {"mds": "Vulnerable"}, "date": "another"})
 json.dump(d, open(sys.argv[2], "w"))
 PY
-run compare "$TMPD/e1.json" "$TMPD/e2.json"
+run compare -v "$TMPD/e1.json" "$TMPD/e2.json"
 envblock=$(sed -n '/^Environment:/,/^$/p' <<<"$OUT")
 first=$(grep -n '^Environment:' <<<"$OUT" | cut -d: -f1)
 table=$(grep -n '^Tests:' <<<"$OUT" | cut -d: -f1)
@@ -309,8 +315,119 @@ grep -qE '^  bpf_jit_harden +0 -> 2$' <<<"$envblock" &&
 	[ "$(grep -c '^  ' <<<"$envblock")" -eq 2 ] && [ -n "$first" ] && [ "$first" -lt "$table" ]
 ok $? "compare lists the two env fields that differ (not the date), before the table" ||
 	diag "$OUT"
-run compare "$TMPD/e1.json" "$TMPD/e1.json"
+run compare -v "$TMPD/e1.json" "$TMPD/e1.json"
 grep -q '^Environment: the same in both files' <<<"$OUT"
 ok $? "compare of a file with itself: the environment is the same"
+
+# ---- the answer first: shape of the default output, -q ----
+answer_re='^[^ ].*: ((NEW|B) is [0-9.]+( ± [0-9.]+)? × [a-z]+ than (OLD|A) |(NEW|B) is [a-z]+ than |no difference|no verdict: )'
+# a bookkeeping count (ops a sample) that follows the rate
+gen "$TMPD/o.json" --seed 7 --samples 30
+gen "$TMPD/n.json" --seed 8 --samples 30 --rate-scale 0.5
+for f in o n; do
+	python3 - "$TMPD/$f.json" "$TMPD/ops-$f.json" <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    vals = [s["throughput"] * 1e6 for s in r["samples"]]
+    for s, v in zip(r["samples"], vals):
+        s["ops"] = v
+    r["metrics"]["ops"] = {"unit": "ops", "kind": "count", "better": "none", "n": len(vals),
+                           "mean": statistics.fmean(vals), "stddev": statistics.stdev(vals)}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+run compare "$TMPD/ops-o.json" "$TMPD/ops-n.json"
+head -1 <<<"$OUT" | grep -qE "$answer_re" &&
+	[ "$(grep -cE "$answer_re" <<<"$OUT")" -eq 3 ] &&
+	[ "$(maxwidth "$TMPD/out")" -le 120 ] &&
+	! grep -q 'Tests:\|Verdicts:' <<<"$OUT" && ! grep -q '^  ops ' <<<"$OUT"
+ok $? "compare: the first line answers, a line per run, rows <= 120 columns, no methods, no count rows" ||
+	diag "$OUT"
+grep -qE '^bpf-loop: synthetic rows: row 0: NEW is [12]\.[0-9]+ ± 0\.[0-9]+ × slower than OLD \(throughput -[0-9.]+%\)$' <<<"$OUT"
+ok $? "compare: the answer says how many times slower, with its CI" || diag "$OUT"
+run compare -v "$TMPD/ops-o.json" "$TMPD/ops-n.json"
+[ "$(grep -c ' ops  .* follows the rate  *-$' <<<"$OUT")" -eq 3 ] && grep -q '^Tests:' <<<"$OUT" &&
+	! grep -E ' ops  .* (higher|lower|faster|slower|inconclusive|equal)$' <<<"$OUT" | grep -q .
+ok $? "compare -v: the methods; a count that follows the rate listed without a verdict" || diag "$OUT"
+run compare -q "$TMPD/ops-o.json" "$TMPD/ops-n.json"
+[ "$(grep -c . <<<"$OUT")" -eq 3 ] && [ "$(grep -cvE "$answer_re" <<<"$OUT")" -eq 0 ]
+ok $? "compare -q: only the three answer lines" || diag "$OUT"
+
+# ---- ab's pairs: a paired test sees through drift both sides share ----
+# ten runs a side whose means drift by 10% from run to run, the same drift in
+# both files (adjacent runs of ab); B 5% slower; the runs' own noise is small
+pgen() { gen "$1" --rows 1 --runs 10 --samples 5 --cv 0.005 --between-cv 0.002 --drift-cv 0.1 "${@:2}"; }
+pgen "$TMPD/pa.json" --seed 1 --drift-seed 3
+pgen "$TMPD/pb.json" --seed 2 --drift-seed 3 --rate-scale 0.95
+run compare -v "$TMPD/pa.json" "$TMPD/pb.json" --paired
+ratio=$(grep ' throughput ' <<<"$OUT" | grep -oE '0\.[0-9]{4} \[0\.[0-9]{4}, 0\.[0-9]{4}\]')
+python3 -c '
+import sys
+r, lo, hi = (float(x) for x in sys.argv[1].replace("[", "").replace("]", "").replace(",", "").split())
+assert lo < 0.95 < hi and hi - lo < 0.02 and abs(r - 0.95) < 0.005, (lo, r, hi)' "$ratio" &&
+	grep -q ' throughput .* 10 pairs  *slower$' <<<"$OUT"
+ok $? "paired: B/A $ratio brackets the crafted 0.95 within +-1%, slower" || diag "$OUT"
+run compare -v "$TMPD/pa.json" "$TMPD/pb.json"
+grep -q ' throughput .* 10/10 runs  *inconclusive$' <<<"$OUT"
+ok $? "the same runs unpaired (Welch on run means): the drift hides the change" || diag "$OUT"
+run compare -q "$TMPD/pa.json" "$TMPD/pb.json" --paired --fail-on-regression 3
+[ "$RC" -eq 1 ] && grep -qE '^bpf-loop: synthetic rows: row 0: NEW is 1\.0[45][0-9]* ± 0\.0[0-9]+ × slower than OLD' <<<"$OUT"
+ok $? "paired: the answer line and the gate" || diag "$OUT" "$ERR"
+pairs=0 alarms=0
+# every document of one drift: each pair shares it, as ab's adjacent runs do
+pgen "$TMPD/fa%d.json" --seed 5000 --count 80 --drift-seed 9 --between-cv 0.01
+for i in $(seq 0 39); do
+	run compare "$TMPD/fa$((5000 + 2 * i)).json" "$TMPD/fa$((5001 + 2 * i)).json" --paired
+	pairs=$((pairs + 1))
+	grep -qE "$alarm_re" <<<"$OUT" && alarms=$((alarms + 1))
+done
+bound=$(binom_bound "$pairs")
+[ "$alarms" -le "$bound" ]
+ok $? "paired, same configuration: $alarms false alarms in $pairs (at most $bound)"
+gen "$TMPD/p1.json" --rows 1 --samples 5
+run compare -q "$TMPD/p1.json" "$TMPD/p1.json" --paired
+grep -q 'no verdict: throughput n 5/5, too few to test (run 3 or more pairs' <<<"$OUT"
+ok $? "paired, one run a side: no verdict, and what would give one" || diag "$OUT"
+
+# ---- two default runs (5 one-second samples of one process) can be compared ----
+gen "$TMPD/d5.json" --seed 5 --rows 1 --samples 5
+jq '.runs[0].samples[] |= (.throughput *= 0.8 | .latency /= 0.8) |
+	.runs[0].metrics.throughput.mean *= 0.8 | .runs[0].metrics.latency.of_mean_inverse /= 0.8' \
+	"$TMPD/d5.json" >"$TMPD/d5s.json"
+run compare "$TMPD/d5.json" "$TMPD/d5s.json" --fail-on-regression 5
+[ "$RC" -eq 1 ] && head -1 <<<"$OUT" | grep -q 'NEW is 1\.2[0-9]* ± .* × slower than OLD (throughput -20.0%)' &&
+	grep -q 'rest on one process' <<<"$OUT"
+ok $? "five samples a side, 0.8 x the throughput: slower, a regression, resting on one process" ||
+	diag "$OUT" "$ERR"
+pairs=0 alarms=0
+gen "$TMPD/s%d.json" --seed 3000 --count 80 --samples 5 --phi 0.5
+for i in $(seq 0 39); do
+	run compare "$TMPD/s$((3000 + 2 * i)).json" "$TMPD/s$((3001 + 2 * i)).json"
+	pairs=$((pairs + 1))
+	grep -qE "$alarm_re" <<<"$OUT" && alarms=$((alarms + 1))
+done
+bound=$(binom_bound "$pairs")
+[ "$alarms" -le "$bound" ]
+ok $? "five samples a side (lag-1 0.5), same distribution: $alarms false alarms in $pairs (at most $bound)"
+
+# ---- option checks ----
+run compare "$TMPD/d5.json" "$TMPD/d5.json" --match nosuch
+[ "$RC" -eq 2 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q 'match nosuch' <<<"$ERR"
+ok $? "--match nosuch: exit 2, one line" || diag "$ERR"
+run compare "$TMPD/d5.json" "$TMPD/d5.json" --ignore-option nr-loop
+[ "$RC" -eq 2 ]
+ok $? "--ignore-option with a part no run has: exit 2"
+run compare -q "$TMPD/d5.json" "$TMPD/d5.json" --match nr_loops,producers
+[ "$RC" -eq 0 ]
+ok $? "--match of recorded options: accepted"
+jq '.runs[0].metrics.throughput.n = -1' "$TMPD/d5.json" >"$TMPD/bad.json"
+run compare "$TMPD/d5.json" "$TMPD/bad.json"
+[ "$RC" -eq 2 ] && grep -q 'throughput.n is not a count' <<<"$ERR"
+ok $? "n: -1 (the schema's minimum is 0): exit 2" || diag "$ERR"
+jq '.env = "x"' "$TMPD/d5.json" >"$TMPD/bad.json"
+run compare "$TMPD/d5.json" "$TMPD/bad.json"
+[ "$RC" -eq 2 ] && grep -q '"env" is of another type' <<<"$ERR"
+ok $? "env: \"x\" (the schema wants an object): exit 2" || diag "$ERR"
 
 done_testing

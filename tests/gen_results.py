@@ -12,8 +12,9 @@ with these metrics:
   drops       rate, M ops/s, lower is better: 0 when --drops is 0, else an AR(1)
               series around it
   checked     count, exact: the same every sample
-With --runs R >= 2 each run (process) gets its own mean, off by --between-cv,
-and the document has the repeats records the writer adds.  --old writes
+With --runs R >= 2 each run (process) gets its own mean, off by --between-cv
+and by a drift of --drift-cv that documents of one --drift-seed share run by
+run, and the document has the repeats records the writer adds.  --old writes
 an earlier format (kind sampled/inverse, no better, units M/s, elements).  --target-mb pads a
 document with samples of many metrics up to that size (the memory test).
 Random draws come from --seed alone: the same arguments give the same file.
@@ -76,8 +77,12 @@ OLD_UNITS = {"drops": "M/s", "elems": "elements"}
 def row(rng, a, k):
     base = 100.0 * (k + 1) * a.rate_scale
     runs = max(a.runs, 1)
-    procs = [one_process(rng, a, k, base * (1 + rng.gauss(0, a.between_cv)) if runs > 1 else base)
-             for _ in range(runs)]
+    # --drift-cv: run r's mean moves by a factor drawn from --drift-seed alone, so that two
+    # documents of one drift seed share it run by run (ab's pairs on a drifting machine)
+    drift_rng = random.Random(a.drift_seed * 1000 + k)
+    drift = [1 + drift_rng.gauss(0, a.drift_cv) for _ in range(runs)]
+    procs = [one_process(rng, a, k, base * drift[r] * (1 + rng.gauss(0, a.between_cv))
+                         if runs > 1 else base) for r in range(runs)]
     cols = {name: sum((p[name] for p in procs), []) for name, _, _, _ in METRICS}
     metrics = {}
     for name, unit, kind, better in METRICS:
@@ -144,6 +149,8 @@ def main():
     p.add_argument("--phi", type=float, default=0.5)
     p.add_argument("--cv", type=float, default=0.02)
     p.add_argument("--between-cv", type=float, default=0.02)
+    p.add_argument("--drift-cv", type=float, default=0.0)
+    p.add_argument("--drift-seed", type=int, default=0)
     p.add_argument("--rate-scale", type=float, default=1.0)
     p.add_argument("--level-scale", type=float, default=1.0)
     p.add_argument("--drops", type=float, default=0.0)

@@ -266,7 +266,7 @@ assert all(c.endswith("[M ops/s]") for c in cols if c.startswith("rate{"))
 assert all(rows[0][c] for c in cols)
 PY
 ok $? "CSV: a column per figure, named by its identity name{op,batch} and unit, names without sizes"
-run compare "$TMPD/ka.json" "$TMPD/kb.json"
+run compare -v "$TMPD/ka.json" "$TMPD/kb.json"
 python3 - "$OUT" <<'PY'
 import re, sys
 ids = re.findall(r"^map-batch(?: \[[^]]*\])?  +(\S+)  ", sys.argv[1], re.M)

@@ -44,13 +44,13 @@ mkdoc "$TMPD/slow.json" 0.9
 mkdoc "$TMPD/fast.json" 1.1
 mkdoc "$TMPD/foreign.json" 1.0 "someone-else/3"
 
-run compare "$TMPD/base.json" "$TMPD/same.json"
+run compare -v "$TMPD/base.json" "$TMPD/same.json"
 echo "$OUT" >"$TMPD/c"
 [ "$RC" -eq 0 ] && [ "$(grep -c ' equal$' "$TMPD/c")" -eq 4 ] &&
 	! grep -qE ' (faster|slower)$' "$TMPD/c"
 ok $? "compare: identical samples are equal on all 4 metrics"
 
-run compare "$TMPD/base.json" "$TMPD/slow.json"
+run compare -v "$TMPD/base.json" "$TMPD/slow.json"
 echo "$OUT" >"$TMPD/c"
 [ "$RC" -eq 0 ] && [ "$(grep -c ' slower$' "$TMPD/c")" -eq 4 ] &&
 	grep -q 'throughput .* -10.00% .* slower' "$TMPD/c" &&
@@ -58,20 +58,20 @@ echo "$OUT" >"$TMPD/c"
 ok $? "compare: 10% less throughput (and more latency) is slower"
 [ "$RC" -eq 0 ] || diag "$OUT"
 
-run compare "$TMPD/base.json" "$TMPD/fast.json"
+run compare -v "$TMPD/base.json" "$TMPD/fast.json"
 [ "$RC" -eq 0 ] && [ "$(grep -c ' faster$' <<<"$OUT")" -eq 4 ] && ! grep -q ' slower$' <<<"$OUT"
 ok $? "compare: 10% more throughput (and less latency) is faster"
 
-run compare "$TMPD/base.json" "$TMPD/slow.json" --fail-on-regression 5
+run compare -v "$TMPD/base.json" "$TMPD/slow.json" --fail-on-regression 5
 [ "$RC" -eq 1 ] && grep -q 'regression: bpf-loop: nr_loops=10 throughput -10.00%' <<<"$ERR"
 ok $? "compare --fail-on-regression 5: a 10% slowdown exits 1 and names it"
-run compare "$TMPD/base.json" "$TMPD/slow.json" --fail-on-regression 20
+run compare -v "$TMPD/base.json" "$TMPD/slow.json" --fail-on-regression 20
 [ "$RC" -eq 0 ]
 ok $? "compare --fail-on-regression 20: a 10% slowdown passes"
-run compare "$TMPD/base.json" "$TMPD/fast.json" --fail-on-regression=1
+run compare -v "$TMPD/base.json" "$TMPD/fast.json" --fail-on-regression=1
 [ "$RC" -eq 0 ]
 ok $? "compare --fail-on-regression: a speed-up is no regression"
-run compare "$TMPD/base.json" "$TMPD/slow.json" --alpha 1e-300
+run compare -v "$TMPD/base.json" "$TMPD/slow.json" --alpha 1e-300
 [ "$RC" -eq 0 ] && [ "$(grep -c ' inconclusive$' <<<"$OUT")" -eq 4 ]
 ok $? "compare --alpha: the stated level decides significance"
 
@@ -88,16 +88,16 @@ for r in d["runs"]:
 json.dump(d, open(sys.argv[2], "w"))
 PY
 done
-run compare "$TMPD/base-drops.json" "$TMPD/fast-drops.json"
+run compare -v "$TMPD/base-drops.json" "$TMPD/fast-drops.json"
 [ "$RC" -eq 0 ] && [ "$(grep -c 'drops .* M ops/s .* better$' <<<"$OUT")" -eq 2 ]
 ok $? "compare: fewer drops per second is better, not slower"
-run compare "$TMPD/fast-drops.json" "$TMPD/base-drops.json" --fail-on-regression 5
+run compare -v "$TMPD/fast-drops.json" "$TMPD/base-drops.json" --fail-on-regression 5
 [ "$RC" -eq 1 ] && [ "$(grep -c 'drops .* worse$' <<<"$OUT")" -eq 2 ] && grep -q 'regression: .* drops' <<<"$ERR"
 ok $? "compare: more drops is worse, and a regression"
 
 # bad_input NAME FILE: compare exits 2 with one line on stderr naming FILE
 bad_input() {
-	run compare "$2" "$TMPD/base.json"
+	run compare -v "$2" "$TMPD/base.json"
 	local lines
 	lines=$(printf '%s' "$ERR" | grep -c .)
 	if [ "$RC" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF "$2" <<<"$ERR"; then
@@ -133,18 +133,18 @@ rm -f "$TMPD/huge.json" "$TMPD/binary.json" "$TMPD/deep.json"
 # without it); set to anything else, it makes another measurement.
 jq '.runs[].options += {"test-run-repeat": 0, "trigger": "auto"}' "$TMPD/same.json" >"$TMPD/newer.json"
 jq '.runs[].options += {"test-run-repeat": 7}' "$TMPD/same.json" >"$TMPD/other.json"
-run compare "$TMPD/base.json" "$TMPD/newer.json"
+run compare -v "$TMPD/base.json" "$TMPD/newer.json"
 [ "$RC" -eq 0 ] && [ "$(grep -c ' equal$' <<<"$OUT")" -eq 4 ]
 ok $? "compare: options at their default match a document without them" || diag "$OUT" "$ERR"
-run compare "$TMPD/base.json" "$TMPD/other.json"
+run compare -v "$TMPD/base.json" "$TMPD/other.json"
 [ "$RC" -eq 1 ] && grep -q 'no run of' <<<"$ERR" &&
 	[ "$(grep -c ' only in NEW; the closest run of OLD differs in test-run-repeat (NEW 7, OLD default)$' <<<"$OUT")" -eq 2 ]
 ok $? "compare: an option away from its default is another measurement, named" || diag "$OUT" "$ERR"
 
-run compare "$TMPD/base.json"
+run compare -v "$TMPD/base.json"
 [ "$RC" -eq 2 ]
 ok $? "compare with one file: exit 2"
-run compare "$TMPD/base.json" "$TMPD/same.json" --alpha 2
+run compare -v "$TMPD/base.json" "$TMPD/same.json" --alpha 2
 [ "$RC" -eq 2 ] && grep -q alpha <<<"$ERR"
 ok $? "compare --alpha 2: exit 2 naming the option"
 

@@ -6,10 +6,17 @@
  * is the fair way to compare two configurations: whatever drifts, drifts
  * under both.
  *
- *   bpfbench ab "ARGS A" "ARGS B" [-r N] [--seed S] [--json FILE]
- *               [--noise PCT] [--alpha A] [--fail-on-regression PCT]
+ *   bpfbench [OPTIONS] ab "ARGS A" "ARGS B" [-r N] [--precision PCT
+ *               [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]
+ *               [--json FILE] [--noise PCT] [--alpha A] [--fail-on-regression PCT]
+ *
+ * The runs of a pair are adjacent in time, so they are analysed as pairs
+ * (compare's paired test on each pair's ratio): drift that moves both
+ * runs of a pair cancels, where a test of A's runs against B's unpaired
+ * would count it as noise.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,48 +25,72 @@
 #include "ab.h"
 #include "bench.h"
 #include "cli.h"
+#include "cmp_cli.h"
 #include "compare.h"
 #include "export.h"
 #include "runner.h"
 #include "outfile.h"
+#include "stats.h"
 #include "util.h"
 
-#define AB_DEFAULT_PAIRS	5	/* >= 3 a side: compare tests run means */
+#define AB_DEFAULT_PAIRS	5	/* >= 3: a paired test has a few degrees of freedom */
+#define AB_PRECISION_PAIRS	3	/* --precision: the fewest pairs unless -r says */
+#define AB_MAX_PAIRS		1000
 #define AB_MAX_WORDS		64
+#define AB_MAX_DURATION		300	/* --precision's default bound, s */
 
 struct ab_side {
 	const char *text;		/* as typed */
 	char *copy;			/* the words' storage */
-	char *words[AB_MAX_WORDS + 2];
+	char *words[2 * AB_MAX_WORDS + 2];
 	int argc;
 	struct run_spec spec;
 	struct run_result acc;		/* every run of this side, one repetition each */
+	double *first;			/* each run's mean of the first metric (--precision) */
 };
 
 struct ab_args {
 	struct ab_side side[2];
-	uint64_t pairs;
+	const char *name[2];		/* "A", "B" or --name */
+	int nr_names;
+	uint64_t pairs;			/* -r: the pairs, or with --precision the fewest */
 	uint64_t seed;
 	const char *json;
+	double precision;		/* --precision PCT: 0, a fixed number of pairs */
+	double max_duration;		/* --max-duration S: --precision's bound */
+	double reached;			/* the CI half-width of B/A at the end, % */
+	int done;			/* pairs run */
+	double secs;			/* their time */
 	bool tty;			/* a progress line on stderr */
-	int nr_cmp;
-	char *cmp[16];			/* options handed on to compare */
+	int nr_cmp, nr_glob;
+	char **cmp;			/* options handed on to compare */
+	char **glob;			/* options before or after the sides: both sides' */
 };
 
 static void ab_usage(void)
 {
-	printf("Usage: bpfbench ab \"ARGS A\" \"ARGS B\" [-r N] [--seed S] [--json FILE]\n"
-	       "                  [--noise PCT] [--alpha A] [--fail-on-regression PCT]\n\n"
+	printf("Usage: bpfbench [OPTIONS] ab \"ARGS A\" \"ARGS B\" [-r N] [--precision PCT\n"
+	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
+	       "                  [--json FILE] [--noise PCT] [--alpha A] [--adjust M]\n"
+	       "                  [--fail-on-regression PCT]\n\n"
 	       "Runs two command lines of one benchmark alternately, N pairs (default %d) in\n"
-	       "random order (A B or B A per pair), each run with a fresh setup, then prints\n"
-	       "compare's verdict of B against A.  --json writes both sides (labels A and B).\n"
+	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
+	       "against A pair by pair (Student's t on the mean log ratio of the pairs,\n"
+	       "Wilcoxon's signed-rank beside) and prints first B's speed relative to A with\n"
+	       "its 95%% CI.  --precision PCT adds pairs (at least -r, default 3) until the CI\n"
+	       "of B/A in the first metric is within +-PCT%%, or --max-duration (default %d s)\n"
+	       "has passed.  Other options (-w, -d, -p, ...) apply to both sides.  -q: the\n"
+	       "answer lines only; -v: the methods and every column.  --json writes both sides\n"
+	       "(labelled as named).\n"
 	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression.\n",
-	       AB_DEFAULT_PAIRS);
+	       AB_DEFAULT_PAIRS, AB_MAX_DURATION);
 }
 
-static int split_side(struct ab_side *s, const char *text)
+/* "bpfbench", the options given for both sides, then the side's own words (which win). */
+static int split_side(struct ab_side *s, const char *text, const struct ab_args *a)
 {
 	char *copy = strdup(text), *save = NULL, *w;
+	int i;
 
 	if (!copy)
 		die("out of memory");
@@ -67,8 +98,15 @@ static int split_side(struct ab_side *s, const char *text)
 	s->text = text;
 	s->argc = 0;
 	s->words[s->argc++] = "bpfbench";
-	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+	for (i = 0; i < a->nr_glob; i++) {
 		if (s->argc > AB_MAX_WORDS) {
+			errmsg("ab: more than %d options for both sides", AB_MAX_WORDS);
+			return EXIT_USAGE;
+		}
+		s->words[s->argc++] = a->glob[i];
+	}
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (s->argc > 2 * AB_MAX_WORDS) {
 			errmsg("ab: more than %d words in '%s'", AB_MAX_WORDS, text);
 			return EXIT_USAGE;
 		}
@@ -84,8 +122,7 @@ static int split_side(struct ab_side *s, const char *text)
 	if (cli_words_set(s->argc - 1, s->words + 1, "runs") ||
 	    cli_words_set(s->argc - 1, s->words + 1, "sweep") ||
 	    s->spec.opts.json_path || s->spec.opts.csv_path || s->spec.opts.md_path) {
-		errmsg("ab: -r, --sweep and outputs go after the two command lines, not in '%s'",
-		       text);
+		errmsg("ab: -r, --sweep and outputs are ab's own, not a side's ('%s')", text);
 		return EXIT_USAGE;
 	}
 	s->spec.opts.batch = true;	/* ab prints its own progress and the verdict */
@@ -112,44 +149,133 @@ static int ab_number(const char *opt, const char *text, uint64_t min, uint64_t m
 	return 0;
 }
 
+static int ab_real(const char *opt, const char *text, double min, double max, double *v)
+{
+	char *end;
+
+	*v = text && *text ? strtod(text, &end) : NAN;
+	if (isnan(*v) || *end || *v <= min || *v > max) {
+		errmsg("ab: %s: '%s' is not a number in (%g, %g]", opt, text ?: "", min, max);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static bool is_cmp_opt(const char *arg)
+{
+	return !strcmp(arg, "--noise") || !strcmp(arg, "--alpha") || !strcmp(arg, "--adjust") ||
+	       !strcmp(arg, "--fail-on-regression");
+}
+
+/* One of ab's own options at argv[*i]: 0, EXIT_USAGE, or 1 when it is none of them. */
+static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
+{
+	const char *arg = argv[*i], *v = NULL;
+
+	if (!strcmp(arg, "-r") || !strcmp(arg, "--runs"))
+		return ab_value(argc, argv, i, &v) ?:
+		       ab_number("-r", v, 1, AB_MAX_PAIRS, &a->pairs);
+	if (!strcmp(arg, "--seed"))
+		return ab_value(argc, argv, i, &v) ?: ab_number("--seed", v, 0, UINT32_MAX, &a->seed);
+	if (!strcmp(arg, "--json"))
+		return ab_value(argc, argv, i, &a->json);
+	if (!strcmp(arg, "--precision"))
+		return ab_value(argc, argv, i, &v) ?: ab_real(arg, v, 0, 100, &a->precision);
+	if (!strcmp(arg, "--max-duration"))
+		return ab_value(argc, argv, i, &v) ?: ab_real(arg, v, 0, 86400, &a->max_duration);
+	if (!strcmp(arg, "--name")) {
+		if (a->nr_names == 2) {
+			errmsg("ab: --name twice at most: the names of A and of B");
+			return EXIT_USAGE;
+		}
+		return ab_value(argc, argv, i, &a->name[a->nr_names++]);
+	}
+	if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet") || !strcmp(arg, "-v") ||
+	    !strcmp(arg, "--verbose")) {
+		a->cmp[a->nr_cmp++] = (char *)arg;
+		return 0;
+	}
+	if (is_cmp_opt(arg)) {
+		a->cmp[a->nr_cmp++] = (char *)arg;
+		if (ab_value(argc, argv, i, &v))
+			return EXIT_USAGE;
+		a->cmp[a->nr_cmp++] = (char *)v;
+		return 0;
+	}
+	return 1;
+}
+
 static int parse_ab(int argc, char **argv, struct ab_args *a)
 {
-	const char *v = NULL;
+	bool runs_given = false;
 	int i, ret = 0;
 
 	a->pairs = AB_DEFAULT_PAIRS;
+	a->max_duration = AB_MAX_DURATION;
+	a->name[0] = "A";
+	a->name[1] = "B";
 	a->tty = isatty(STDERR_FILENO);
 	a->seed = (uint64_t)time(NULL) ^ (uint64_t)getpid();
+	a->cmp = xcalloc((size_t)argc + 1, sizeof(char *));
+	a->glob = xcalloc((size_t)argc + 1, sizeof(char *));
 	for (i = 3; i < argc && !ret; i++) {
-		if (!strcmp(argv[i], "-r") || !strcmp(argv[i], "--runs")) {
-			ret = ab_value(argc, argv, &i, &v) ?: ab_number("-r", v, 1, 1000, &a->pairs);
-		} else if (!strcmp(argv[i], "--seed")) {
-			ret = ab_value(argc, argv, &i, &v) ?: ab_number("--seed", v, 0, UINT32_MAX,
-								       &a->seed);
-		} else if (!strcmp(argv[i], "--json")) {
-			ret = ab_value(argc, argv, &i, &a->json);
-		} else if (!strcmp(argv[i], "--noise") || !strcmp(argv[i], "--alpha") ||
-			   !strcmp(argv[i], "--fail-on-regression")) {
-			if (a->nr_cmp + 2 > (int)ARRAY_SIZE(a->cmp))
-				return EXIT_USAGE;
-			a->cmp[a->nr_cmp++] = argv[i];
-			ret = ab_value(argc, argv, &i, &v);
-			a->cmp[a->nr_cmp++] = (char *)v;
-		} else {
-			errmsg("ab: unknown argument '%s' (see 'bpfbench ab --help')", argv[i]);
-			ret = EXIT_USAGE;
+		runs_given |= !strcmp(argv[i], "-r") || !strcmp(argv[i], "--runs");
+		ret = ab_option(argc, argv, &i, a);
+		if (ret == 1) {		/* -w0, -d1, ...: both sides' */
+			a->glob[a->nr_glob++] = argv[i];
+			ret = 0;
 		}
 	}
+	if (!ret && a->precision && !runs_given)
+		a->pairs = AB_PRECISION_PAIRS;
+	if (!ret && a->nr_names == 1) {
+		errmsg("ab: --name names both sides: --name A --name B");
+		ret = EXIT_USAGE;
+	}
+	if (!ret && a->nr_names == 2 && !strcmp(a->name[0], a->name[1])) {
+		errmsg("ab: the two sides need two names (both are '%s')", a->name[0]);
+		ret = EXIT_USAGE;
+	}
 	if (!ret)
-		ret = split_side(&a->side[0], argv[1]) ?: split_side(&a->side[1], argv[2]);
+		ret = compare_check_opts(a->nr_cmp, a->cmp);
+	if (!ret)
+		ret = split_side(&a->side[0], argv[1], a) ?: split_side(&a->side[1], argv[2], a);
 	if (!ret && a->side[0].spec.bench != a->side[1].spec.bench) {
 		errmsg("ab: A runs %s and B runs %s: ab compares two configurations of one "
 		       "benchmark", a->side[0].spec.bench->name, a->side[1].spec.bench->name);
 		ret = EXIT_USAGE;
 	}
 	if (!ret && a->json)
-		ret = output_path_check(a->json) ? 1 : 0;
+		ret = output_paths_check(&a->json, 1);
 	return ret;
+}
+
+/* The CI half-width of B/A in the first metric over the pairs so far, %; INFINITY: none yet. */
+static double ratio_reach(const struct ab_args *a)
+{
+	struct stats_interval ci;
+	double p, pr;
+
+	if (a->done < 2 || stats_paired_ratio_ci(a->side[0].first, a->side[1].first, a->done,
+						  0.95, &ci, &p, &pr))
+		return INFINITY;
+	return fmax(ci.hi / ci.est - 1, 1 - ci.lo / ci.est) * 100;
+}
+
+static void progress(const struct ab_args *a, int k, int which)
+{
+	const struct ab_side *s = &a->side[which];
+	double reach = ratio_reach(a);
+
+	if (!a->tty)
+		return;
+	fprintf(stderr, "\r\033[K[pair %d", k + 1);
+	if (!a->precision)
+		fprintf(stderr, "/%d", (int)a->pairs);
+	fprintf(stderr, ", %.0f s", a->secs);
+	if (isfinite(reach))
+		fprintf(stderr, ", %s/%s ±%.1f%%", a->name[1], a->name[0], reach);
+	fprintf(stderr, "] %s: %.60s ", a->name[which], s->text);
 }
 
 static int run_side(struct ab_args *a, int k, int which)
@@ -158,33 +284,50 @@ static int run_side(struct ab_args *a, int k, int which)
 	struct run_result one;
 	int st;
 
-	if (a->tty)
-		fprintf(stderr, "\r\033[K[%d/%d] %c: %s ", k + 1, (int)a->pairs, "AB"[which],
-			s->text);
+	progress(a, k, which);
 	st = run_bench(&s->spec, &one);
 	if (st) {
 		if (a->tty)
 			fputs("\r\033[K", stderr);
 		if (!one.reported)
 			errmsg("%s", one.error);
-		errmsg("ab: run %d of %c failed (exit %d)", k + 1, "AB"[which], st);
+		errmsg("ab: run %d of %s failed (exit %d)", k + 1, a->name[which], st);
 	} else {
+		s->first[k] = one.nr_metrics ? one.st[0].mean : NAN;
 		run_result_append(&s->acc, &one);
 	}
 	run_result_free(&one);
 	return st;
 }
 
+/* Whether another pair is due: -r pairs, then with --precision until the CI is narrow enough. */
+static bool more_pairs(struct ab_args *a)
+{
+	if (a->done < (int)a->pairs)
+		return true;
+	if (!a->precision || a->done >= AB_MAX_PAIRS || a->secs >= a->max_duration)
+		return false;
+	a->reached = ratio_reach(a);
+	return !(a->reached <= a->precision);
+}
+
 /* A B or B A, drawn per pair: neither side always runs first. */
 static int run_pairs(struct ab_args *a)
 {
 	unsigned int seed = (unsigned int)a->seed;
-	int k, first, st = 0;
+	uint64_t start = now_ns();
+	int first, st = 0, cap = a->precision ? AB_MAX_PAIRS : (int)a->pairs;
 
-	for (k = 0; k < (int)a->pairs && !st; k++) {
+	a->side[0].first = xcalloc((size_t)cap, sizeof(double));
+	a->side[1].first = xcalloc((size_t)cap, sizeof(double));
+	while (!st && more_pairs(a)) {
 		first = rand_r(&seed) & 1;
-		st = run_side(a, k, first) ?: run_side(a, k, !first);
+		st = run_side(a, a->done, first) ?: run_side(a, a->done, !first);
+		if (!st)
+			a->done++;
+		a->secs = (now_ns() - start) / 1e9;
 	}
+	a->reached = ratio_reach(a);
 	if (a->tty)
 		fputs("\r\033[K", stderr);
 	if (interrupted())
@@ -192,38 +335,67 @@ static int run_pairs(struct ab_args *a)
 	return st;
 }
 
-static int write_side(const char *path, struct run_result *r, const char *label)
+static int write_side(const char *path, struct run_result *r)
 {
-	r->label = label;
+	r->label = NULL;	/* the sides' options differ: they match on the benchmark */
 	return export_json_file(path, &r, 1);
 }
 
-/* compare's verdict of B (new) against A (old), from two files in a private directory. */
+/* What A and B are, how they ran, and whether --precision was met: after the answers. */
+static char *intro(const struct ab_args *a)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		die("out of memory");
+	fprintf(f, "%s: %s\n%s: %s\n%d pairs in random order (seed %llu), %.0f s", a->name[0],
+		a->side[0].text, a->name[1], a->side[1].text, a->done,
+		(unsigned long long)a->seed, a->secs);
+	if (a->precision && a->reached <= a->precision)
+		fprintf(f, "; --precision %g%%: reached, ±%.2f%%", a->precision, a->reached);
+	else if (a->precision)
+		fprintf(f, "; --precision %g%%: NOT reached (±%.2f%%) within %g s", a->precision,
+			a->reached, a->max_duration);
+	fputc('\n', f);
+	fclose(f);
+	return text;
+}
+
+/* compare's verdict of B (new) against A (old), pair by pair, from two private files. */
 static int verdict(struct ab_args *a)
 {
 	char dir[] = "/tmp/bpfbench-ab.XXXXXX", pa[64], pb[64];
-	char *argv[24] = { "compare", pa, pb, "--match", "label" };
-	int argc = 5, i, st;
+	char **argv = xcalloc((size_t)a->nr_cmp + 8, sizeof(char *));
+	struct cmp_extra x = { .paired = true, .old_name = a->name[0], .new_name = a->name[1],
+			       .old_shown = a->side[0].text, .new_shown = a->side[1].text };
+	int argc = 0, i, st;
 
 	if (!mkdtemp(dir)) {
 		errmsg("ab: cannot make a temporary directory: %s", strerror(errno));
+		free(argv);
 		return 1;
 	}
 	snprintf(pa, sizeof(pa), "%s/a.json", dir);
 	snprintf(pb, sizeof(pb), "%s/b.json", dir);
+	argv[argc++] = "compare";
+	argv[argc++] = pa;
+	argv[argc++] = pb;
+	argv[argc++] = "--match";
+	argv[argc++] = "label";
 	for (i = 0; i < a->nr_cmp; i++)
 		argv[argc++] = a->cmp[i];
-	st = write_side(pa, &a->side[0].acc, "ab") || write_side(pb, &a->side[1].acc, "ab");
+	st = write_side(pa, &a->side[0].acc) || write_side(pb, &a->side[1].acc);
 	if (!st) {
-		printf("ab: %s, %d pairs in random order (seed %llu)\n  A: %s\n  B: %s\n",
-		       a->side[0].spec.bench->name, (int)a->pairs, (unsigned long long)a->seed,
-		       a->side[0].text, a->side[1].text);
-		fflush(stdout);
-		st = compare_cmd(argc, argv);
+		x.intro = intro(a);
+		st = compare_with(argc, argv, &x);
+		free((char *)x.intro);
 	}
 	unlink(pa);
 	unlink(pb);
 	rmdir(dir);
+	free(argv);
 	return st;
 }
 
@@ -231,8 +403,8 @@ static int write_both(struct ab_args *a)
 {
 	struct run_result *runs[2] = { &a->side[0].acc, &a->side[1].acc };
 
-	a->side[0].acc.label = "A";
-	a->side[1].acc.label = "B";
+	a->side[0].acc.label = a->name[0];
+	a->side[1].acc.label = a->name[1];
 	if (export_json_file(a->json, runs, 2)) {
 		errmsg("cannot write %s", a->json);
 		return 1;
@@ -269,6 +441,9 @@ int ab_cmd(int argc, char **argv)
 		run_result_free(&a.side[i].acc);
 		run_spec_free(&a.side[i].spec);
 		free(a.side[i].copy);
+		free(a.side[i].first);
 	}
+	free(a.cmp);
+	free(a.glob);
 	return st;
 }

@@ -11,9 +11,17 @@ enum { COL_RUN, COL_METRIC, COL_UNIT, COL_OLD, COL_NEW, COL_CHANGE, COL_RATIO, C
 
 #define CELL	64
 
+static bool verbose_table;	/* -v: every column */
+
 static const char *const col_names[NR_COLS] = {
-	"run", "metric", "unit", "old", "new", "change", "new/old [95% CI]", "p Welch", "p adj",
-	"p MW", "MDE", "basis", "verdict",
+	"run", "metric", "unit", "old", "new", "change", "new/old [95% CI]", "p t", "p adj",
+	"p rank", "MDE", "basis", "verdict",
+};
+
+/* The default table's columns; -v adds the run on each row, spreads, p-values, MDE, basis. */
+static const bool compact_col[NR_COLS] = {
+	[COL_METRIC] = true, [COL_UNIT] = true, [COL_OLD] = true, [COL_NEW] = true,
+	[COL_CHANGE] = true, [COL_RATIO] = true, [COL_VERDICT] = true,
 };
 
 static const char *const adjust_names[] = {
@@ -24,11 +32,17 @@ static const char *const adjust_names[] = {
 
 void cmp_print_help(void)
 {
-	printf("Usage: bpfbench compare OLD.json NEW.json [--fail-on-regression PCT] [--noise PCT]\n"
-	       "       [--alpha A] [--adjust holm|bh|none] [--match OPT,...|--ignore-option OPT,...]\n\n"
-	       "Per matching run and metric: old and new figures, the change, new/old with its\n"
-	       "95%% CI, Welch's and Mann-Whitney's p, the minimal detectable effect, a verdict.\n"
-	       "Metrics pair by name and key, shown as name{key}; units must agree.\n"
+	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--paired] [--fail-on-regression PCT]\n"
+	       "       [--noise PCT] [--alpha A] [--adjust holm|bh|none]\n"
+	       "       [--match OPT,...|--ignore-option OPT,...]\n\n"
+	       "First a line per matching run: which side is faster by how much (95%% CI), or\n"
+	       "that no difference was detected; then per metric old and new figures, the change,\n"
+	       "new/old with its 95%% CI and a verdict.  Metrics pair by name and key, shown as\n"
+	       "name{key}; units must agree.\n"
+	       "-q, --quiet                only the answer lines\n"
+	       "-v, --verbose              also the methods, p-values, MDE and basis of each row\n"
+	       "--paired                   the runs of OLD and NEW were taken in pairs, in order\n"
+	       "                           (as ab runs them): a paired test on each pair's ratio\n"
 	       "--fail-on-regression PCT   exit 1 if a slower/worse verdict changes more than PCT%%\n"
 	       "--noise PCT                equal within +-PCT%%, default %g\n"
 	       "--alpha A                  significance level after adjustment, default 0.05\n"
@@ -56,7 +70,7 @@ static void env_line(const char *key, const char *ov, const char *nv, int *count
 }
 
 /* First, what decides a figure and differs between the files (the date aside). */
-static void print_env_diff(const struct res_doc *old, const struct res_doc *new)
+static void print_env_diff(const struct res_doc *old, const struct res_doc *new, bool brief)
 {
 	int i, count = 0;
 
@@ -66,26 +80,42 @@ static void print_env_diff(const struct res_doc *old, const struct res_doc *new)
 	for (i = 0; i < new->env.n; i++)
 		if (!resenv_get(&old->env, new->env.key[i]))
 			env_line(new->env.key[i], NULL, new->env.value[i], &count);
-	printf(count ? "\n" : "Environment: the same in both files (the date aside)\n\n");
+	if (count)
+		putchar('\n');
+	else if (!brief)
+		printf("Environment: the same in both files (the date aside)\n\n");
 }
 
 void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 		      const struct res_doc *new, int family)
 {
-	printf("OLD %s (kernel %s, %s)\nNEW %s (kernel %s, %s)\n", old->path,
-	       old->kernel ?: "?", old->date ?: "?", new->path, new->kernel ?: "?", new->date ?: "?");
-	print_env_diff(old, new);
-	printf("Tests: rates, times and ratios by Welch's t and Mann-Whitney's U, two-sided, on run\n"
-	       "  means when both sides have >= %d runs, else on batch means of the samples\n"
-	       "  (floor(sqrt(n)), fewer if correlated); p adjusted over %d rows by %s\n"
-	       "  (a row too short to test counts as p = 1); significant when adjusted p < %g.\n",
-	       CMP_MIN_RUNS, family,
-	       adjust_names[o->adjust], o->alpha);
+	if (o->verbosity <= 0) {
+		print_env_diff(old, new, true);
+		return;
+	}
+	printf("%s %s (kernel %s, %s)\n%s %s (kernel %s, %s)\n", o->old_name, old->path,
+	       old->kernel ?: "?", old->date ?: "?", o->new_name, new->path, new->kernel ?: "?",
+	       new->date ?: "?");
+	print_env_diff(old, new, false);
+	if (o->paired)
+		printf("Tests: rates, times and ratios in pairs of runs side by side: Student's t on\n"
+		       "  the mean log ratio of the pairs (the ratio shown is their geometric mean),\n"
+		       "  Wilcoxon's signed-rank beside (p rank);");
+	else
+		printf("Tests: rates, times and ratios by Welch's t and Mann-Whitney's U (p rank), on\n"
+		       "  run means when both sides have >= %d runs, else on batch means of the\n"
+		       "  samples (floor(sqrt(n)), fewer if correlated), or on a short series'\n"
+		       "  samples, their variance raised for a lag-1 correlation of >= %g;",
+		       CMP_MIN_RUNS, CMP_SHORT_MIN_R);
+	printf(" two-sided;\n  p adjusted over %d rows by %s (a row too short to\n"
+	       "  test counts as p = 1); significant when adjusted p < %g.\n",
+	       family, adjust_names[o->adjust], o->alpha);
 	printf("Verdicts: equal when the 95%% CI of new/old lies within +-%g%% (--noise); else\n"
 	       "  faster/slower (better/worse) when significant; else inconclusive.  Levels, peaks\n"
 	       "  and counts: no significance test, a change beyond +-%g%% (and beyond the\n"
 	       "  measurement's resolution, where it has one) only.  A derived metric takes its\n"
-	       "  base's verdict.  MDE: the change detectable at %.0f%% power.\n\n",
+	       "  base's verdict; counts of what a sample did (ops, runs) follow the rate and get\n"
+	       "  none (-).  MDE: the change detectable at %.0f%% power.\n\n",
 	       o->noise * 100, o->noise * 100, CMP_POWER * 100);
 }
 
@@ -101,7 +131,7 @@ static void fmt_p(char *buf, double p, bool tested)
 
 static void fmt_fig(char *buf, double fig, double sd, bool spread)
 {
-	if (spread)
+	if (spread && verbose_table)
 		snprintf(buf, CELL, "%.6g ± %.3g", fig, sd);
 	else
 		snprintf(buf, CELL, "%.6g", fig);
@@ -131,6 +161,15 @@ static void fmt_basis(char *buf, const struct cmp_row *r)
 	switch (r->basis) {
 	case BASIS_RUNS:
 		snprintf(buf, CELL, "%d/%d runs", r->ounits, r->nunits);
+		break;
+	case BASIS_PAIRS:
+		snprintf(buf, CELL, "%d pairs", r->ounits);
+		break;
+	case BASIS_SHORT:
+		snprintf(buf, CELL, "%d/%d samples, 1 process", r->ounits, r->nunits);
+		break;
+	case BASIS_TALLY:
+		snprintf(buf, CELL, "follows the rate");
 		break;
 	case BASIS_BATCHES:
 		snprintf(buf, CELL, "%d/%d batches%s", r->ounits, r->nunits,
@@ -236,26 +275,84 @@ static void regression(const struct cmp_row *r, const struct cmp_opts *o)
 		       r->change_pct, o->fail_pct, why);
 }
 
-void cmp_print_table(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_tally *tally)
+static const char *header(int k, const struct cmp_opts *o, char *buf)
 {
-	char (*c)[NR_COLS][CELL] = xcalloc(t->n ?: 1, sizeof(*c));
+	if (k == COL_OLD)
+		return o->old_name;
+	if (k == COL_NEW)
+		return o->new_name;
+	if (k == COL_RATIO) {
+		snprintf(buf, CELL, "%s/%s [95%% CI]", o->new_name, o->old_name);
+		return buf;
+	}
+	return col_names[k];
+}
+
+static bool shown(int k)
+{
+	return verbose_table || compact_col[k];
+}
+
+static int last_col(void)
+{
+	return verbose_table ? NR_COLS - 1 : COL_VERDICT;
+}
+
+/* A row of the default table: the metric's own figures, not bookkeeping. */
+static bool row_shown(const struct cmp_row *r)
+{
+	return verbose_table || r->basis != BASIS_TALLY;
+}
+
+static void print_line(const char *const *text, const int *w, const char *indent)
+{
+	int k;
+
+	fputs(indent, stdout);
+	for (k = 0; k < NR_COLS; k++)
+		if (shown(k))
+			print_cell(text[k], w[k], k == last_col());
+	putchar('\n');
+}
+
+/*
+ * The default table groups rows under their run's name, so that a long
+ * name does not widen every row; -v keeps the name on each row (a line a
+ * row, for grep) with every column.
+ */
+void cmp_print_table(const struct cmp_table *t, const struct cmp_opts *o)
+{
+	char (*c)[NR_COLS][CELL] = xcalloc(t->n ?: 1, sizeof(*c)), hb[NR_COLS][CELL];
+	const char *text[NR_COLS], *indent = verbose_table ? "" : "  ";
 	int w[NR_COLS], i, k;
 
 	for (k = 0; k < NR_COLS; k++)
-		w[k] = width(col_names[k]);
+		w[k] = width(text[k] = header(k, o, hb[k]));
 	for (i = 0; i < t->n; i++) {
 		cells(&t->rows[i], c[i]);
 		for (k = 0; k < NR_COLS; k++)
-			if (width(cell(&t->rows[i], c[i], k)) > w[k])
+			if (row_shown(&t->rows[i]) && width(cell(&t->rows[i], c[i], k)) > w[k])
 				w[k] = width(cell(&t->rows[i], c[i], k));
 	}
-	for (k = 0; k < NR_COLS; k++)
-		print_cell(col_names[k], w[k], k == NR_COLS - 1);
-	putchar('\n');
+	print_line(text, w, indent);
 	for (i = 0; i < t->n; i++) {
+		if (!row_shown(&t->rows[i]))
+			continue;
+		if (!verbose_table && (!i || t->rows[i].run != t->rows[i - 1].run))
+			printf("%s\n", t->rows[i].run);
 		for (k = 0; k < NR_COLS; k++)
-			print_cell(cell(&t->rows[i], c[i], k), w[k], k == NR_COLS - 1);
-		putchar('\n');
+			text[k] = cell(&t->rows[i], c[i], k);
+		print_line(text, w, indent);
+	}
+	free(c);
+}
+
+void cmp_count(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_tally *tally)
+{
+	int i;
+
+	verbose_table = o->verbosity > 0;
+	for (i = 0; i < t->n; i++) {
 		tally->cls[t->rows[i].cls]++;
 		tally->one_process += t->rows[i].one_process;
 		if (cmp_row_regression(&t->rows[i], o)) {
@@ -263,20 +360,19 @@ void cmp_print_table(const struct cmp_table *t, const struct cmp_opts *o, struct
 			regression(&t->rows[i], o);
 		}
 	}
-	free(c);
 }
 
 void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 		       const struct cmp_tally *tally)
 {
 	printf("\nSummary: %d faster/better, %d slower/worse, %d equal, %d inconclusive, "
-	       "%d higher/lower; %d runs failed, %d only in OLD, %d only in NEW.\n",
+	       "%d higher/lower;\n  %d runs failed, %d only in %s, %d only in %s.\n",
 	       tally->cls[CLS_GOOD], tally->cls[CLS_BAD], tally->cls[CLS_EQUAL],
 	       tally->cls[CLS_INCONCLUSIVE], tally->cls[CLS_UP] + tally->cls[CLS_DOWN],
-	       tally->failed, tally->only_old, tally->only_new);
+	       tally->failed, tally->only_old, o->old_name, tally->only_new, o->new_name);
 	if (tally->one_process)
-		printf("Note: %d of %d verdicts rest on one process a side (batch means of its "
-		       "samples);\n  run both sides with -r %d or more for verdicts on run means.\n",
+		printf("Note: %d of %d verdicts rest on one process a side (its samples);\n"
+		       "  run both sides with -r %d or more for verdicts on run means.\n",
 		       tally->one_process, t->n, CMP_MIN_RUNS);
 	if (o->fail_pct >= 0)
 		printf("Gate: --fail-on-regression %g%%: %d regression%s.\n", o->fail_pct,

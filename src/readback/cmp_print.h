@@ -12,7 +12,7 @@ struct cmp_table {
 };
 
 struct cmp_tally {
-	int cls[CLS_INCONCLUSIVE + 1];
+	int cls[CLS_NONE + 1];
 	int only_old, only_new, failed, one_process, regressions, matched;
 	int lone_metrics;	/* metrics of matched runs without a partner, or of another unit */
 };
@@ -21,8 +21,12 @@ void cmp_print_help(void);
 /* family: the number of tested rows the p-values were adjusted over. */
 void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 		      const struct res_doc *new, int family);
-/* The rows; counts verdicts and regressions into tally, naming each regression on stderr. */
-void cmp_print_table(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_tally *tally);
+/* Counts verdicts and regressions into tally, naming each regression on stderr. */
+void cmp_count(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_tally *tally);
+/* The answer lines (src/cmp_answer.c): per run, what changed by how much, or that nothing did. */
+void cmp_print_answers(const struct cmp_table *t, const struct cmp_opts *o);
+/* The rows: grouped by run, or with -v a line each with every column. */
+void cmp_print_table(const struct cmp_table *t, const struct cmp_opts *o);
 void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 		       const struct cmp_tally *tally);
 

@@ -20,9 +20,12 @@
  * only the noise threshold; a derived metric takes its base's verdict.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench.h"
+#include "cli.h"
 #include "compare.h"
 #include "mkey.h"
 #include "opts.h"
@@ -30,17 +33,22 @@
 #include "stats.h"
 #include "util.h"
 #include "verdict.h"
+#include "cmp_cli.h"
 #include "cmp_print.h"
 
-#define MAX_KEY_NAMES	64
+static bool notes_muted;	/* -q: the answers only */
 
-struct cmp_args {
-	const char *old_path, *new_path;
-	struct cmp_opts o;
-	bool match_only;		/* --match: only the bench and these parts */
-	int nr_names;
-	const char *names[MAX_KEY_NAMES];	/* --match or --ignore-option parts */
-};
+/* A line of the notes after the table (unmatched runs and metrics), unless -q. */
+static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (notes_muted)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
 
 /* Option names match with '-' and '_' alike, as on the command line. */
 static bool name_eq(const char *a, const char *b)
@@ -346,7 +354,7 @@ static int metric_notes(const char *name, const struct res_run *o, const struct 
 	for (i = 0; i < n->nr_metrics; i++) {
 		om = res_run_metric(o, n->metrics[i].name, n->metrics[i].key);
 		if (om && !same_unit(om, &n->metrics[i])) {
-			printf("%s  %s not compared: its unit differs (NEW %s, OLD %s)\n", name,
+			note("%s  %s not compared: its unit differs (NEW %s, OLD %s)\n", name,
 			       n->metrics[i].id, n->metrics[i].unit, om->unit);
 			units++;
 		}
@@ -354,11 +362,11 @@ static int metric_notes(const char *name, const struct res_run *o, const struct 
 	nn = lone_list(n, o, only_new, sizeof(only_new));
 	no = lone_list(o, n, only_old, sizeof(only_old));
 	if (nn)
-		printf("%s  %d metric%s only in NEW: %s\n", name, nn, nn == 1 ? "" : "s", only_new);
+		note("%s  %d metric%s only in NEW: %s\n", name, nn, nn == 1 ? "" : "s", only_new);
 	if (no)
-		printf("%s  %d metric%s only in OLD: %s\n", name, no, no == 1 ? "" : "s", only_old);
+		note("%s  %d metric%s only in OLD: %s\n", name, no, no == 1 ? "" : "s", only_old);
 	if ((nn || no) && keys_differ(o, n))
-		printf("%s  (one file names metrics with their parameters, as bpfbench did before "
+		note("%s  (one file names metrics with their parameters, as bpfbench did before "
 		       "metric keys: those do not match)\n", name);
 	return units + nn + no;
 }
@@ -374,14 +382,14 @@ static void print_unmatched(const struct cmp_args *a, const struct res_doc *old,
 	for (i = 0; i < new->nr_runs; i++) {
 		o = pair[i] >= 0 ? &old->runs[pair[i]] : NULL;
 		if (o && (o->status || new->runs[i].status))
-			printf("%s  not compared: the run failed in %s (status %d)\n", names[i],
+			note("%s  not compared: the run failed in %s (status %d)\n", names[i],
 			       o->status ? "OLD" : "NEW", o->status ?: new->runs[i].status);
 		else if (o)
 			tally->lone_metrics += metric_notes(names[i], o, &new->runs[i]);
 		if (o)
 			continue;
 		closest(a, old, &new->runs[i], true, why, sizeof(why));
-		printf("%s  only in NEW; the closest run of OLD differs in %s\n", names[i], why);
+		note("%s  only in NEW; the closest run of OLD differs in %s\n", names[i], why);
 		tally->only_new++;
 	}
 	for (i = 0; i < old->nr_runs; i++) {
@@ -389,7 +397,7 @@ static void print_unmatched(const struct cmp_args *a, const struct res_doc *old,
 			continue;
 		oname = run_name(old, &old->runs[i]);
 		closest(a, new, &old->runs[i], false, why, sizeof(why));
-		printf("%s  only in OLD; the closest run of NEW differs in %s\n", oname, why);
+		note("%s  only in OLD; the closest run of NEW differs in %s\n", oname, why);
 		free(oname);
 		tally->only_old++;
 	}
@@ -415,10 +423,19 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 			add_rows(&t, a, names[i], o, &new->runs[i]);
 	}
 	adjust(&t, &a->o, &family);
-	cmp_print_header(&a->o, old, new, family);
-	cmp_print_table(&t, &a->o, &tally);
+	cmp_count(&t, &a->o, &tally);
+	cmp_print_answers(&t, &a->o);
+	notes_muted = a->o.verbosity < 0;
+	if (!notes_muted) {
+		if (a->intro)
+			printf("\n%s", a->intro);
+		putchar('\n');
+		cmp_print_header(&a->o, old, new, family);
+		cmp_print_table(&t, &a->o);
+	}
 	print_unmatched(a, old, new, pair, used, names, &tally);
-	cmp_print_summary(&t, &a->o, &tally);
+	if (!notes_muted)
+		cmp_print_summary(&t, &a->o, &tally);
 	for (i = 0; i < new->nr_runs; i++)
 		free(names[i]);
 	free(names);
@@ -427,137 +444,55 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	free(used);
 	if (!tally.matched) {
 		errmsg("no run of %s matches one of %s (benchmark, label and options differ)",
-		       new->path, old->path);
+		       a->new_shown, a->old_shown);
 		return 1;
 	}
 	if (!t.n && tally.lone_metrics) {
-		errmsg("no metric of %s matches one of %s (names, keys or units differ: see above)",
-		       new->path, old->path);
+		errmsg("no metric of %s matches one of %s (names, keys or units differ%s)",
+		       a->new_shown, a->old_shown, notes_muted ? "" : ": see above");
 		return 1;
 	}
 	return tally.regressions ? 1 : 0;
 }
 
-static int parse_real(const char *opt, const char *text, double lo, double hi, bool lo_open,
-		      double *out)
+/* Whether name is an option of r's benchmark (or a global one), recorded or at its default. */
+static bool has_part(const struct res_run *r, const char *name)
 {
-	char *end;
-	double v;
+	const struct bench *b = bench_find(r->bench);
 
-	v = text && *text ? strtod(text, &end) : NAN;
-	if (isnan(v) || *end || v > hi || v < lo || (lo_open && v == lo)) {
-		errmsg("%s: '%s' is not a number in %s%g, %g]", opt, text ?: "",
-		       lo_open ? "(" : "[", lo, hi);
-		return EXIT_USAGE;
-	}
-	*out = v;
-	return 0;
+	return part_value(r, name) || opts_find(global_opts, name) ||
+	       (b && b->opts && opts_find(b->opts, name));
 }
 
-static int parse_adjust(const char *text, enum stats_adjust *out)
+/* Each part --match or --ignore-option names must be one some run of either file has. */
+static int check_names(const struct cmp_args *a, const struct res_doc *old,
+		       const struct res_doc *new)
 {
-	static const char *const names[] = { "holm", "bh", "none" };
-	size_t i;
+	const struct res_doc *docs[2] = { old, new };
+	int i, d, k;
 
-	for (i = 0; text && i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(text, names[i])) {
-			*out = (enum stats_adjust)i;
-			return 0;
-		}
-	}
-	errmsg("--adjust: '%s' is not holm, bh or none", text ?: "");
-	return EXIT_USAGE;
-}
-
-/* A comma list of identity parts into a->names (kept pointing into argv). */
-static int parse_names(const char *opt, char *text, struct cmp_args *a)
-{
-	char *save = NULL, *tok;
-
-	if (!text || !*text) {
-		errmsg("%s needs a comma list of option names", opt);
+	for (i = 0; i < a->nr_names; i++) {
+		if (is_fixed_part(a->names[i]))
+			continue;
+		for (d = 0; d < 2; d++)
+			for (k = 0; k < docs[d]->nr_runs; k++)
+				if (has_part(&docs[d]->runs[k], a->names[i]))
+					goto found;
+		errmsg("compare: %s %s: no run of either file has that part (parts: bench, "
+		       "suite, section, label or a recorded option)",
+		       a->match_only ? "--match" : "--ignore-option", a->names[i]);
 		return EXIT_USAGE;
-	}
-	for (tok = strtok_r(text, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (a->nr_names == MAX_KEY_NAMES) {
-			errmsg("%s: more than %d names", opt, MAX_KEY_NAMES);
-			return EXIT_USAGE;
-		}
-		a->names[a->nr_names++] = tok;
+found:
+		continue;
 	}
 	return 0;
 }
 
-/* --opt V or --opt=V: the value, or NULL when the option is another. */
-static bool opt_is(const char *arg, const char *opt)
-{
-	size_t len = strlen(opt);
-
-	return !strncmp(arg, opt, len) && (!arg[len] || arg[len] == '=');
-}
-
-static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *files)
-{
-	char *arg = argv[*i], *eq = strchr(arg, '='), *val;
-	bool ignore;
-
-	val = eq ? eq + 1 : (*i + 1 < argc ? argv[*i + 1] : NULL);
-	if (arg[0] != '-' || !arg[1]) {
-		if (*files == 0)
-			a->old_path = arg;
-		else if (*files == 1)
-			a->new_path = arg;
-		++*files;
-		return 0;
-	}
-	if (!eq && strncmp(arg, "--", 2) == 0 && (opt_is(arg, "--alpha") ||
-	    opt_is(arg, "--fail-on-regression") || opt_is(arg, "--noise") ||
-	    opt_is(arg, "--adjust") || opt_is(arg, "--match") || opt_is(arg, "--ignore-option")))
-		++*i;	/* the value is the next word */
-	if (opt_is(arg, "--alpha"))
-		return parse_real("--alpha", val, 0, 0.5, true, &a->o.alpha);
-	if (opt_is(arg, "--fail-on-regression"))
-		return parse_real("--fail-on-regression", val, 0, 1e6, false, &a->o.fail_pct);
-	if (opt_is(arg, "--noise")) {
-		if (parse_real("--noise", val, 0, 100, false, &a->o.noise))
-			return EXIT_USAGE;
-		a->o.noise /= 100;
-		return 0;
-	}
-	if (opt_is(arg, "--adjust"))
-		return parse_adjust(val, &a->o.adjust);
-	ignore = opt_is(arg, "--ignore-option");
-	if (ignore || opt_is(arg, "--match")) {
-		if (a->nr_names && a->match_only == ignore) {
-			errmsg("compare: --match and --ignore-option exclude each other");
-			return EXIT_USAGE;
-		}
-		a->match_only = !ignore;
-		return parse_names(ignore ? "--ignore-option" : "--match", val, a);
-	}
-	errmsg("compare: unknown option %s", arg);
-	return EXIT_USAGE;
-}
-
-static int parse_args(int argc, char **argv, struct cmp_args *a)
-{
-	int i, ret = 0, files = 0;
-
-	for (i = 1; i < argc && !ret; i++)
-		ret = parse_one(argc, argv, &i, a, &files);
-	if (!ret && files != 2) {
-		errmsg("compare needs two files: bpfbench compare OLD.json NEW.json (got %d)",
-		       files);
-		ret = EXIT_USAGE;
-	}
-	return ret;
-}
-
-int compare_cmd(int argc, char **argv)
+int compare_with(int argc, char **argv, const struct cmp_extra *x)
 {
 	struct cmp_args a = {
 		.o = { .alpha = 0.05, .noise = CMP_NOISE_PCT / 100, .fail_pct = -1,
-		       .adjust = STATS_ADJUST_HOLM },
+		       .adjust = STATS_ADJUST_HOLM, .old_name = "OLD", .new_name = "NEW" },
 	};
 	struct res_doc old = { 0 }, new = { 0 };
 	int ret;
@@ -566,14 +501,34 @@ int compare_cmd(int argc, char **argv)
 		cmp_print_help();
 		return 0;
 	}
-	ret = parse_args(argc, argv, &a);
+	ret = cmp_parse_args(argc, argv, &a);
+	a.old_shown = a.old_path;
+	a.new_shown = a.new_path;
+	if (x) {
+		a.o.paired |= x->paired;
+		a.o.old_name = x->old_name;
+		a.o.new_name = x->new_name;
+		a.old_shown = x->old_shown;
+		a.new_shown = x->new_shown;
+		a.intro = x->intro;
+	}
 	if (!ret)
 		ret = resdoc_load(a.old_path, &old);
 	if (!ret)
 		ret = resdoc_load(a.new_path, &new);
 	if (!ret)
+		ret = check_names(&a, &old, &new);
+	if (!ret) {
+		old.path = a.old_shown;
+		new.path = a.new_shown;
 		ret = compare_docs(&a, &old, &new);
+	}
 	resdoc_free(&old);
 	resdoc_free(&new);
 	return ret;
+}
+
+int compare_cmd(int argc, char **argv)
+{
+	return compare_with(argc, argv, NULL);
 }

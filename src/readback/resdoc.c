@@ -315,6 +315,9 @@ static int load_doc(struct loader *l)
 	int ret, i = 0;
 
 	env = jr_typed(&l->jd, root, "env", JR_OBJ);
+	if (!env)	/* the schema requires it, an object */
+		return rd_bad(doc, "malformed result: \"env\" is %s, not an object",
+			      jr_member(&l->jd, root, "env") ? "of another type" : "missing");
 	doc->kernel = rd_str(l, env, "kernel");
 	doc->date = rd_str(l, env, "date");
 	resenv_load(&doc->env, &l->jd, env);

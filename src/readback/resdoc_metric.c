@@ -5,6 +5,7 @@
  * today's bpfbench spells them.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -142,6 +143,9 @@ static int load_metric(struct loader *l, int ri, const struct jr_node *jm, struc
 		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s lacks a unit or mean",
 			      ri, m->id);
 	m->mean = mean;
+	if ((!n && jr_member(&l->jd, jm, "n")) || (n && (n->u.i < 0 || n->u.i > INT_MAX)))
+		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s.n is not a count "
+			      "(an integer >= 0)", ri, m->id);
 	m->n = n ? (int)n->u.i : 0;
 	if (rd_num(l, jm, "stddev", &m->stddev) ||
 	    rd_num(l, jm, "of_mean_inverse", &m->of_mean_inverse) ||

@@ -197,17 +197,23 @@ static void batch_units(struct cmp_row *row, const struct res_run *orun,
 	free(vb);
 }
 
+/* Carries an interval of ratio est onto the row's own ratio of figures. */
+static void ratio_interval(struct cmp_row *row, const struct stats_interval *ci,
+			   const struct cmp_opts *o)
+{
+	row->has_ci = true;
+	row->lo = row->ratio * ci->lo / ci->est;
+	row->hi = row->ratio * ci->hi / ci->est;
+	row->mde_pct = (exp(stats_mde(ci->se, ci->df, o->alpha, CMP_POWER)) - 1) * 100;
+}
+
 static void intervals(struct cmp_row *row, const double *a, int na, const double *b, int nb,
 		      const struct cmp_opts *o)
 {
 	struct stats_interval ci;
 
 	if (row->has_ratio && !stats_ratio_ci(a, na, b, nb, 0.95, &ci)) {
-		/* the interval is est * exp(+-t se): carried onto the figures' own ratio */
-		row->has_ci = true;
-		row->lo = row->ratio * ci.lo / ci.est;
-		row->hi = row->ratio * ci.hi / ci.est;
-		row->mde_pct = (exp(stats_mde(ci.se, ci.df, o->alpha, CMP_POWER)) - 1) * 100;
+		ratio_interval(row, &ci, o);	/* est * exp(+-t se) onto the figures' ratio */
 	} else if (!stats_diff_ci(a, na, b, nb, 0.95, &ci)) {
 		row->mde_abs = stats_mde(ci.se, ci.df, o->alpha, CMP_POWER);
 		if (row->ofig) {
@@ -217,6 +223,58 @@ static void intervals(struct cmp_row *row, const double *a, int na, const double
 			row->mde_pct = row->mde_abs / fabs(row->ofig) * 100;
 		}
 	}
+}
+
+/*
+ * ab's runs are pairs taken side by side: the t interval of the mean log
+ * ratio of each pair (its estimate, the geometric mean of the pairs'
+ * ratios, is the row's ratio), Wilcoxon's signed-rank beside.
+ */
+static void paired_test(struct cmp_row *row, const double *a, const double *b, int n,
+			const struct cmp_opts *o)
+{
+	struct stats_interval ci;
+
+	row->basis = BASIS_PAIRS;
+	row->tested = true;
+	if (row->has_ratio && !stats_paired_ratio_ci(a, b, n, 0.95, &ci, &row->p, &row->p_mw)) {
+		row->ratio = ci.est;
+		ratio_interval(row, &ci, o);
+	} else if (!stats_paired_diff_ci(a, b, n, 0.95, &ci, &row->p, &row->p_mw)) {
+		row->mde_abs = stats_mde(ci.se, ci.df, o->alpha, CMP_POWER);
+		if (row->ofig) {
+			row->has_ci = true;
+			row->lo = 1 + ci.lo / fabs(row->ofig);
+			row->hi = 1 + ci.hi / fabs(row->ofig);
+			row->mde_pct = row->mde_abs / fabs(row->ofig) * 100;
+		}
+	}
+}
+
+/*
+ * One process a side whose few samples make no two batches (a default
+ * 5-sample run): the samples themselves, their variance inflated for the
+ * correlation they may have (stats_short_ratio_ci), Mann-Whitney beside.
+ */
+static void short_test(struct cmp_row *row, const struct res_run *orun,
+		       const struct res_run *nrun, const struct cmp_opts *o)
+{
+	double *a = xcalloc((size_t)orun->nr_samples + 1, sizeof(double));
+	double *b = xcalloc((size_t)nrun->nr_samples + 1, sizeof(double)), r;
+	int na = sample_values(orun, row->om, a), nb = sample_values(nrun, row->nm, b);
+	struct stats_interval ci;
+
+	if (row->has_ratio &&
+	    !stats_short_ratio_ci(a, na, b, nb, CMP_SHORT_MIN_R, 0.95, &ci, &row->p, &r)) {
+		row->basis = BASIS_SHORT;
+		row->tested = true;
+		row->ounits = na;
+		row->nunits = nb;
+		row->p_mw = stats_mann_whitney_p(a, na, b, nb);
+		ratio_interval(row, &ci, o);
+	}
+	free(a);
+	free(b);
 }
 
 static void run_tests(struct cmp_row *row, const struct res_run *orun,
@@ -229,6 +287,14 @@ static void run_tests(struct cmp_row *row, const struct res_run *orun,
 	row->basis = BASIS_RUNS;
 	row->ounits = ora;
 	row->nunits = nra;
+	if (o->paired && (ora < 2 || nra < 2)) {
+		row->basis = BASIS_FEW;		/* a pair is a run a side: one says nothing */
+		goto out;
+	}
+	if (o->paired && ora == nra && !(all_zero(a, ora) && all_zero(b, nra))) {
+		paired_test(row, a, b, ora, o);
+		goto out;
+	}
 	if (ora < CMP_MIN_RUNS || nra < CMP_MIN_RUNS) {
 		row->basis = BASIS_BATCHES;
 		row->one_process = ora <= 1 || nra <= 1;
@@ -240,12 +306,15 @@ static void run_tests(struct cmp_row *row, const struct res_run *orun,
 		row->one_process = false;
 	} else if (row->ounits < 2 || row->nunits < 2) {
 		row->basis = BASIS_FEW;
+		if (row->one_process)
+			short_test(row, orun, nrun, o);
 	} else {
 		row->tested = true;
 		row->p = stats_welch_p(a, row->ounits, b, row->nunits);
 		row->p_mw = stats_mann_whitney_p(a, row->ounits, b, row->nunits);
 		intervals(row, a, row->ounits, b, row->nunits, o);
 	}
+out:
 	free(a);
 	free(b);
 }
@@ -275,12 +344,15 @@ void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct 
 		  const struct cmp_opts *o)
 {
 	/*
-	 * A count that varies from sample to sample (ops in a period) is a
-	 * sampled quantity like a rate: test it.  Only a count that holds
-	 * still (elements checked per pass) is judged as exact.
+	 * A count that varies from sample to sample (ops or program runs in
+	 * a period) is bookkeeping: it follows the rate and the duration, and
+	 * a verdict on it would only repeat (or, at another -d, contradict)
+	 * the rate's.  Only a count that holds still (elements checked per
+	 * pass) is judged, as exact.
 	 */
 	if (row->kind == RES_COUNT && (row->om->stddev > 0 || row->nm->stddev > 0)) {
-		run_tests(row, orun, nrun, o);
+		row->basis = BASIS_TALLY;	/* ops in a period: the rate's verdict says it */
+		row->cls = CLS_NONE;
 		return;
 	}
 	switch (row->kind) {
@@ -345,6 +417,8 @@ const char *cmp_class_text(const struct cmp_row *row)
 		return "higher";
 	case CLS_DOWN:
 		return "lower";
+	case CLS_NONE:
+		return "-";
 	default:
 		return "inconclusive";
 	}

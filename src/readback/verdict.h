@@ -28,16 +28,20 @@ enum cmp_class {
 	CLS_GOOD, CLS_BAD,	/* faster/slower, better/worse */
 	CLS_UP, CLS_DOWN,	/* a change of a metric with no better direction */
 	CLS_INCONCLUSIVE,
+	CLS_NONE,		/* no verdict: a count that only follows the duration */
 };
 
 enum cmp_basis {
 	BASIS_RUNS,	/* means of >= CMP_MIN_RUNS runs a side */
+	BASIS_PAIRS,	/* ab: run means in pairs, a paired test on each pair's ratio */
 	BASIS_BATCHES,	/* batch means of the samples */
+	BASIS_SHORT,	/* one short series a side: its samples, their correlation allowed for */
 	BASIS_FEW,	/* too few values to test */
 	BASIS_ZERO,	/* every value 0 on both sides: equal, nothing to test */
 	BASIS_NOISE,	/* a level or a peak: the noise threshold, no test */
 	BASIS_EXACT,	/* a count: the noise threshold on exact values */
 	BASIS_BASE,	/* a derived metric: its base's verdict */
+	BASIS_TALLY,	/* a count of what a sample did (ops, runs): follows the duration */
 };
 
 struct cmp_opts {
@@ -45,7 +49,13 @@ struct cmp_opts {
 	double noise;		/* a fraction: 0.02 */
 	double fail_pct;	/* < 0: no gate */
 	enum stats_adjust adjust;
+	bool paired;		/* the i-th runs of OLD and NEW are a pair (ab) */
+	int verbosity;		/* -1: the answers only; 1: the methods and every column */
+	const char *old_name, *new_name;	/* "OLD", "NEW"; ab's "A", "B" or --name */
 };
+
+/* Lag-1 correlation a short series is assumed to have at least (stats_short_ratio_ci). */
+#define CMP_SHORT_MIN_R	0.4
 
 struct cmp_row {
 	const char *run;	/* the run's name as printed */
@@ -60,7 +70,7 @@ struct cmp_row {
 	bool has_ratio, has_ci;
 	double ratio, lo, hi;	/* new / old and its 95% interval */
 	bool tested;		/* has a p-value, one of the family adjusted together */
-	double p, p_adj, p_mw;
+	double p, p_adj, p_mw;	/* p_mw: Mann-Whitney, or Wilcoxon signed-rank on pairs */
 	double mde_pct;		/* NAN when not defined */
 	double mde_abs;		/* from a zero or negative figure: in the metric's unit */
 	int ounits, nunits;	/* values tested on each side */

@@ -91,6 +91,35 @@ double stats_mde(double se, double df, double alpha, double power);
 #define STATS_MWU_EXACT_MAX	20
 double stats_mann_whitney_p(const double *a, int na, const double *b, int nb);
 
+/*
+ * Paired tests (src/stats_paired.c) on n pairs (a[k], b[k]) taken side by
+ * side: a one-sample t interval at level conf on log(b/a) (the estimate
+ * and bounds returned as ratios, the geometric mean of the pairs' ratios;
+ * se of the mean log; -1 when n < 2 or a value is not positive), or on
+ * b - a.  p: the t-test's two-sided p; p_rank: Wilcoxon's signed-rank p.
+ */
+int stats_paired_ratio_ci(const double *a, const double *b, int n, double conf,
+			  struct stats_interval *out, double *p, double *p_rank);
+int stats_paired_diff_ci(const double *a, const double *b, int n, double conf,
+			 struct stats_interval *out, double *p, double *p_rank);
+/* Two-sided p of Wilcoxon's signed-rank test on d (zeros dropped); exact to this many, untied. */
+#define STATS_SR_EXACT_MAX	50
+double stats_signed_rank_p(const double *d, int n);
+
+/*
+ * mean(b) / mean(a) of two short, serially correlated series (too short
+ * for batch means, at least 3 values a side): Welch on the log scale with
+ * each side's variance of the mean inflated as an AR(1)'s, (1 + r) / (1 - r),
+ * and its df cut to the effective values.  r: the series' pooled lag-1
+ * correlation with its short-series bias added back, at least r_floor
+ * (what so few values cannot rule out), at most STATS_SHORT_MAX_R; the r
+ * used in *r_used.  -1 when a side has < 3 values or a mean not positive.
+ */
+#define STATS_SHORT_MAX_R	0.9
+#define STATS_SHORT_MIN_DF	0.5
+int stats_short_ratio_ci(const double *a, int na, const double *b, int nb, double r_floor,
+			 double conf, struct stats_interval *out, double *p, double *r_used);
+
 enum stats_adjust { STATS_ADJUST_HOLM, STATS_ADJUST_BH, STATS_ADJUST_NONE };
 /*
  * Multiplicity-adjusted p-values, as R's p.adjust: Holm's step-down

@@ -287,6 +287,37 @@ static void test_mann_whitney(void)
 	check_close(stats_mann_whitney_p(x, 0, y, 5), 1.0, 0, "mann-whitney: an empty side -> 1");
 }
 
+static void test_paired(void)
+{
+	double up[] = { 1, 2, 3, 4, 5, 6 }, one_down[] = { -1, 2, 3, 4, 5, 6 };
+	double zeros[] = { 0, 0, 1, -1 }, a[] = { 100, 200, 50 }, b[3], c[3];
+	double d[] = { 0.1, 0.2, 0.3 }, p, pr;
+	struct stats_interval r;
+	int i;
+
+	/* exact: 1/64 of the sign patterns give W+ = 21 (and 21 - 21 = 0) */
+	check_close(stats_signed_rank_p(up, 6), 2.0 / 64, 1e-12, "signed-rank: exact, all up");
+	check_close(stats_signed_rank_p(one_down, 6), 4.0 / 64, 1e-12,
+		    "signed-rank: exact, the smallest rank down");
+	check_close(stats_signed_rank_p(zeros, 2), 1.0, 0, "signed-rank: zeros dropped -> 1");
+	check_close(stats_signed_rank_p(zeros + 2, 2), 1.0, 1e-12, "signed-rank: one up, one down");
+	/* log ratios 0.1, 0.2, 0.3: mean 0.2, se 0.1 / sqrt(3), t 3.4641 on 2 df */
+	for (i = 0; i < 3; i++) {
+		b[i] = a[i] * exp(d[i]);
+		c[i] = a[i] * 0.95;
+	}
+	stats_paired_ratio_ci(a, b, 3, 0.95, &r, &p, &pr);
+	check_close(r.est, 1.2214027581601699, 1e-12, "paired ratio: the geometric mean of ratios");
+	check_close(r.lo, 0.9527394893706003, 1e-6, "paired ratio: lower bound, t on 2 df");
+	check_close(r.hi, 1.5658264554844905, 1e-6, "paired ratio: upper bound");
+	check_close(p, 0.07417990022744858, 1e-6, "paired ratio: t-test p");
+	stats_paired_ratio_ci(a, c, 3, 0.95, &r, &p, &pr);
+	check_close(r.lo, 0.95, 1e-12, "paired ratio: one ratio in every pair, no spread");
+	check_close(p, 0, 0, "paired ratio: no spread, p 0");
+	report(stats_paired_ratio_ci(a, c, 1, 0.95, &r, &p, &pr) == -1, "paired ratio: 1 pair, none",
+	       0, -1);
+}
+
 static void test_intervals(void)
 {
 	double a[] = { 19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9, 19.5, 22.0 };
@@ -429,6 +460,7 @@ int main(void)
 	test_welch();
 	test_t_quantile();
 	test_mann_whitney();
+	test_paired();
 	test_intervals();
 	test_mde();
 	test_batch_means();

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# ab's targets on real runs (README, "Comparing results"), for one benchmark:
+#   1. the time --precision 2 takes to bring the 95% CI of B/A within +-2%;
+#   2. TRIES same-configuration ab runs: how often they are called slower/faster
+#      (false alarms, against alpha = 0.05), and how often the same runs with
+#      B's first metric scaled by 0.95 (a 5% slowdown injected into real data)
+#      are called slower (power, target >= 80%).
+# Run it on an idle machine, as root:
+#   scripts/ab_targets.sh build/bpfbench "bpf-loop --nr_loops 1000" 20 5
+#   scripts/ab_targets.sh build/bpfbench "lpm-trie-lookup" 20 5
+set -u
+BIN=${1:?usage: ab_targets.sh BPFBENCH "BENCH ARGS" [TRIES] [PAIRS] [-w -d ...]}
+ARGS=${2:?the benchmark and its options}
+TRIES=${3:-20}
+PAIRS=${4:-5}
+RUNOPTS=${5:--w0.2 -d1}
+DIR=$(mktemp -d /tmp/ab-targets.XXXXXX)
+trap 'rm -rf "$DIR"' EXIT
+
+echo "== --precision 2 --max-duration ${MAXDUR:-300}: $ARGS"
+start=$(date +%s)
+"$BIN" $RUNOPTS ab "$ARGS" "$ARGS" --precision 2 --max-duration "${MAXDUR:-300}" -v | grep -E '^[a-z0-9-]+: |pairs in random'
+echo "   ($(($(date +%s) - start)) s)"
+
+# split A.json B.json [SCALE]: the two sides of an ab --json file, B's first metric times SCALE
+split() {
+	python3 - "$@" <<'PY'
+import json, sys
+src, a, b, scale = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+d = json.load(open(src))
+ra, rb = d["runs"]
+first = next(iter(rb["metrics"]))
+for r in (ra, rb):
+    r.pop("label", None)
+for name, m in rb["metrics"].items():
+    if name == first:
+        f = scale
+    elif m.get("kind") == "inverse" and m.get("of") == first:
+        f = 1 / scale
+    else:
+        continue
+    for k in ("mean", "median", "min", "max", "ci95_low", "ci95_high", "stddev",
+              "between_run_stddev", "of_mean_inverse"):
+        if isinstance(m.get(k), (int, float)):
+            m[k] *= f
+    for s in rb["samples"]:
+        if isinstance(s.get(name), (int, float)):
+            s[name] *= f
+    for rep in rb.get("repeats", []):
+        rm = rep["metrics"].get(name)
+        if rm:
+            for k in ("mean", "stddev"):
+                if isinstance(rm.get(k), (int, float)):
+                    rm[k] *= f
+for path, r in ((a, ra), (b, rb)):
+    json.dump(dict(d, runs=[r]), open(path, "w"))
+PY
+}
+
+alarms=0 found=0 n=0
+for t in $(seq 1 "$TRIES"); do
+	"$BIN" $RUNOPTS ab "$ARGS" "$ARGS" -r "$PAIRS" -q --json "$DIR/ab.json" >"$DIR/ab.out" || true
+	[ -s "$DIR/ab.json" ] || continue
+	n=$((n + 1))
+	split "$DIR/ab.json" "$DIR/a.json" "$DIR/b.json" 1.0
+	same=$("$BIN" compare -q --paired "$DIR/a.json" "$DIR/b.json" | head -1)
+	split "$DIR/ab.json" "$DIR/a.json" "$DIR/b5.json" 0.95
+	slow=$("$BIN" compare -q --paired "$DIR/a.json" "$DIR/b5.json" | head -1)
+	grep -qE ' × (slower|faster) than ' <<<"$same" && alarms=$((alarms + 1))
+	grep -qE ' × slower than ' <<<"$slow" && found=$((found + 1))
+	printf '%2d  same: %s\n    -5%%: %s\n' "$t" "${same#*: }" "${slow#*: }"
+done
+echo "== $ARGS, $n tries of $PAIRS pairs ($RUNOPTS): $alarms false alarms (alpha 0.05)," \
+	"5% slowdown called slower in $found"

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* compare's command line (src/readback/cmp_cli.c). */
+#ifndef BPFBENCH_CMP_CLI_H
+#define BPFBENCH_CMP_CLI_H
+
+#include <stdbool.h>
+#include "verdict.h"
+
+#define MAX_KEY_NAMES	64
+
+struct cmp_args {
+	const char *old_path, *new_path;
+	const char *old_shown, *new_shown;	/* in messages: the paths, or ab's sides */
+	const char *intro;		/* ab: what A and B are, before the table */
+	struct cmp_opts o;
+	bool match_only;		/* --match: only the bench and these parts */
+	int nr_names;
+	const char *names[MAX_KEY_NAMES];	/* --match or --ignore-option parts */
+};
+
+/* OLD.json NEW.json and compare's options: 0, or EXIT_USAGE after one line. */
+int cmp_parse_args(int argc, char **argv, struct cmp_args *a);
+/* compare's options alone (argv[0] is the first option): 0, or EXIT_USAGE after one line. */
+int compare_check_opts(int argc, char **argv);
+
+#endif
