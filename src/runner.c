@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "crew.h"
 #include "hist.h"
 #include "noise.h"
 #include "probe.h"
@@ -20,16 +21,6 @@
 #include "result.h"
 #include "runner.h"
 #include "util.h"
-
-struct worker {
-	struct bench_env *env;
-	int idx;
-	int cpu;		/* -1: not pinned */
-	bool consumer;
-	bool started;
-	pthread_t thread;
-	uint64_t calls, calls_cut;	/* the default producer's trigger calls; cut by the stop */
-};
 
 void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
 {
@@ -42,89 +33,6 @@ void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
 	vsnprintf(env->errbuf, sizeof(env->errbuf), fmt, ap);
 	va_end(ap);
 	atomic_store(&env->stop, true);
-}
-
-static void default_producer(struct bench_env *env, struct worker *w)
-{
-	int err;
-
-	while (!bench_stopping(env)) {
-		err = trigger_fire(&env->trig);
-		if (err) {
-			bench_fail(env, err, "trigger %s failed: %s",
-				   trigger_names[env->trig.kind], strerror(-err));
-			return;
-		}
-		w->calls++;
-		/* the stop's wake-up may have ended this call before its repeat count */
-		w->calls_cut += bench_stopping(env);
-	}
-}
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	const struct bench *b = w->env->bench;
-	int err;
-
-	if (w->cpu >= 0) {
-		err = pin_thread_to_cpu(w->cpu);
-		if (err) {
-			bench_fail(w->env, err, "cannot pin to CPU %d: %s", w->cpu, strerror(-err));
-			return NULL;
-		}
-	}
-	if (w->consumer)
-		b->consumer(w->env, w->idx);
-	else if (b->producer)
-		b->producer(w->env, w->idx);
-	else
-		default_producer(w->env, w);
-	return NULL;
-}
-
-/* The kernel bench's placement: -a pins consumers first, then producers, in CPU order. */
-static int worker_cpu(const struct run_opts *o, bool consumer, int idx)
-{
-	const struct cpuset *set = consumer ? &o->cons_cpus : &o->prod_cpus;
-	int ncpu = nr_online_cpus();
-
-	if (set->n)
-		return set->cpu[idx % set->n];
-	if (!o->affinity)
-		return -1;
-	return (consumer ? idx : (int)o->consumers + idx) % ncpu;
-}
-
-static int start_workers(struct bench_env *env, struct worker *w, int n)
-{
-	sigset_t old;
-	int i, err = 0;
-
-	/* signals go to the main thread, which turns them into a clean stop */
-	stop_signals_block(&old);
-	for (i = 0; i < n; i++) {
-		w[i].env = env;
-		err = -pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
-		if (err)
-			break;
-		w[i].started = true;
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return err;
-}
-
-static void stop_workers(struct bench_env *env, struct worker *w, int n)
-{
-	int i;
-
-	atomic_store(&env->stop, true);
-	for (i = 0; i < n; i++) {
-		if (w[i].started && w[i].consumer)
-			pthread_join(w[i].thread, NULL);
-		else if (w[i].started)	/* out of a long test run at once */
-			thread_join_waking(w[i].thread);
-	}
 }
 
 /* Sleeps until an absolute time; false if a signal or a thread failure cut it short. */
@@ -319,7 +227,7 @@ static int interrupted_status(struct run_result *res)
 }
 
 /* What the default producers fired, for --kernel-stats' harness count. */
-static void count_calls(struct bench_env *env, const struct worker *w, int nw)
+static void count_calls(struct bench_env *env, const struct crew *c)
 {
 	struct kstats *k = &env->res->kstats;
 	int i;
@@ -327,35 +235,48 @@ static void count_calls(struct bench_env *env, const struct worker *w, int nw)
 	if (env->bench->producer || env->trig.kind != TRIG_TEST_RUN)
 		return;
 	k->repeat = env->trig.repeat;
-	for (i = 0; i < nw; i++) {
-		k->calls += w[i].calls;
-		k->calls_cut += w[i].calls_cut;
+	for (i = 0; i < c->n; i++) {
+		k->calls += c->w[i].calls;
+		k->calls_cut += c->w[i].calls_cut;
 	}
 }
 
-static int measure_run(struct bench_env *env, struct worker *w, int nw)
+static int crew_failed(struct run_result *res, const struct crew *c, int err)
+{
+	if (interrupted())
+		return interrupted_status(res);
+	if (atomic_load(&c->env->error))
+		return fail(res, 1, "%s: %s", c->env->bench->name, c->env->errbuf);
+	return fail(res, 1, "%s: cannot start thread %d of %d: %s (limits: ulimit -u, ulimit -v, "
+		    "the pids cgroup)", c->env->bench->name, c->started + 1, c->n, strerror(-err));
+}
+
+/*
+ * The threads wait at the gate while the baseline is read: what they did
+ * before the clock started is never counted, as the time it took is not.
+ */
+static int measure_run(struct bench_env *env, struct crew *c)
 {
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
 	struct kstats_probe kp = { .stats_fd = -1 };
-	double *vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
+	double *vals;
 	int err;
 
+	err = crew_start(c);
+	if (err)
+		return crew_failed(res, c, err);
+	vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
 	if (b->measure)	/* sets the benchmark's counters' baseline: setup's work is not sampled */
 		b->measure(env, 1, vals);
 	if (env->opts->kernel_stats)
 		kstats_begin(&kp, env->trig.kind ? env->trig.prog_fd : -1, &res->kstats);
-	err = start_workers(env, w, nw);
-	if (err) {
-		free(vals);
-		kstats_end(&kp, &res->kstats);
-		return fail(res, 1, "cannot start threads: %s", strerror(-err));
-	}
+	crew_go(c);
 	env->reporter->started(env);
 	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals) : sample_periods(env, vals);
-	stop_workers(env, w, nw);
+	crew_stop(c);
 	kstats_end(&kp, &res->kstats);
-	count_calls(env, w, nw);
+	count_calls(env, c);
 	free(vals);
 	if (atomic_load(&env->error))
 		return fail(res, 1, "%s: %s", b->name, env->errbuf);
@@ -379,21 +300,6 @@ static void warn_shared_cpus(const struct bench_env *env)
 			"thread i runs on CPU i mod %d\n", nt, ncpu, ncpu);
 }
 
-static void init_workers(const struct run_opts *o, struct worker *w)
-{
-	int i, np = (int)o->producers;
-
-	for (i = 0; i < np; i++) {
-		w[i].idx = i;
-		w[i].cpu = worker_cpu(o, false, i);
-	}
-	for (i = 0; i < (int)o->consumers; i++) {
-		w[np + i].idx = i;
-		w[np + i].consumer = true;
-		w[np + i].cpu = worker_cpu(o, true, i);
-	}
-}
-
 static void note_trigger(struct bench_env *env)
 {
 	struct run_result *res = env->res;
@@ -411,15 +317,13 @@ static int run_repeat(struct bench_env *env)
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
 	int nw = env->nr_producers + env->nr_consumers, err;
-	struct worker *w;
+	struct crew crew;
 
 	if (b->flags & BENCH_F_ONESHOT)
 		nw = 0;		/* the main thread measures whole runs itself */
-	w = xcalloc(nw ?: 1, sizeof(*w));
-	if (nw) {
-		init_workers(env->opts, w);
+	crew_init(&crew, env, nw);
+	if (nw)
 		warn_shared_cpus(env);
-	}
 	memset(&env->trig, 0, sizeof(env->trig));
 	atomic_store(&env->stop, false);
 	env->priv = NULL;
@@ -436,13 +340,13 @@ static int run_repeat(struct bench_env *env)
 	} else if (env->opts->verifier_stats) {
 		if (kstats_verifier_report(stdout, b->name))
 			fail(res, 1, "%s: loaded no BPF program to report", b->name);
-	} else if (!measure_run(env, w, nw)) {
+	} else if (!measure_run(env, &crew)) {
 		res->nr_repeats++;
 	}
+	crew_free(&crew);	/* every thread joined before teardown frees what they use */
 	trigger_detach(&env->trig);
 	if (b->teardown)
 		b->teardown(env);
-	free(w);
 	if (!res->status && interrupted())
 		interrupted_status(res);
 	return res->status;
