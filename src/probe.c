@@ -49,6 +49,19 @@ static bool cap_has(const struct __user_cap_data_struct *data, int cap)
 	return data[cap / 32].effective & (1U << (cap % 32));
 }
 
+bool probe_capable(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return cap_has(data, cap) || cap_has(data, CAP_SYS_ADMIN);
+}
+
 static int probe_priv(char *d, size_t len)
 {
 	struct __user_cap_header_struct hdr = {
@@ -256,13 +269,13 @@ static const char *verdict(int ret)
 static void print_benchmarks(void)
 {
 	const struct bench *const *b;
-	char why[300];
+	char why[400];
 
 	printf("\n%-24s %-8s %s\n", "benchmark", "runs", "what it lacks");
 	for (b = bench_table; *b; b++) {
 		why[0] = 0;
-		printf("%-24s %-8s %s\n", (*b)->name,
-		       bench_runnable(*b, why, sizeof(why)) ? "yes" : "no", why);
+		printf("%-24s %-8s %s\n", (*b)->name, verdict(bench_runnable(*b, why, sizeof(why))),
+		       why);
 	}
 }
 
@@ -282,8 +295,8 @@ static void print_table(void)
 static void json_benchmarks(struct jsonw *w)
 {
 	const struct bench *const *b;
-	char why[300];
-	bool ok;
+	char why[400];
+	int ok;
 
 	jsonw_key(w, "benchmarks");
 	jsonw_obj_open(w);
@@ -292,8 +305,12 @@ static void json_benchmarks(struct jsonw *w)
 		ok = bench_runnable(*b, why, sizeof(why));
 		jsonw_key(w, (*b)->name);
 		jsonw_obj_open(w);
-		jsonw_kbool(w, "runs", ok);
-		if (!ok)
+		jsonw_key(w, "runs");	/* null: our privileges cannot tell */
+		if (ok < 0)
+			jsonw_null(w);
+		else
+			jsonw_bool(w, ok);
+		if (ok != 1)
 			jsonw_kstr(w, "lacks", why);
 		jsonw_obj_close(w);
 	}
@@ -344,9 +361,8 @@ int probe_cmd(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else {
-			fprintf(stderr, "probe: unknown argument '%s' (try --help)\n",
-				argv[i]);
-			return 2;
+			errmsg("probe: unknown argument '%s' (try --help)", argv[i]);
+			return EXIT_USAGE;
 		}
 	}
 	if (json)

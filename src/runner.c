@@ -3,7 +3,9 @@
  * The runner: threads, sampling periods, warm-up, statistics.  Knows the
  * bench operations, never a benchmark.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include "cli.h"
 #include "crew.h"
 #include "hist.h"
@@ -21,6 +24,9 @@
 #include "result.h"
 #include "runner.h"
 #include "util.h"
+
+/* Fewer free file descriptors than this after a failure: say so. */
+#define FDS_LOW	32
 
 void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
 {
@@ -211,13 +217,67 @@ static int fail(struct run_result *res, int status, const char *fmt, ...)
 	return status;
 }
 
-static int setup_status(int err)
+/*
+ * Where the benchmark (or a probe, a trigger) printed why, its errno says
+ * what kind of failure it was; else it came from below (libbpf, the
+ * kernel): a runtime failure, whatever the errno, and the one line is ours.
+ */
+static int failure_status(struct run_result *res, int err)
 {
+	res->reported = *errmsg_last() != 0;
+	if (!res->reported)
+		return 1;
 	if (err == -EOPNOTSUPP)
 		return EXIT_SKIP;
 	if (err == -EINVAL)
 		return EXIT_USAGE;
 	return 1;
+}
+
+/* How many more files this process may open; -1 if it cannot tell. */
+static int fds_free(void)
+{
+	struct rlimit rl;
+	struct dirent *e;
+	int open = 0;
+	DIR *d;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur > INT_MAX)
+		return -1;
+	d = opendir("/proc/self/fd");
+	if (!d)
+		return errno == EMFILE ? 0 : -1;
+	while ((e = readdir(d)))
+		open += e->d_name[0] != '.';
+	closedir(d);
+	open--;		/* the directory's own */
+	/* inherited descriptors may lie above the limit */
+	return (int)rl.rlim_cur > open ? (int)rl.rlim_cur - open : 0;
+}
+
+/*
+ * After a failure nobody reported: libbpf's first warning (its cause
+ * where it returns only an errno), whether file descriptors ran short,
+ * and the hint to -v.
+ */
+static const char *failure_hint(char *buf, size_t len)
+{
+	const char *lw = libbpf_warning();
+	int n = 0, left = fds_free();
+
+	if (!strncmp(lw, "libbpf: ", 8))
+		lw += 8;
+	n += snprintf(buf, len, " (");
+	if (*lw && !verbose)
+		n += snprintf(buf + n, len - n, "libbpf: %s; ", lw);
+	if (left >= 0 && left < FDS_LOW && n < (int)len)
+		n += snprintf(buf + n, len - n, "only %d more file descriptors may be opened, "
+			      "see ulimit -n; ", left);
+	if (verbose && n < (int)len)
+		n += snprintf(buf + n, len - n, "see the libbpf/verifier log above)");
+	else if (n < (int)len)
+		snprintf(buf + n, len - n, "run with -v for the libbpf/verifier log)");
+	return buf;
 }
 
 static int interrupted_status(struct run_result *res)
@@ -267,6 +327,7 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	if (err)
 		return crew_failed(res, c, err);
 	vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
+	errmsg_forget();	/* what the run prints from now on says why it failed */
 	if (b->measure)	/* sets the benchmark's counters' baseline: setup's work is not sampled */
 		b->measure(env, 1, vals);
 	if (env->opts->kernel_stats)
@@ -282,10 +343,9 @@ static int measure_run(struct bench_env *env, struct crew *c)
 		return fail(res, 1, "%s: %s", b->name, env->errbuf);
 	if (interrupted())
 		return interrupted_status(res);
-	if (err) {
-		res->reported = err == -EOPNOTSUPP || err == -EINVAL;	/* the bench said why */
-		return fail(res, setup_status(err), "%s: run failed: %s", b->name, strerror(-err));
-	}
+	if (err)
+		return fail(res, failure_status(res, err), "%s: run failed: %s", b->name,
+			    strerror(-err));
 	return 0;
 }
 
@@ -328,13 +388,14 @@ static int run_repeat(struct bench_env *env)
 	atomic_store(&env->stop, false);
 	env->priv = NULL;
 	env->reporter->setup(env);
+	errmsg_forget();
 	err = b->setup(env);
 	note_trigger(env);
 	if (err && !(err == -EINTR && interrupted())) {
-		/* by contract a benchmark says itself why it skips or rejects options */
-		res->reported = err == -EOPNOTSUPP || err == -EINVAL;
-		fail(res, setup_status(err), "%s: setup failed: %s%s", b->name, strerror(-err),
-		     verbose ? "" : " (run with -v for the libbpf/verifier log)");
+		char hint[300];
+
+		fail(res, failure_status(res, err), "%s: setup failed: %s%s", b->name,
+		     strerror(-err), failure_hint(hint, sizeof(hint)));
 	} else if (interrupted()) {
 		interrupted_status(res);
 	} else if (env->opts->verifier_stats) {
@@ -352,34 +413,50 @@ static int run_repeat(struct bench_env *env)
 	return res->status;
 }
 
-static int require(const char *bench, enum probe_id id, const char *what, char *why, size_t len)
+/*
+ * 0; -EOPNOTSUPP where the kernel lacks the feature (a skip); -EPERM where
+ * our privileges do not let us tell (an error naming the capability), or
+ * another -errno where the probe itself could not run (out of fds...).
+ */
+static int require(enum probe_id id, const char *what, char *why, size_t len)
 {
-	char detail[160] = "";
+	char detail[256] = "";
+	int ret = probe_feature(id, detail, sizeof(detail));
 
-	if (probe_feature(id, detail, sizeof(detail)) == 1)
+	if (ret == 1)
 		return 0;
-	snprintf(why, len, "this kernel lacks %s%s%s (%s)", probe_name(id), what ? " for " : "",
-		 what ?: "", *detail ? detail : "missing");
-	return -EOPNOTSUPP;
+	if (ret == 0) {
+		snprintf(why, len, "this kernel lacks %s%s%s (%s)", probe_name(id),
+			 what ? " for " : "", what ?: "", *detail ? detail : "missing");
+		return -EOPNOTSUPP;
+	}
+	snprintf(why, len, "cannot tell whether this kernel offers %s%s%s: %s", probe_name(id),
+		 what ? " for " : "", what ?: "", *detail ? detail : strerror(-ret));
+	return ret == -EPERM || ret == -EACCES ? -EPERM : ret;
 }
 
 int bench_require(const struct bench_env *env, enum probe_id id, const char *what)
 {
-	char why[300];
-	int err = require(env->bench->name, id, what, why, sizeof(why));
+	char why[400];
+	int err = require(id, what, why, sizeof(why));
 
-	if (err)
+	if (err == -EOPNOTSUPP)
 		skipmsg("%s: %s", env->bench->name, why);
+	else if (err)
+		errmsg("%s: %s", env->bench->name, why);
 	return err;
 }
 
 int bench_runnable(const struct bench *b, char *why, size_t len)
 {
 	const enum probe_id *id;
+	int err;
 
-	for (id = b->requires; id && *id != PROBE__COUNT; id++)
-		if (require(b->name, *id, NULL, why, len))
-			return 0;
+	for (id = b->requires; id && *id != PROBE__COUNT; id++) {
+		err = require(*id, NULL, why, len);
+		if (err)
+			return err == -EOPNOTSUPP ? 0 : err;
+	}
 	return 1;
 }
 
@@ -424,6 +501,7 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 {
 	const struct bench *b = spec->bench;
 	struct bench_env env = { .bench = b };
+	char why[400];
 	int err, k;
 
 	memset(res, 0, sizeof(*res));
@@ -440,14 +518,14 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 	env.nr_producers = (int)env.opts->producers;
 	env.nr_consumers = (int)env.opts->consumers;
 	err = add_static_metrics(&env);
-	if (err) {
-		res->reported = true;	/* validate() printed the one line */
-		return fail(res, setup_status(err), "%s: invalid options", b->name);
+	if (err) {	/* validate() printed the one line */
+		return fail(res, failure_status(res, err), "%s: invalid options", b->name);
 	}
-	if (!bench_runnable(b, res->error, sizeof(res->error))) {
-		skipmsg("%s: %s", b->name, res->error);
+	err = bench_runnable(b, why, sizeof(why));
+	if (err != 1) {
+		(err ? errmsg : skipmsg)("%s: %s", b->name, why);
 		res->reported = true;
-		return fail(res, EXIT_SKIP, "%s", res->error);
+		return fail(res, err ? 1 : EXIT_SKIP, "%s", why);
 	}
 	for (k = 0; k < (int)env.opts->runs && !res->status; k++) {
 		env.repeat = k;
