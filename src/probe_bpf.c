@@ -70,8 +70,11 @@ static int denied(char *d, size_t len, int err, const char *what, unsigned int n
 			   errname(err), what, priv);
 		return 0;
 	}
-	probe_detail(d, len, "%s: no permission, %s needs %s (%s): cannot tell what the kernel offers",
-		   errname(err), what, *miss ? miss : "CAP_BPF", priv);
+	if (*miss)
+		probe_detail(d, len, "%s: no permission, %s needs %s", errname(err), what, miss);
+	else
+		probe_detail(d, len, "%s: no permission, %s refused (%s): cannot tell what the "
+			     "kernel offers", errname(err), what, priv);
 	return -EPERM;
 }
 

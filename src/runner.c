@@ -430,9 +430,14 @@ static int require(enum probe_id id, const char *what, char *why, size_t len)
 			 what ? " for " : "", what ?: "", *detail ? detail : "missing");
 		return -EOPNOTSUPP;
 	}
+	if (ret == -EPERM || ret == -EACCES) {
+		snprintf(why, len, "no permission to use %s%s%s: %s", probe_name(id),
+			 what ? " for " : "", what ?: "", *detail ? detail : strerror(-ret));
+		return -EPERM;
+	}
 	snprintf(why, len, "cannot tell whether this kernel offers %s%s%s: %s", probe_name(id),
 		 what ? " for " : "", what ?: "", *detail ? detail : strerror(-ret));
-	return ret == -EPERM || ret == -EACCES ? -EPERM : ret;
+	return ret;
 }
 
 int bench_require(const struct bench_env *env, enum probe_id id, const char *what)
