@@ -216,14 +216,14 @@ int suite_cmd(int argc, char **argv)
 		       suite_suggest(hint, sizeof(hint), "", argv[1]));
 		ret = EXIT_USAGE;
 	}
-	if (!ret)
-		ret = check_extra_used(&p, argv[1]);
+	if (!ret)	/* every step parsed before any runs, or is listed */
+		ret = check_extra_used(&p, argv[1]) ?: plan_check(&p);
 	if (!ret && help)
 		suite_steps(&p);
 	else if (!ret && plan_needs_bpf(&p))
 		ret = run_check_privileges();
 	if (!ret && !help)
-		ret = plan_check(&p) ?: run_plan(&p);
+		ret = run_plan(&p);
 	plan_free(&p);
 	return ret;
 }
