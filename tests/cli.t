@@ -91,4 +91,58 @@ else
 	skip "parse check needs root to run"
 	skip "parse check needs root to run"
 fi
+# --- options a benchmark has no use for: refused, as lpm-trie-free refuses -p2 ---
+for b in map-batch bloom-false-positive lpm-trie-free; do
+	bad "$b" -a -- -a
+	bad "$b" --trigger raw-tp -- --trigger
+	bad "$b" --test-run-repeat 10 -- --test-run-repeat
+	bad "$b" --kernel-stats -- --kernel-stats
+	bad "$b" --prod-affinity 0 -- --prod-affinity
+done
+bad map-batch -p 8 -- -p
+bad bloom-false-positive -p 2 -- -p
+
+# --- suites: a global option's value checked once, before any step runs ---
+bad suite quick --precision nan -- precision
+bad suite quick --precision 0 -- precision
+bad suite --list extra -- extra
+bad suite --help extra -- extra
+# a benchmark option's value: checked against the benchmarks that have it
+run suite maps --map_type queue --help
+[ "$RC" -eq 0 ] && grep -q 'map-ops .*--map_type queue' <<<"$OUT" && [ -z "$ERR" ]
+ok $? "suite maps --map_type queue: valid for the maps family (map-batch's --map-type has no queue)" ||
+	diag "rc $RC: $ERR"
+bad suite maps --map_type nosuch -- nosuch
+run suite quick -p 8 -w0 -d1
+[ "$RC" -eq 2 ] && [ "$(sort <<<"$ERR" | uniq -d | wc -l)" -eq 0 ] &&
+	grep -q 'lpm-trie-free runs one producer' <<<"$ERR" && [ -z "$OUT" ]
+ok $? "suite quick -p 8: each refusal once, exit 2, before any step runs" ||
+	diag "rc $RC: $ERR"
+
+# --- messages: every usage error is one prefixed line; echoed input shown, not obeyed ---
+run -d1
+[ "$RC" -eq 2 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q '^bpfbench: error: no benchmark' <<<"$ERR"
+ok $? "options and no benchmark: one error line, exit 2 (rc $RC)" || diag "$ERR"
+bad probe --bogus -- --bogus
+run probe --bogus
+grep -q '^bpfbench: error: ' <<<"$ERR"
+ok $? "probe's errors carry the bpfbench: error: prefix" || diag "$ERR"
+run $'no\e[31mop\n'
+[ "$RC" -eq 2 ] && ! grep -q $'\e' <<<"$ERR" && [ "$(grep -c . <<<"$ERR")" -eq 1 ]
+ok $? "an escape sequence and a line break in a name are not echoed raw" || diag "$(cat -v <<<"$ERR")"
+long=$(head -c 131000 /dev/zero | tr '\0' x)
+for args in "$long" "--$long" "noop --batch=$long" "suite $long"; do
+	# shellcheck disable=SC2086
+	run $args
+	[ "$RC" -eq 2 ] && [ "${#ERR}" -lt 400 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ]
+	ok $? "a 128 KB argument (${args:0:12}...): one line under 400 bytes (${#ERR})"
+done
+if [ "$(id -u)" -eq 0 ]; then
+	run map-ops --map_type_nr 27 -w0 -d1
+	[ "$RC" -eq 2 ] && grep -q 'ringbuf) is not a hash-like map' <<<"$ERR" && ! grep -q lacks <<<"$ERR"
+	ok $? "map-ops --map_type_nr 27: ringbuf is not a hash-like map, not a type the kernel lacks" ||
+		diag "rc $RC: $ERR"
+else
+	skip "map-ops --map_type_nr needs root"
+fi
 done_testing

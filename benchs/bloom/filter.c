@@ -223,7 +223,8 @@ const struct bench bench_bloom_update = {
 
 const struct bench bench_bloom_false_positive = {
 	FILTER_BENCH("bloom-false-positive", "bloom filter false positive rate against theory",
-		     fp_variant, fp_opts, fp_metrics, BENCH_F_ONESHOT),
+		     fp_variant, fp_opts, fp_metrics,
+		     BENCH_F_ONESHOT | BENCH_F_NO_THREADS | BENCH_F_NO_TRIGGER),
 	.run_once = fp_run_once,
 	.report_final = fp_report,
 	.format_row = fp_row,

@@ -288,8 +288,9 @@ static int htab_mem_setup(struct bench_env *env)
 	if (err)
 		return err;
 	/* first: the map's memory is charged to the cgroup its creator is in */
-	if (memcg_enter(&s->mem, a->mem_method))
-		return -EOPNOTSUPP;	/* a cgroup was demanded and there is none for us */
+	err = memcg_enter(&s->mem, a->mem_method);
+	if (err)
+		return err;	/* a cgroup was demanded: memcg_enter said why we have none */
 	s->skel = htab_mem_bpf__open();
 	if (!s->skel)
 		return -errno;

@@ -452,13 +452,17 @@ static void map_batch_teardown(struct bench_env *env)
 	env->priv = NULL;
 }
 
+/* The census of a pass is an XDP program's test run (elems.c): CAP_NET_ADMIN. */
+static const enum probe_id map_batch_requires[] = { PROBE_PROG_XDP, PROBE__COUNT };
+
 const struct bench bench_map_batch = {
 	.name = "map-batch",
 	.summary = "batched map syscalls (update/lookup/lookup_and_delete/delete) vs one-by-one",
 	.family = "map-batch",
 	.opts = map_batch_opts,
 	.args_size = sizeof(struct map_batch_args),
-	.flags = BENCH_F_ONESHOT,
+	.requires = map_batch_requires,
+	.flags = BENCH_F_ONESHOT | BENCH_F_NO_THREADS | BENCH_F_NO_TRIGGER,
 	.validate = map_batch_validate,
 	.setup = map_batch_setup,
 	.run_once = mb_run_once,

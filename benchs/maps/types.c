@@ -71,8 +71,9 @@ int mp_probe_type(const struct bench_env *env, const struct mp_conf *c)
 	const struct mp_type *t = c->t;
 	bool keyless = mp_queued(c);
 	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = t->flags);
+	const char *name;
 	char what[64];
-	int fd;
+	int fd, err;
 
 	snprintf(what, sizeof(what), "map type %s", t->name);
 	if (t->probe >= 0)
@@ -82,8 +83,22 @@ int mp_probe_type(const struct bench_env *env, const struct mp_conf *c)
 		close(fd);
 		return 0;
 	}
-	errmsg("%s: skipped: this kernel lacks %s (BPF_MAP_TYPE %u, flags %#x: map create "
-	       "failed: %s)", env->bench->name, what, t->type, t->flags, strerror(errno));
+	err = -errno;
+	/* a type the kernel makes in its own shape (libbpf knows it) is not one we can use */
+	if (err == -EINVAL && libbpf_probe_bpf_map_type(t->type, NULL) == 1) {
+		name = libbpf_bpf_map_type_str(t->type);
+		errmsg("%s: map type %u (%s) is not a hash-like map: --map_type_nr takes a type "
+		       "with keys and values (a 4-byte key, an 8-byte value)", env->bench->name,
+		       t->type, name ?: "unnamed");
+		return -EINVAL;
+	}
+	if (err == -EPERM || err == -EACCES) {
+		errmsg("%s: no permission to create %s (%s): needs CAP_BPF", env->bench->name,
+		       what, strerror(-err));
+		return -EPERM;
+	}
+	skipmsg("%s: this kernel lacks %s (BPF_MAP_TYPE %u, flags %#x: map create failed: %s)",
+		env->bench->name, what, t->type, t->flags, strerror(-err));
 	return -EOPNOTSUPP;
 }
 

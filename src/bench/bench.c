@@ -41,34 +41,55 @@ void bench_metric_resolution(struct bench_env *env, int i, double resolution)
 		env->res->metrics[i].resolution = resolution;
 }
 
-static int require(const char *bench, enum probe_id id, const char *what, char *why, size_t len)
+/*
+ * 0; -EOPNOTSUPP where the kernel lacks the feature (a skip); -EPERM where
+ * our privileges do not let us tell (an error naming the capability), or
+ * another -errno where the probe itself could not run (out of fds...).
+ */
+static int require(enum probe_id id, const char *what, char *why, size_t len)
 {
-	char detail[160] = "";
+	char detail[256] = "";
+	int ret = probe_feature(id, detail, sizeof(detail));
 
-	if (probe_feature(id, detail, sizeof(detail)) == 1)
+	if (ret == 1)
 		return 0;
-	snprintf(why, len, "this kernel lacks %s%s%s (%s)", probe_name(id), what ? " for " : "",
-		 what ?: "", *detail ? detail : "missing");
-	return -EOPNOTSUPP;
+	if (ret == 0) {
+		snprintf(why, len, "this kernel lacks %s%s%s (%s)", probe_name(id),
+			 what ? " for " : "", what ?: "", *detail ? detail : "missing");
+		return -EOPNOTSUPP;
+	}
+	if (ret == -EPERM || ret == -EACCES) {
+		snprintf(why, len, "no permission to use %s%s%s: %s", probe_name(id),
+			 what ? " for " : "", what ?: "", *detail ? detail : strerror(-ret));
+		return -EPERM;
+	}
+	snprintf(why, len, "cannot tell whether this kernel offers %s%s%s: %s", probe_name(id),
+		 what ? " for " : "", what ?: "", *detail ? detail : strerror(-ret));
+	return ret;
 }
 
 int bench_require(const struct bench_env *env, enum probe_id id, const char *what)
 {
-	char why[300];
-	int err = require(env->bench->name, id, what, why, sizeof(why));
+	char why[400];
+	int err = require(id, what, why, sizeof(why));
 
-	if (err)
+	if (err == -EOPNOTSUPP)
 		skipmsg("%s: %s", env->bench->name, why);
+	else if (err)
+		errmsg("%s: %s", env->bench->name, why);
 	return err;
 }
 
 int bench_runnable(const struct bench *b, char *why, size_t len)
 {
 	const enum probe_id *id;
+	int err;
 
-	for (id = b->requires; id && *id != PROBE__COUNT; id++)
-		if (require(b->name, *id, NULL, why, len))
-			return 0;
+	for (id = b->requires; id && *id != PROBE__COUNT; id++) {
+		err = require(*id, NULL, why, len);
+		if (err)
+			return err == -EOPNOTSUPP ? 0 : err;
+	}
 	return 1;
 }
 

@@ -64,6 +64,8 @@ struct bench_env {
 #define BENCH_F_ONESHOT		(1u << 1)	/* samples are whole runs: run_once() */
 #define BENCH_F_ONE_PRODUCER	(1u << 2)	/* -p must be 1 */
 #define BENCH_F_NO_BPF		(1u << 3)	/* uses no bpf() (the core's test double): no privileges needed */
+#define BENCH_F_NO_THREADS	(1u << 4)	/* the main thread does it all: -p, -a, --prod-affinity refused */
+#define BENCH_F_NO_TRIGGER	(1u << 5)	/* runs no trigger: --trigger, --test-run-repeat, --kernel-stats refused */
 
 struct bench {
 	const char *name;
@@ -137,11 +139,15 @@ struct suite {
 
 /*
  * A feature one configuration needs (e.g. an option's flag): 0, or
- * -EOPNOTSUPP after one line saying what is missing and what for; the
- * run then exits 4 (SKIP).
+ * -EOPNOTSUPP after one line saying what is missing and what for (the run
+ * then exits 4, SKIP), or -EPERM (or another -errno) after one error line
+ * where our privileges (or the probe itself) cannot tell: exit 1.
  */
 int bench_require(const struct bench_env *env, enum probe_id id, const char *what);
-/* Whether the kernel offers all of b->requires: 1, or 0 with why (what is missing). */
+/*
+ * Whether the kernel offers all of b->requires: 1; 0 with why (what is
+ * missing); -EPERM or another -errno with why where we cannot tell.
+ */
 int bench_runnable(const struct bench *b, char *why, size_t len);
 
 /* The table of all benchmarks (benchs/registry.c). */

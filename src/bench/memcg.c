@@ -206,6 +206,22 @@ static int try_cgroup(struct memcg *m)
 	return join_new(m, parent);
 }
 
+/* A cgroup demanded and not had: a privilege (exit 1), none here (skip), or another error. */
+static int refused(const struct memcg *m, int err)
+{
+	if (err == -EACCES || err == -EPERM) {
+		errmsg("memory cgroup: %s (no permission: run as root, or with CAP_DAC_OVERRIDE "
+		       "and CAP_SYS_ADMIN)", m->why);
+		return -EPERM;
+	}
+	if (err == -ENOENT || err == -EROFS) {
+		skipmsg("memory cgroup: %s", m->why);
+		return -EOPNOTSUPP;
+	}
+	errmsg("memory cgroup: %s", m->why);
+	return err;
+}
+
 int memcg_enter(struct memcg *m, enum memcg_want want)
 {
 	int err;
@@ -218,10 +234,8 @@ int memcg_enter(struct memcg *m, enum memcg_want want)
 		if (!err)
 			return 0;
 		m->method = MEMCG_NONE;
-		if (want == MEMCG_WANT_CGROUP) {
-			errmsg("memory cgroup: %s", m->why);
-			return err;
-		}
+		if (want == MEMCG_WANT_CGROUP)
+			return refused(m, err);
 		vmsg("memcg: %s; measuring the map's memlock instead", m->why);
 	} else {
 		snprintf(m->why, sizeof(m->why), "not asked for");

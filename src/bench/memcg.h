@@ -74,8 +74,10 @@ struct memcg {
 
 /*
  * Chooses a method; for a cgroup, removes stale bpfbench-<pid> siblings,
- * creates ours and moves the process in.  0, or -errno after printing
- * one line (MEMCG_WANT_CGROUP only: AUTO falls back to fdinfo).
+ * creates ours and moves the process in.  0, or after printing one line
+ * (MEMCG_WANT_CGROUP only: AUTO falls back to fdinfo) -EPERM where we may
+ * not (exit 1), -EOPNOTSUPP where there is no hierarchy for us (skip), or
+ * another -errno.
  */
 int memcg_enter(struct memcg *m, enum memcg_want want);
 /* fdinfo: the map whose memlock is sampled (ignored by the cgroup methods). */

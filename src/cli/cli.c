@@ -66,11 +66,9 @@ int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("bpfbench: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verrmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_USAGE;
 }
 
@@ -294,14 +292,38 @@ static const struct opt_def *lookup_short(struct parse_state *ps, char c, void *
 	return any_bench_opt(NULL, c);
 }
 
+/*
+ * No benchmark (suite options): a benchmark's option is only checked, and
+ * against every benchmark that has one of its name (--map-type takes
+ * queue in map-ops, not in map-batch); each step then checks its own.
+ */
+static int check_any_bench(const struct opt_def *o, const char *val)
+{
+	const struct bench *const *b;
+	const struct opt_def *bo;
+	char err[300], first[300] = "";
+
+	for (b = bench_table; *b; b++) {
+		bo = opts_find((*b)->opts, o->name);
+		if (!bo)
+			continue;
+		if (!opts_check(bo, val, err, sizeof(err)))
+			return 0;
+		if (!*first)
+			snprintf(first, sizeof(first), "%s", err);
+	}
+	return usage_error("%s", first);
+}
+
 static int apply_opt(struct parse_state *ps, const struct opt_def *o, void *args, const char *val)
 {
 	char err[300];
 
 	if (!ps->apply)
 		return 0;
-	/* no benchmark (suite options): a benchmark's option is only checked */
-	if (args ? opts_set(o, args, val, err, sizeof(err)) : opts_check(o, val, err, sizeof(err)))
+	if (!args)
+		return check_any_bench(o, val);
+	if (opts_set(o, args, val, err, sizeof(err)))
 		return usage_error("%s", err);
 	return 0;
 }

@@ -28,6 +28,8 @@ bool cli_words_set(int argc, char **argv, const char *name);
 int cli_first_word(int argc, char **argv);
 /* Checks cross-option rules for the chosen benchmark; EXIT_USAGE on error. */
 int cli_validate(struct run_spec *spec);
+/* The global options' own checks, whatever the benchmark (a suite's, once); EXIT_USAGE on error. */
+int cli_check_globals(struct run_opts *o);
 /* "bpfbench: error: ..." on stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* " (did you mean WHAT'name'?)" when typed is close to a suite's name, else "". */

@@ -53,6 +53,52 @@ static int check_periods(const struct run_opts *o)
 			   o->duration_ms / 1e3, (unsigned long long)o->period_ms);
 }
 
+/* Global options a benchmark has no use for are refused, never silently ignored. */
+static int check_applies(const struct bench *b, const struct run_opts *o)
+{
+	const char *what = NULL;
+
+	if (b->flags & BENCH_F_NO_THREADS) {
+		if (o->producers > 1)
+			what = "-p";
+		else if (o->affinity)
+			what = "-a";
+		else if (o->prod_cpus.n)
+			what = "--prod-affinity";
+		if (what)
+			return usage_error("benchmark %s runs on the main thread alone: %s does not "
+					   "apply", b->name, what);
+	}
+	if (b->flags & BENCH_F_NO_TRIGGER) {
+		if (o->trigger != TRIG_AUTO)
+			what = "--trigger";
+		else if (o->test_run_repeat)
+			what = "--test-run-repeat";
+		else if (o->kernel_stats)
+			what = "--kernel-stats";
+		if (what)
+			return usage_error("benchmark %s runs no trigger program: %s does not apply",
+					   b->name, what);
+	}
+	return 0;
+}
+
+int cli_check_globals(struct run_opts *o)
+{
+	int ret = parse_precision(o);
+
+	if (ret)
+		return ret;
+	if (o->quiet && o->verbose)
+		return usage_error("-q and -v contradict each other");
+	ret = check_cpus(&o->prod_cpus, "prod-affinity");
+	if (!ret)
+		ret = check_cpus(&o->cons_cpus, "cons-affinity");
+	if (!ret)
+		ret = cli_check_outputs(o);
+	return ret;
+}
+
 int cli_validate(struct run_spec *spec)
 {
 	const struct bench *b = spec->bench;
@@ -60,7 +106,7 @@ int cli_validate(struct run_spec *spec)
 	char n[24];
 	int ret;
 
-	ret = parse_precision(o);
+	ret = cli_check_globals(o);
 	if (!ret && !(b->flags & BENCH_F_ONESHOT))
 		ret = check_periods(o);
 	if (ret)
@@ -74,17 +120,13 @@ int cli_validate(struct run_spec *spec)
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)o->producers);
 		return usage_error("benchmark %s runs one producer (got -p %s)", b->name, n);
 	}
-	if (o->quiet && o->verbose)
-		return usage_error("-q and -v contradict each other");
+	ret = check_applies(b, o);
+	if (ret)
+		return ret;
 	if (o->test_run_repeat && o->trigger != TRIG_AUTO && o->trigger != TRIG_TEST_RUN)
 		return usage_error("--test-run-repeat applies to the test-run trigger, not %s",
 				   trigger_names[o->trigger]);
-	ret = check_cpus(&o->prod_cpus, "prod-affinity");
-	if (!ret)
-		ret = check_cpus(&o->cons_cpus, "cons-affinity");
-	if (!ret)
-		ret = cli_check_outputs(o);
-	return ret;
+	return 0;
 }
 
 static bool to_stdout(const char *path)

@@ -47,9 +47,15 @@ static int print_version(int argc, char **argv)
 
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	va_list cp;
+
+	if (level == LIBBPF_WARN) {	/* kept for a failure's one line (runner.c) */
+		va_copy(cp, ap);
+		libbpf_warning_note(fmt, cp);
+		va_end(cp);
+	}
 	if (!verbose)
 		return 0;
-	(void)level;
 	return vfprintf(stderr, fmt, ap);
 }
 
@@ -114,12 +120,18 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 		cli_list();
 		return 0;
 	}
-	if (spec->opts.help || !b) {
+	if (!b && !spec->opts.help) {
+		if (argc < 2)
+			cli_usage();
+		errmsg("no benchmark named (see 'bpfbench --list' and 'bpfbench --help')");
+		return EXIT_USAGE;
+	}
+	if (spec->opts.help) {
 		if (b)
 			cli_bench_help(b);
 		else
 			cli_usage();
-		return b || spec->opts.help ? 0 : EXIT_USAGE;
+		return 0;
 	}
 	ret = cli_validate(spec);
 	if (!ret)

@@ -28,13 +28,13 @@ static const char *verdict(int ret)
 static void print_benchmarks(void)
 {
 	const struct bench *const *b;
-	char why[300];
+	char why[400];
 
 	printf("\n%-24s %-8s %s\n", "benchmark", "runs", "what it lacks");
 	for (b = bench_table; *b; b++) {
 		why[0] = 0;
-		printf("%-24s %-8s %s\n", (*b)->name,
-		       bench_runnable(*b, why, sizeof(why)) ? "yes" : "no", why);
+		printf("%-24s %-8s %s\n", (*b)->name, verdict(bench_runnable(*b, why, sizeof(why))),
+		       why);
 	}
 }
 
@@ -54,8 +54,8 @@ static void print_table(void)
 static void json_benchmarks(struct jsonw *w)
 {
 	const struct bench *const *b;
-	char why[300];
-	bool ok;
+	char why[400];
+	int ok;
 
 	jsonw_key(w, "benchmarks");
 	jsonw_obj_open(w);
@@ -64,8 +64,12 @@ static void json_benchmarks(struct jsonw *w)
 		ok = bench_runnable(*b, why, sizeof(why));
 		jsonw_key(w, (*b)->name);
 		jsonw_obj_open(w);
-		jsonw_kbool(w, "runs", ok);
-		if (!ok)
+		jsonw_key(w, "runs");	/* null: our privileges cannot tell */
+		if (ok < 0)
+			jsonw_null(w);
+		else
+			jsonw_bool(w, ok);
+		if (ok != 1)
 			jsonw_kstr(w, "lacks", why);
 		jsonw_obj_close(w);
 	}
@@ -116,9 +120,8 @@ int probe_cmd(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else {
-			fprintf(stderr, "probe: unknown argument '%s' (try --help)\n",
-				argv[i]);
-			return 2;
+			errmsg("probe: unknown argument '%s' (try --help)", argv[i]);
+			return EXIT_USAGE;
 		}
 	}
 	if (json)

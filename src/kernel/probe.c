@@ -47,6 +47,19 @@ static bool cap_has(const struct __user_cap_data_struct *data, int cap)
 	return data[cap / 32].effective & (1U << (cap % 32));
 }
 
+bool probe_capable(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return cap_has(data, cap) || cap_has(data, CAP_SYS_ADMIN);
+}
+
 static int probe_priv(char *d, size_t len)
 {
 	struct __user_cap_header_struct hdr = {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -31,23 +32,49 @@
 #define INSN_EXIT()							\
 	((struct bpf_insn){ .code = BPF_JMP | BPF_EXIT })
 
-/*
- * EPERM or EACCES.  With the privileges bpfbench needs, the kernel itself
- * refuses (a policy, a lockdown): missing, 0.  Without them nothing can be
- * told about the kernel: -EPERM, the detail saying permission, so that no
- * caller reports a missing feature where a privilege is missing.
- */
-static int denied(char *d, size_t len, int err, const char *what)
-{
-	char priv[DETAIL_MAX];
+/* The capabilities an operation needs, as the kernel checks them (bpf_token_capable()). */
+enum { NEED_BPF = 1, NEED_PERFMON = 2, NEED_NET_ADMIN = 4 };
 
-	if (probe_feature(PROBE_PRIV, priv, sizeof(priv)) == 1) {
+/* The capabilities of need we lack, as "CAP_NET_ADMIN" or "CAP_BPF+CAP_PERFMON"; "" if none. */
+static void caps_lacking(unsigned int need, char *buf, size_t len)
+{
+	static const struct { unsigned int bit; int cap; const char *name; } caps[] = {
+		{ NEED_BPF, CAP_BPF, "CAP_BPF" },
+		{ NEED_PERFMON, CAP_PERFMON, "CAP_PERFMON" },
+		{ NEED_NET_ADMIN, CAP_NET_ADMIN, "CAP_NET_ADMIN" },
+	};
+	size_t i, n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(caps); i++)
+		if ((need & caps[i].bit) && !probe_capable(caps[i].cap))
+			n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "+" : "",
+				      caps[i].name);
+}
+
+/*
+ * EPERM or EACCES.  With the capabilities the operation needs, the kernel
+ * itself refuses (a policy, a lockdown): missing, 0.  Without them nothing
+ * can be told about the kernel: -EPERM, the detail saying "no permission"
+ * and which capability, so that no caller reports a missing feature where
+ * a privilege is missing.
+ */
+static int denied(char *d, size_t len, int err, const char *what, unsigned int need)
+{
+	char priv[DETAIL_MAX], miss[64];
+	int have = probe_feature(PROBE_PRIV, priv, sizeof(priv));
+
+	caps_lacking(need, miss, sizeof(miss));
+	if (have == 1 && !*miss) {
 		probe_detail(d, len, "%s: %s refused by the kernel (we have %s)",
 			   errname(err), what, priv);
 		return 0;
 	}
-	probe_detail(d, len, "%s: no permission, %s refused (%s): cannot tell what the kernel offers",
-		   errname(err), what, priv);
+	if (*miss)
+		probe_detail(d, len, "%s: no permission, %s needs %s", errname(err), what, miss);
+	else
+		probe_detail(d, len, "%s: no permission, %s refused (%s): cannot tell what the "
+			     "kernel offers", errname(err), what, priv);
 	return -EPERM;
 }
 
@@ -69,10 +96,10 @@ static int load_ret(enum bpf_prog_type type, int ret,
 }
 
 /* Most "is this usable" errors mean missing; say which kind of missing, or that we may not know. */
-static int load_failed(char *d, size_t len, int err, const char *what)
+static int load_failed(char *d, size_t len, int err, const char *what, unsigned int need)
 {
 	if (is_denial(err))
-		return denied(d, len, err, what);
+		return denied(d, len, err, what, need);
 	if (err == -EINVAL)
 		probe_detail(d, len, "EINVAL: %s unknown to this kernel", what);
 	else
@@ -102,12 +129,12 @@ int probe_bpf_syscall(char *d, size_t len)
 
 static int probe_prog_type(char *d, size_t len, enum bpf_prog_type type,
 			   int ret, const struct bpf_prog_load_opts *opts,
-			   const char *what)
+			   const char *what, unsigned int need)
 {
 	int fd = load_ret(type, ret, opts);
 
 	if (fd < 0)
-		return load_failed(d, len, fd, what);
+		return load_failed(d, len, fd, what, need);
 	close(fd);
 	probe_detail(d, len, "%s loaded", what);
 	return 1;
@@ -116,13 +143,13 @@ static int probe_prog_type(char *d, size_t len, enum bpf_prog_type type,
 int probe_prog_xdp(char *d, size_t len)
 {
 	return probe_prog_type(d, len, BPF_PROG_TYPE_XDP, XDP_PASS, NULL,
-			       "XDP program");
+			       "XDP program", NEED_BPF | NEED_NET_ADMIN);
 }
 
 int probe_prog_raw_tp(char *d, size_t len)
 {
 	return probe_prog_type(d, len, BPF_PROG_TYPE_RAW_TRACEPOINT, 0, NULL,
-			       "raw_tp program");
+			       "raw_tp program", NEED_BPF | NEED_PERFMON);
 }
 
 int probe_prog_syscall(char *d, size_t len)
@@ -131,7 +158,7 @@ int probe_prog_syscall(char *d, size_t len)
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
 
 	return probe_prog_type(d, len, BPF_PROG_TYPE_SYSCALL, 0, &opts,
-			       "syscall program");
+			       "syscall program", NEED_BPF);
 }
 
 /*
@@ -203,7 +230,7 @@ int probe_prog_tracing(char *d, size_t len)
 		return id;
 	fd = load_tracing(BPF_TRACE_RAW_TP, id);
 	if (fd < 0)
-		return load_failed(d, len, fd, "tracing program");
+		return load_failed(d, len, fd, "tracing program", NEED_BPF | NEED_PERFMON);
 	close(fd);
 	probe_detail(d, len, "tp_btf program loaded");
 	return 1;
@@ -224,11 +251,11 @@ int probe_trig_test_run(char *d, size_t len)
 	/* what the trigger uses: a tc program (see trigger.c) */
 	fd = load_ret(BPF_PROG_TYPE_SCHED_CLS, TC_ACT_OK, NULL);
 	if (fd < 0)
-		return load_failed(d, len, fd, "tc program");
+		return load_failed(d, len, fd, "tc program", NEED_BPF | NEED_NET_ADMIN);
 	err = bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
 	close(fd);
 	if (is_denial(err))
-		return denied(d, len, err, "tc test_run");
+		return denied(d, len, err, "tc test_run", NEED_BPF | NEED_NET_ADMIN);
 	if (err) {
 		probe_detail(d, len, "%s: tc test_run failed", errname(err));
 		return 0;
@@ -251,7 +278,7 @@ int probe_trig_test_run_on_cpu(char *d, size_t len)
 
 	fd = load_ret(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, NULL);
 	if (fd < 0)
-		return load_failed(d, len, fd, "raw_tp program");
+		return load_failed(d, len, fd, "raw_tp program", NEED_BPF | NEED_PERFMON);
 	err = bpf_prog_test_run_opts(fd, &opts);
 	close(fd);
 	if (err == -EINVAL || err == -ENOTSUPP || err == -EOPNOTSUPP) {
@@ -260,7 +287,7 @@ int probe_trig_test_run_on_cpu(char *d, size_t len)
 		return 0;
 	}
 	if (is_denial(err))
-		return denied(d, len, err, "raw_tp test_run on a CPU");
+		return denied(d, len, err, "raw_tp test_run on a CPU", NEED_BPF | NEED_PERFMON);
 	if (err) {
 		probe_detail(d, len, "%s: raw_tp test_run on CPU 0 failed",
 			   errname(err));
@@ -279,7 +306,7 @@ static int attach_outcome(char *d, size_t len, int fd, int link, const char *wha
 		char name[128];
 
 		snprintf(name, sizeof(name), "%s attach to %s", what, target);
-		return denied(d, len, link, name);
+		return denied(d, len, link, name, NEED_BPF | NEED_PERFMON);
 	}
 	if (link < 0) {
 		probe_detail(d, len, "%s: %s refused at attach (%s)", errname(link), what,
@@ -297,7 +324,7 @@ int probe_trig_raw_tp(char *d, size_t len)
 
 	fd = load_ret(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, NULL);
 	if (fd < 0)
-		return load_failed(d, len, fd, "raw_tp program");
+		return load_failed(d, len, fd, "raw_tp program", NEED_BPF | NEED_PERFMON);
 	link = bpf_raw_tracepoint_open("sys_enter", fd);
 	return attach_outcome(d, len, fd, link, "raw_tp", "sys_enter");
 }
@@ -312,7 +339,7 @@ int probe_trig_tp_btf(char *d, size_t len)
 		return id;
 	fd = load_tracing(BPF_TRACE_RAW_TP, id);
 	if (fd < 0)
-		return load_failed(d, len, fd, "tp_btf program");
+		return load_failed(d, len, fd, "tp_btf program", NEED_BPF | NEED_PERFMON);
 	link = attach_tracing(fd, BPF_TRACE_RAW_TP);
 	return attach_outcome(d, len, fd, link, "tp_btf", "sys_enter");
 }
@@ -335,7 +362,7 @@ int probe_trig_fentry(char *d, size_t len)
 	fd = load_tracing(BPF_TRACE_FENTRY, id);
 	if (fd < 0) {
 		if (is_denial(fd))
-			return denied(d, len, fd, "fentry load");
+			return denied(d, len, fd, "fentry load", NEED_BPF | NEED_PERFMON);
 		if (fd == -EINVAL)
 			probe_detail(d, len, "EINVAL: fentry on %s unknown to this kernel",
 				   name);
@@ -348,28 +375,31 @@ int probe_trig_fentry(char *d, size_t len)
 	return attach_outcome(d, len, fd, link, "fentry", name);
 }
 
+/*
+ * Asked of a socket filter, which any process with CAP_BPF may load:
+ * bpf_loop is among the helpers every program type gets, to bpf_capable()
+ * callers only.  libbpf counts any load error other than "unknown func" as
+ * the helper being present, and without CAP_BPF it would be unknown: so
+ * the capability first, then the program type, then the helper.
+ */
 int probe_helper_bpf_loop(char *d, size_t len)
 {
 	int fd, ret;
 
-	/*
-	 * libbpf counts any load error other than "unknown func" as the
-	 * helper being present, so an EPERM would read as "yes".  Make sure
-	 * XDP programs load at all before asking it.
-	 */
-	fd = load_ret(BPF_PROG_TYPE_XDP, XDP_PASS, NULL);
+	if (!probe_capable(CAP_BPF))
+		return denied(d, len, -EPERM, "bpf_loop", NEED_BPF);
+	fd = load_ret(BPF_PROG_TYPE_SOCKET_FILTER, 0, NULL);
 	if (fd < 0) {
-		if (is_denial(fd) && denied(d, len, fd, "XDP program") < 0)
-			return -EPERM;
-		probe_detail(d, len, "%s: XDP programs refused, cannot tell",
-			   errname(fd));
+		if (is_denial(fd))
+			return denied(d, len, fd, "socket filter", NEED_BPF) < 0 ? -EPERM : fd;
+		probe_detail(d, len, "%s: socket filters refused, cannot tell", errname(fd));
 		return fd;
 	}
 	close(fd);
 
-	ret = libbpf_probe_bpf_helper(BPF_PROG_TYPE_XDP, BPF_FUNC_loop, NULL);
+	ret = libbpf_probe_bpf_helper(BPF_PROG_TYPE_SOCKET_FILTER, BPF_FUNC_loop, NULL);
 	if (ret > 0)
-		probe_detail(d, len, "bpf_loop callable from XDP");
+		probe_detail(d, len, "bpf_loop callable");
 	else if (ret == 0)
 		probe_detail(d, len, "bpf_loop unknown to this kernel");
 	else
@@ -411,7 +441,7 @@ static int probe_map(char *d, size_t len, const struct map_spec *s)
 		return 0;
 	}
 	if (is_denial(fd))
-		return denied(d, len, fd, "map creation");
+		return denied(d, len, fd, "map creation", NEED_BPF);
 	/* ENOMEM and friends say nothing about the map type itself. */
 	probe_detail(d, len, "%s: map creation failed", errname(fd));
 	return fd;
@@ -445,7 +475,7 @@ int probe_map_batch_ops(char *d, size_t len)
 
 	fd = map_create(&s);
 	if (is_denial(fd))
-		return denied(d, len, fd, "hash map creation");
+		return denied(d, len, fd, "hash map creation", NEED_BPF);
 	if (fd < 0) {
 		probe_detail(d, len, "%s: hash map creation failed",
 			   errname(fd));
@@ -494,7 +524,7 @@ int probe_rb_overwrite(char *d, size_t len)
 		return 0;
 	}
 	if (is_denial(fd))
-		return denied(d, len, fd, "overwrite ring buffer creation");
+		return denied(d, len, fd, "overwrite ring buffer creation", NEED_BPF);
 	probe_detail(d, len, "%s: overwrite ring buffer creation failed",
 		   errname(fd));
 	return fd;

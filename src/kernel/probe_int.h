@@ -3,12 +3,16 @@
 #ifndef BPFBENCH_PROBE_INT_H
 #define BPFBENCH_PROBE_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define DETAIL_MAX	256
 
 /* A probe: fills the detail d (len bytes), returns 1, 0 or -errno (probe.h). */
 typedef int (*probe_fn)(char *d, size_t len);
+
+/* Whether we hold cap as the kernel asks for BPF: it, or CAP_SYS_ADMIN. */
+bool probe_capable(int cap);
 
 __attribute__((format(printf, 3, 4)))
 void probe_detail(char *d, size_t len, const char *fmt, ...);

@@ -199,24 +199,64 @@ static bool step_parse(const struct step *s, struct run_spec *spec)
 	return false;
 }
 
-void plan_check(struct plan *p)
+/* A step's error, told once however many steps share it. */
+struct plan_errors {
+	char msg[8][300];
+	int count[8];
+	int n, more;
+};
+
+static void note_error(struct plan_errors *e, const char *msg)
+{
+	int i;
+
+	for (i = 0; i < e->n; i++) {
+		if (!strcmp(e->msg[i], msg)) {
+			e->count[i]++;
+			return;
+		}
+	}
+	if (e->n == (int)ARRAY_SIZE(e->msg)) {
+		e->more++;
+		return;
+	}
+	snprintf(e->msg[e->n], sizeof(e->msg[0]), "%s", msg);
+	e->count[e->n++] = 1;
+}
+
+int plan_check(struct plan *p)
 {
 	const struct run_opts *o;
+	struct plan_errors e = { .n = 0 };
 	struct run_spec spec;
 	struct step *s;
+	bool was = errmsg_mute(true);
 	int i;
 
 	for (i = 0; i < p->n; i++) {
 		s = &p->steps[i];
+		errmsg_forget();
 		s->bad = !step_parse(s, &spec);
-		if (s->bad)
+		if (s->bad) {
+			note_error(&e, errmsg_last());
 			continue;
+		}
 		o = &spec.opts;
 		s->bench = spec.bench->name;
 		s->planned_s = (o->warmup_ms / 1e3 + STEP_SETUP_S +
 				(o->precision_pct ? o->max_duration_ms : o->duration_ms) / 1e3) * o->runs;
 		run_spec_free(&spec);
 	}
+	errmsg_mute(was);
+	for (i = 0; i < e.n; i++) {
+		if (e.count[i] > 1)
+			errmsg("%s (%d steps)", e.msg[i], e.count[i]);
+		else
+			errmsg("%s", e.msg[i]);
+	}
+	if (e.more)
+		errmsg("and %d more steps with other errors", e.more);
+	return e.n ? EXIT_USAGE : 0;
 }
 
 void step_args(const struct step *s, int from, int argc, char *buf, size_t len)

@@ -49,7 +49,8 @@ void step_push_extra(struct plan *p, struct step *s);
 bool plan_needs_bpf(const struct plan *p);
 int check_extra_used(const struct plan *p, const char *suite);
 void plan_free(struct plan *p);
-void plan_check(struct plan *p);
+/* Parses every step before anything runs: 0, or EXIT_USAGE after one line per distinct error. */
+int plan_check(struct plan *p);
 void step_args(const struct step *s, int from, int argc, char *buf, size_t len);
 int run_plan(struct plan *p);
 

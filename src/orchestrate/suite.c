@@ -178,8 +178,8 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	p->extra_used = xcalloc(argc ?: 1, sizeof(bool));
 	p->adaptive = !cli_words_set(argc, argv, "duration") &&
 		      !cli_words_set(argc, argv, "precision");
-	/* a 15-minute suite must not end in "cannot write" */
-	return cli_check_outputs(&spec.opts) ?:
+	/* checked once here, not once per step; a 15-minute suite must not end in "cannot write" */
+	return cli_check_globals(&spec.opts) ?:
 	       output_paths_check((const char *[]){ p->out.json, p->out.csv, p->out.md }, 3);
 }
 
@@ -193,12 +193,16 @@ int suite_cmd(int argc, char **argv)
 		errmsg("suite: name a suite (see 'bpfbench suite --list')");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--list") || !strcmp(argv[1], "-l")) {
-		suite_list();
-		return 0;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		suite_usage();
+	if (!strcmp(argv[1], "--list") || !strcmp(argv[1], "-l") ||
+	    !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		if (argc > 2) {
+			errmsg("suite %s takes no arguments (got '%.64s')", argv[1], argv[2]);
+			return EXIT_USAGE;
+		}
+		if (argv[1][2] == 'l' || argv[1][1] == 'l')
+			suite_list();
+		else
+			suite_usage();
 		return 0;
 	}
 	if (argv[1][0] == '-') {
@@ -213,16 +217,14 @@ int suite_cmd(int argc, char **argv)
 		       suite_suggest(hint, sizeof(hint), "", argv[1]));
 		ret = EXIT_USAGE;
 	}
-	if (!ret)
-		ret = check_extra_used(&p, argv[1]);
+	if (!ret)	/* every step parsed before any runs, or is listed */
+		ret = check_extra_used(&p, argv[1]) ?: plan_check(&p);
 	if (!ret && help)
 		suite_steps(&p);
 	else if (!ret && plan_needs_bpf(&p))
 		ret = run_check_privileges();
-	if (!ret && !help) {
-		plan_check(&p);
+	if (!ret && !help)
 		ret = run_plan(&p);
-	}
 	plan_free(&p);
 	return ret;
 }
@@ -303,17 +305,13 @@ static int build_sweep(struct plan *p, int argc, char **argv, const struct run_s
 static int sweep(int argc, char **argv, const struct run_spec *spec, bool run)
 {
 	struct plan p = { 0 };
-	int i, ret;
+	int ret;
 
 	p.out = (struct export_paths){ spec->opts.json_path, spec->opts.csv_path,
 				       spec->opts.md_path };
 	ret = build_sweep(&p, argc, argv, spec);
-	if (!ret) {
-		plan_check(&p);
-		for (i = 0; i < p.n; i++)
-			if (p.steps[i].bad)	/* the value was named on stderr */
-				ret = EXIT_USAGE;
-	}
+	if (!ret)
+		ret = plan_check(&p);	/* a bad value was named on stderr */
 	if (!ret && run)
 		ret = run_plan(&p);
 	plan_free(&p);

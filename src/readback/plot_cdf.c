@@ -5,6 +5,7 @@
  * step curve per run and histogram on a log ns axis.  resdoc has already
  * checked the file; the histograms are read here, where they are used.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -114,9 +115,15 @@ static int cdf_of(struct plot_fig *fig, json_object *runs)
 
 int plot_collect_cdf(struct plot_fig *fig)
 {
-	json_object *root = json_object_from_file(fig->doc->path), *runs;
+	json_object *root, *runs;
 	int ret, i, n;
 
+	errno = 0;
+	root = json_object_from_file(fig->doc->path);
+	if (!root && errno == ENOMEM) {
+		errmsg("plot: %s: out of memory reading its histograms", fig->doc->path);
+		return 1;
+	}
 	if (!root || !json_object_object_get_ex(root, "runs", &runs) ||
 	    (int)json_object_array_length(runs) != fig->doc->nr_runs) {
 		errmsg("plot: %s: cannot read the runs again", fig->doc->path);

@@ -3,7 +3,9 @@
  * The runner: threads, sampling periods, warm-up, statistics.  Knows the
  * bench operations, never a benchmark.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -12,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include "cli.h"
+#include "crew.h"
 #include "hist.h"
 #include "noise.h"
 #include "probe.h"
@@ -21,98 +25,8 @@
 #include "runner.h"
 #include "util.h"
 
-struct worker {
-	struct bench_env *env;
-	int idx;
-	int cpu;		/* -1: not pinned */
-	bool consumer;
-	bool started;
-	pthread_t thread;
-	uint64_t calls, calls_cut;	/* the default producer's trigger calls; cut by the stop */
-};
-
-static void default_producer(struct bench_env *env, struct worker *w)
-{
-	int err;
-
-	while (!bench_stopping(env)) {
-		err = trigger_fire(&env->trig);
-		if (err) {
-			bench_fail(env, err, "trigger %s failed: %s",
-				   trigger_names[env->trig.kind], strerror(-err));
-			return;
-		}
-		w->calls++;
-		/* the stop's wake-up may have ended this call before its repeat count */
-		w->calls_cut += bench_stopping(env);
-	}
-}
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	const struct bench *b = w->env->bench;
-	int err;
-
-	if (w->cpu >= 0) {
-		err = pin_thread_to_cpu(w->cpu);
-		if (err) {
-			bench_fail(w->env, err, "cannot pin to CPU %d: %s", w->cpu, strerror(-err));
-			return NULL;
-		}
-	}
-	if (w->consumer)
-		b->consumer(w->env, w->idx);
-	else if (b->producer)
-		b->producer(w->env, w->idx);
-	else
-		default_producer(w->env, w);
-	return NULL;
-}
-
-/* The kernel bench's placement: -a pins consumers first, then producers, in CPU order. */
-static int worker_cpu(const struct run_opts *o, bool consumer, int idx)
-{
-	const struct cpuset *set = consumer ? &o->cons_cpus : &o->prod_cpus;
-	int ncpu = nr_online_cpus();
-
-	if (set->n)
-		return set->cpu[idx % set->n];
-	if (!o->affinity)
-		return -1;
-	return (consumer ? idx : (int)o->consumers + idx) % ncpu;
-}
-
-static int start_workers(struct bench_env *env, struct worker *w, int n)
-{
-	sigset_t old;
-	int i, err = 0;
-
-	/* signals go to the main thread, which turns them into a clean stop */
-	stop_signals_block(&old);
-	for (i = 0; i < n; i++) {
-		w[i].env = env;
-		err = -pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
-		if (err)
-			break;
-		w[i].started = true;
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return err;
-}
-
-static void stop_workers(struct bench_env *env, struct worker *w, int n)
-{
-	int i;
-
-	atomic_store(&env->stop, true);
-	for (i = 0; i < n; i++) {
-		if (w[i].started && w[i].consumer)
-			pthread_join(w[i].thread, NULL);
-		else if (w[i].started)	/* out of a long test run at once */
-			thread_join_waking(w[i].thread);
-	}
-}
+/* Fewer free file descriptors than this after a failure: say so. */
+#define FDS_LOW	32
 
 /* Sleeps until an absolute time; false if a signal or a thread failure cut it short. */
 static bool sleep_until(struct bench_env *env, uint64_t when)
@@ -290,13 +204,67 @@ static int fail(struct run_result *res, int status, const char *fmt, ...)
 	return status;
 }
 
-static int setup_status(int err)
+/*
+ * Where the benchmark (or a probe, a trigger) printed why, its errno says
+ * what kind of failure it was; else it came from below (libbpf, the
+ * kernel): a runtime failure, whatever the errno, and the one line is ours.
+ */
+static int failure_status(struct run_result *res, int err)
 {
+	res->reported = *errmsg_last() != 0;
+	if (!res->reported)
+		return 1;
 	if (err == -EOPNOTSUPP)
 		return EXIT_SKIP;
 	if (err == -EINVAL)
 		return EXIT_USAGE;
 	return 1;
+}
+
+/* How many more files this process may open; -1 if it cannot tell. */
+static int fds_free(void)
+{
+	struct rlimit rl;
+	struct dirent *e;
+	int open = 0;
+	DIR *d;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur > INT_MAX)
+		return -1;
+	d = opendir("/proc/self/fd");
+	if (!d)
+		return errno == EMFILE ? 0 : -1;
+	while ((e = readdir(d)))
+		open += e->d_name[0] != '.';
+	closedir(d);
+	open--;		/* the directory's own */
+	/* inherited descriptors may lie above the limit */
+	return (int)rl.rlim_cur > open ? (int)rl.rlim_cur - open : 0;
+}
+
+/*
+ * After a failure nobody reported: libbpf's first warning (its cause
+ * where it returns only an errno), whether file descriptors ran short,
+ * and the hint to -v.
+ */
+static const char *failure_hint(char *buf, size_t len)
+{
+	const char *lw = libbpf_warning();
+	int n = 0, left = fds_free();
+
+	if (!strncmp(lw, "libbpf: ", 8))
+		lw += 8;
+	n += snprintf(buf, len, " (");
+	if (*lw && !verbose)
+		n += snprintf(buf + n, len - n, "libbpf: %s; ", lw);
+	if (left >= 0 && left < FDS_LOW && n < (int)len)
+		n += snprintf(buf + n, len - n, "only %d more file descriptors may be opened, "
+			      "see ulimit -n; ", left);
+	if (verbose && n < (int)len)
+		n += snprintf(buf + n, len - n, "see the libbpf/verifier log above)");
+	else if (n < (int)len)
+		snprintf(buf + n, len - n, "run with -v for the libbpf/verifier log)");
+	return buf;
 }
 
 static int interrupted_status(struct run_result *res)
@@ -307,7 +275,7 @@ static int interrupted_status(struct run_result *res)
 }
 
 /* What the default producers fired, for --kernel-stats' harness count. */
-static void count_calls(struct bench_env *env, const struct worker *w, int nw)
+static void count_calls(struct bench_env *env, const struct crew *c)
 {
 	struct kstats *k = &env->res->kstats;
 	int i;
@@ -315,44 +283,57 @@ static void count_calls(struct bench_env *env, const struct worker *w, int nw)
 	if (env->bench->producer || env->trig.kind != TRIG_TEST_RUN)
 		return;
 	k->repeat = env->trig.repeat;
-	for (i = 0; i < nw; i++) {
-		k->calls += w[i].calls;
-		k->calls_cut += w[i].calls_cut;
+	for (i = 0; i < c->n; i++) {
+		k->calls += c->w[i].calls;
+		k->calls_cut += c->w[i].calls_cut;
 	}
 }
 
-static int measure_run(struct bench_env *env, struct worker *w, int nw)
+static int crew_failed(struct run_result *res, const struct crew *c, int err)
+{
+	if (interrupted())
+		return interrupted_status(res);
+	if (atomic_load(&c->env->error))
+		return fail(res, 1, "%s: %s", c->env->bench->name, c->env->errbuf);
+	return fail(res, 1, "%s: cannot start thread %d of %d: %s (limits: ulimit -u, ulimit -v, "
+		    "the pids cgroup)", c->env->bench->name, c->started + 1, c->n, strerror(-err));
+}
+
+/*
+ * The threads wait at the gate while the baseline is read: what they did
+ * before the clock started is never counted, as the time it took is not.
+ */
+static int measure_run(struct bench_env *env, struct crew *c)
 {
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
 	struct kstats_probe kp = { .stats_fd = -1 };
-	double *vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
+	double *vals;
 	int err;
 
+	err = crew_start(c);
+	if (err)
+		return crew_failed(res, c, err);
+	vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
+	errmsg_forget();	/* what the run prints from now on says why it failed */
 	if (b->measure)	/* sets the benchmark's counters' baseline: setup's work is not sampled */
 		b->measure(env, 1, vals);
 	if (env->opts->kernel_stats)
 		kstats_begin(&kp, env->trig.kind ? env->trig.prog_fd : -1, &res->kstats);
-	err = start_workers(env, w, nw);
-	if (err) {
-		free(vals);
-		kstats_end(&kp, &res->kstats);
-		return fail(res, 1, "cannot start threads: %s", strerror(-err));
-	}
+	crew_go(c);
 	env->reporter->started(env);
 	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals) : sample_periods(env, vals);
-	stop_workers(env, w, nw);
+	crew_stop(c);
 	kstats_end(&kp, &res->kstats);
-	count_calls(env, w, nw);
+	count_calls(env, c);
 	free(vals);
 	if (atomic_load(&env->error))
 		return fail(res, 1, "%s: %s", b->name, env->errbuf);
 	if (interrupted())
 		return interrupted_status(res);
-	if (err) {
-		res->reported = err == -EOPNOTSUPP || err == -EINVAL;	/* the bench said why */
-		return fail(res, setup_status(err), "%s: run failed: %s", b->name, strerror(-err));
-	}
+	if (err)
+		return fail(res, failure_status(res, err), "%s: run failed: %s", b->name,
+			    strerror(-err));
 	return 0;
 }
 
@@ -365,21 +346,6 @@ static void warn_shared_cpus(const struct bench_env *env)
 	if (o->affinity && !o->prod_cpus.n && nt > ncpu && !env->repeat && !o->batch)
 		fprintf(stderr, "bpfbench: warning: -a pins %d threads to %d CPUs: "
 			"thread i runs on CPU i mod %d\n", nt, ncpu, ncpu);
-}
-
-static void init_workers(const struct run_opts *o, struct worker *w)
-{
-	int i, np = (int)o->producers;
-
-	for (i = 0; i < np; i++) {
-		w[i].idx = i;
-		w[i].cpu = worker_cpu(o, false, i);
-	}
-	for (i = 0; i < (int)o->consumers; i++) {
-		w[np + i].idx = i;
-		w[np + i].consumer = true;
-		w[np + i].cpu = worker_cpu(o, true, i);
-	}
 }
 
 static void note_trigger(struct bench_env *env)
@@ -399,38 +365,37 @@ static int run_repeat(struct bench_env *env)
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
 	int nw = env->nr_producers + env->nr_consumers, err, samples_before = res->nr_samples;
-	struct worker *w;
+	struct crew crew;
 
 	if (b->flags & BENCH_F_ONESHOT)
 		nw = 0;		/* the main thread measures whole runs itself */
-	w = xcalloc(nw ?: 1, sizeof(*w));
-	if (nw) {
-		init_workers(env->opts, w);
+	crew_init(&crew, env, nw);
+	if (nw)
 		warn_shared_cpus(env);
-	}
 	memset(&env->trig, 0, sizeof(env->trig));
 	atomic_store(&env->stop, false);
 	env->priv = NULL;
 	env->reporter->setup(env);
+	errmsg_forget();
 	err = b->setup(env);
 	note_trigger(env);
 	if (err && !(err == -EINTR && interrupted())) {
-		/* by contract a benchmark says itself why it skips or rejects options */
-		res->reported = err == -EOPNOTSUPP || err == -EINVAL;
-		fail(res, setup_status(err), "%s: setup failed: %s%s", b->name, strerror(-err),
-		     verbose ? "" : " (run with -v for the libbpf/verifier log)");
+		char hint[300];
+
+		fail(res, failure_status(res, err), "%s: setup failed: %s%s", b->name,
+		     strerror(-err), failure_hint(hint, sizeof(hint)));
 	} else if (interrupted()) {
 		interrupted_status(res);
 	} else if (env->opts->verifier_stats) {
 		if (kstats_verifier_report(stdout, b->name))
 			fail(res, 1, "%s: loaded no BPF program to report", b->name);
-	} else if (!measure_run(env, w, nw) || res->nr_samples > samples_before) {
+	} else if (!measure_run(env, &crew) || res->nr_samples > samples_before) {
 		res->nr_repeats++;	/* an interrupted repetition counts with what it measured */
 	}
+	crew_free(&crew);	/* every thread joined before teardown frees what they use */
 	trigger_detach(&env->trig);
 	if (b->teardown)
 		b->teardown(env);
-	free(w);
 	if (!res->status && interrupted())
 		interrupted_status(res);
 	return res->status;
@@ -497,6 +462,7 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 {
 	const struct bench *b = spec->bench;
 	struct bench_env env = { .bench = b };
+	char why[400];
 	int err, k;
 
 	memset(res, 0, sizeof(*res));
@@ -513,14 +479,14 @@ static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
 	env.nr_producers = (int)env.opts->producers;
 	env.nr_consumers = (int)env.opts->consumers;
 	err = add_static_metrics(&env);
-	if (err) {
-		res->reported = true;	/* validate() printed the one line */
-		return fail(res, setup_status(err), "%s: invalid options", b->name);
+	if (err) {	/* validate() printed the one line */
+		return fail(res, failure_status(res, err), "%s: invalid options", b->name);
 	}
-	if (!bench_runnable(b, res->error, sizeof(res->error))) {
-		skipmsg("%s: %s", b->name, res->error);
+	err = bench_runnable(b, why, sizeof(why));
+	if (err != 1) {
+		(err ? errmsg : skipmsg)("%s: %s", b->name, why);
 		res->reported = true;
-		return fail(res, EXIT_SKIP, "%s", res->error);
+		return fail(res, err ? 1 : EXIT_SKIP, "%s", why);
 	}
 	for (k = 0; k < (int)env.opts->runs && !res->status; k++) {
 		env.repeat = k;

@@ -42,9 +42,27 @@ static __thread char last_error[300];
 
 static __thread bool muted;
 
+/*
+ * What a message echoes of its input (a name typed, a file's text) is
+ * shown, never obeyed: control characters (a terminal's escape sequences,
+ * line breaks) become '?', and a line longer than the buffer ends "...".
+ */
+static void sanitize(char *buf, size_t len, int n)
+{
+	unsigned char *c;
+
+	for (c = (unsigned char *)buf; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	if (n >= (int)len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
 static void say(const char *kind, const char *fmt, va_list ap)
 {
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	int n = vsnprintf(last_error, sizeof(last_error), fmt, ap);
+
+	sanitize(last_error, sizeof(last_error), n);
 	if (!muted)
 		fprintf(stderr, "bpfbench: %s: %s\n", kind, last_error);
 }
@@ -56,6 +74,11 @@ void errmsg(const char *fmt, ...)
 	va_start(ap, fmt);
 	say("error", fmt, ap);
 	va_end(ap);
+}
+
+void verrmsg(const char *fmt, va_list ap)
+{
+	say("error", fmt, ap);
 }
 
 void skipmsg(const char *fmt, ...)
@@ -80,9 +103,29 @@ const char *errmsg_last(void)
 	return last_error;
 }
 
+static __thread char libbpf_first[160];
+
 void errmsg_forget(void)
 {
 	last_error[0] = 0;
+	libbpf_first[0] = 0;
+}
+
+void libbpf_warning_note(const char *fmt, va_list ap)
+{
+	char *nl;
+
+	if (libbpf_first[0])
+		return;
+	vsnprintf(libbpf_first, sizeof(libbpf_first), fmt, ap);
+	nl = strchr(libbpf_first, '\n');
+	if (nl)
+		*nl = 0;
+}
+
+const char *libbpf_warning(void)
+{
+	return libbpf_first;
 }
 
 void vmsg(const char *fmt, ...)

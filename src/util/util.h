@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,12 +22,20 @@ extern bool verbose;	/* -v */
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* One line on stderr: "bpfbench: error: ..."; the message is kept for errmsg_last(). */
 void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void verrmsg(const char *fmt, va_list ap);
 /* The same for a run the kernel cannot do (exit 4): "bpfbench: skip: ...". */
 void skipmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The calling thread's last errmsg() line (without the prefix), "" after errmsg_forget(). */
 const char *errmsg_last(void);
 void errmsg_forget(void);
+/*
+ * libbpf's first warning since errmsg_forget() (its first line), "" if
+ * none: the cause libbpf saw where it returns only an errno (a map it could
+ * not create for EMFILE makes a program load fail with EINVAL).
+ */
+void libbpf_warning_note(const char *fmt, va_list ap);
+const char *libbpf_warning(void);
 /* While muted, errmsg() only records (a suite row shows the reason); returns the old state. */
 bool errmsg_mute(bool on);
 

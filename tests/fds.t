@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# File descriptors running out (ulimit -n): whatever the family and however
+# few descriptors, a run that cannot go on says why in one
+# "bpfbench: error:" line (libbpf's cause where libbpf gives only an errno),
+# exits 1, never silently, and leaves the kernel as it was.
+source "$(dirname "$0")/lib.sh"
+need_bpf
+
+before=$(kernel_objects_settle "0 0 0")	# ours only (lib.sh): none yet
+for spec in "noop" "bpf-loop" "bpf-for" "bloom-lookup --nr_entries 1000" \
+	"lpm-trie-lookup --nr_entries 1000" "lpm-trie-free --nr_entries 1000 --free-method wq-tracepoint" \
+	"map-batch --max-entries 1000" "htab-mem" "rb-libbpf -c1" "pb-custom -c1" "map-lookup"; do
+	name=${spec%% *}
+	bad=0 tried=0 ran=0
+	for n in 5 6 7 8 9 10 11 12 14 16; do
+		# shellcheck disable=SC2086
+		(ulimit -n $n; exec "$BPFBENCH" -w0 -d1 -q $spec) >"$TMPD/out" 2>"$TMPD/err"
+		rc=$?
+		tried=$((tried + 1))
+		[ "$rc" -eq 0 ] && { ran=$n; break; }
+		if [ "$rc" -ne 1 ] || [ "$(grep -c . "$TMPD/err")" -ne 1 ] ||
+			! grep -q '^bpfbench: error: ' "$TMPD/err"; then
+			bad=$((bad + 1))
+			diag "$name, ulimit -n $n: rc $rc: $(head -c 300 "$TMPD/err")"
+		fi
+	done
+	ok "$bad" "$name: each of $((tried - 1)) runs short of fds exits 1 with one error line (ran at ulimit -n ${ran:-never})"
+done
+(ulimit -n 6; exec "$BPFBENCH" -w0 -d1 -q noop) >"$TMPD/out" 2>"$TMPD/err"
+grep -q 'file descriptors' "$TMPD/err"
+ok $? "noop at ulimit -n 6: the line names the file descriptors" || diag "$(cat "$TMPD/err")"
+now=$(kernel_objects_settle "$before")
+ok $? "after every run short of fds: kernel objects as before ($now)"
+done_testing
