@@ -29,7 +29,13 @@ const struct reporter *reporter_for(const struct run_opts *o);
 const char *report_figure(char *buf, size_t len, double mean, const struct stats *st);
 /* Metric i of a result as its summary shows it (an inverse from its base, a count whole). */
 const char *report_metric_figure(char *buf, size_t len, const struct run_result *r, int i);
-/* "name mean ± sd unit" as the kernel bench prints it (no ± for one sample); for report_final hooks. */
+/*
+ * "name mean ± sd unit (X<prod_unit>/prod)" as the kernel bench prints it,
+ * "± 0.000" for one sample as it does; for report_final hooks.  report_rate
+ * takes the spelling (the kernel's "K ops/s" where our unit is "k ops/s").
+ */
 void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod);
+void report_rate(FILE *out, const char *id, const struct stats *st, const char *unit,
+		 const char *prod_unit, int nr_prod);
 
 #endif

@@ -536,7 +536,24 @@ static void rb_format_row(const struct run_result *res, char *buf, size_t len)
 		 d->mean, d->stddev);
 }
 
-/* The kernel bench's summary (its hits/drops shape for summarize), then the seed's row. */
+/* The kernel's "total operations": hits + drops of each sample, their spread. */
+static double total_sd(const struct run_result *res)
+{
+	double *v = xcalloc(res->nr_samples ?: 1, sizeof(*v));
+	struct stats st;
+	int i;
+
+	for (i = 0; i < res->nr_samples; i++)
+		v[i] = res_sample(res, i)[M_HITS] + res_sample(res, i)[M_DROPS];
+	stats_compute(v, res->nr_samples, &st);
+	free(v);
+	return res->nr_samples > 1 ? st.stddev : 0.0;
+}
+
+/*
+ * With -v the seed script's row first; the kernel bench's summary (its
+ * hits/drops shape for summarize) last, ± 0.000 for one sample as it prints.
+ */
 static void rb_report_final(struct bench_env *env, const struct run_result *res)
 {
 	const struct stats *h = &res->st[M_HITS], *d = &res->st[M_DROPS];
@@ -544,10 +561,13 @@ static void rb_report_final(struct bench_env *env, const struct run_result *res)
 	FILE *out = report_out(env->opts);
 	char row[160];
 
-	fprintf(out, "Summary: hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s\n",
-		h->mean, h->stddev, h->mean / np, d->mean, d->stddev);
-	rb_format_row(res, row, sizeof(row));
-	fprintf(out, "%s %s\n", res->bench->name, row);
+	if (env->opts->verbose) {
+		rb_format_row(res, row, sizeof(row));
+		fprintf(out, "%s %s\n", res->bench->name, row);
+	}
+	fprintf(out, "Summary: hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, "
+		"total operations %8.3lf ± %5.3lfM/s\n", h->mean, h->stddev, h->mean / np, d->mean,
+		d->stddev, h->mean + d->mean, total_sd(res));
 }
 
 #define RB_BENCH(ident, bname, opts_table, var, req, text)		\
