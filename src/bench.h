@@ -112,6 +112,11 @@ struct bench {
 	int nr_metrics;
 	unsigned int flags;
 
+	/*
+	 * Optional: the consumers a run gets when -c is not given (the
+	 * kernel's scripts pass -c1 to the benchmarks that need one); NULL: 0.
+	 */
+	unsigned int (*default_consumers)(const void *args);
 	/* Checks option combinations; returns 0 or prints one line and returns -EINVAL. */
 	int (*validate)(struct bench_env *env);
 	/* Loads programs and creates maps; negative errno on failure (the core prints context). */

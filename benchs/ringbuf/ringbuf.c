@@ -44,9 +44,11 @@
 	{ "rb-sample-rate", 0, OPT_UINT, OPT_OFF(struct rb_args, sample_rate), "500", 1, \
 	  1000000, NULL, "N", "samples per wake-up with --rb-sampled" },	\
 	{ "rb-total", 0, OPT_UINT, OPT_OFF(struct rb_args, total), "0", 0, UINT64_MAX / 2, \
-	  NULL, "N", "testing: producers stop after N samples in all (0: never)" }, \
+	  NULL, "N", "testing: producers stop after N samples in all (0: never)", \
+	  OPT_F_HIDDEN },							\
 	{ "rb-corrupt-seq", 0, OPT_UINT, OPT_OFF(struct rb_args, corrupt_at), "0", 0, \
-	  UINT32_MAX, NULL, "N", "testing: spoil the checksum of producer 0's sample N-1 (0: none)" }
+	  UINT32_MAX, NULL, "N", "testing: spoil the checksum of producer 0's sample N-1 (0: none)", \
+	  OPT_F_HIDDEN }
 
 static const struct opt_def rb_opts[] = {
 	OPT_COMMON,
@@ -289,6 +291,14 @@ static int validate_consumers(struct bench_env *env)
 			     "--rb-batch-cnt %llu, no batch would wake the consumer",
 			     (unsigned long long)a->sample_rate, (unsigned long long)a->batch_cnt);
 	return 0;
+}
+
+/* One consumer, as the kernel's scripts pass -c1; none for --rb-bench-producer. */
+static unsigned int rb_default_consumers(const void *args)
+{
+	const struct rb_args *a = args;
+
+	return a->bench_producer ? 0 : 1;
 }
 
 static int rb_validate(struct bench_env *env)
@@ -582,6 +592,7 @@ const struct bench ident = {						\
 	.metrics = rb_metrics,						\
 	.nr_metrics = ARRAY_SIZE(rb_metrics),				\
 	.flags = BENCH_F_CONSUMERS,					\
+	.default_consumers = rb_default_consumers,			\
 	.validate = rb_validate,					\
 	.setup = rb_setup,						\
 	.producer = rb_producer,					\
