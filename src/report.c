@@ -47,7 +47,8 @@ static const char *fmt_value(char *buf, size_t len, const struct metric_def *m, 
 }
 
 #define ITER_COLS	120	/* an Iter line's width without -v */
-#define ITER_NUM_COLS	10	/* a figure's width as the budget counts it (%8.3lf up to 99999.999) */
+#define ITER_HEAD_COLS	24	/* "Iter NNN (DDDDD.DDDus): " */
+#define ITER_NUM_COLS	8	/* a figure's width as the budget counts it (%8.3lf) */
 
 /*
  * Whether metric i goes on the Iter lines: with -v every one; else not
@@ -67,7 +68,7 @@ static bool iter_shows(const struct bench_env *env, int i, int *cols)
 		return false;
 	w = (*cols > 0 ? 2 : 0) + (int)strlen(res_metric_id(res, i, id, sizeof(id))) + 1 +
 	    ITER_NUM_COLS + 1 + (int)strlen(m->unit);
-	if (*cols + w > ITER_COLS - 22)	/* "Iter NNN (DDDD.DDDus): " */
+	if (*cols + w > ITER_COLS - ITER_HEAD_COLS)
 		return false;
 	*cols += w;
 	return true;

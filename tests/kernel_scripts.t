@@ -103,7 +103,6 @@ for t in "one" "some"; do
 	declare -n d=$t
 	kernel_check ops "${d[@]}" bpf-loop --nr_loops 100
 	kernel_check ops "${d[@]}" -a -p2 bpf-loop --nr_loops 1000
-	kernel_check ops "${d[@]}" bpf-for
 	kernel_check ops "${d[@]}" noop
 	kernel_check ops "${d[@]}" lpm-trie-lookup --prefix_len=32 --producers=1 --nr_entries=1000
 	kernel_check ops "${d[@]}" lpm-trie-delete --nr_entries=1000
@@ -129,5 +128,20 @@ grep -Eq '^Summary: throughput +[0-9]+\.[0-9]{3} ± 0\.000 M ops/s ' <<<"$OUT" &
 	grep -q '^Stats: throughput n 1, .*(one sample: no spread, no CI)$' <<<"$OUT"
 ok $? "one sample: the Summary prints ± 0.000 as the kernel's, Stats says there is no spread" ||
 	diag "$OUT"
+
+# --- our own lines: counts whole, Iter lines within 120 columns unless -v ---
+run -w0 -d0.6 --period-ms 200 htab-mem --latency -p2 --json "$TMPD/h.json"
+wide=$(grep '^Iter' <<<"$OUT" | awk 'length($0) > 120' | head -1)
+[ "$RC" -eq 0 ] && [ "$(grep -c '^Iter' <<<"$OUT")" -eq 3 ] && [ -z "$wide" ] &&
+	! grep -E '^Iter' <<<"$OUT" | grep -q ' ops ' &&
+	grep -Eq '^Stats: ops n 3, median [0-9]+, min [0-9]+, max [0-9]+, cv [0-9.]+%, 95% CI \[[0-9]+, [0-9]+\] ops$' <<<"$OUT"
+ok $? "htab-mem: Iter lines <= 120 columns without the counts; Stats of a count in whole numbers" ||
+	diag "$wide" "$(grep -E '^(Iter|Stats: ops)' <<<"$OUT")"
+run -v -w0 -d0.2 --period-ms 200 bpf-loop --json "$TMPD/v.json"
+runs=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["samples"][0]["runs"])' "$TMPD/v.json")
+grep -Eq "^Iter +0 \(.*\): throughput .*, latency .*, ops [0-9]+ ops, runs $runs runs$" <<<"$OUT" &&
+	grep -q "^Stats: runs n 1, $runs runs (one sample: no spread, no CI)$" <<<"$OUT"
+ok $? "-v: every metric on the Iter line, counts whole ($runs runs), as the Stats line" ||
+	diag "$(grep -E '^(Iter|Stats: runs)' <<<"$OUT")"
 
 done_testing
