@@ -10,11 +10,14 @@ VERSION		:= 0.1
 GIT		:= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
+# The core's layers (src/LAYER/): each folder is on the include path.
+SRC_DIRS	:= $(sort $(patsubst %/,%,$(dir $(wildcard src/*/*.c src/*/*.h))))
+
 CFLAGS		?= -O2 -g
 CFLAGS		+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
 		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 		   -D_GNU_SOURCE -DBPFBENCH_VERSION='"$(VERSION)"' -DBPFBENCH_GIT='"$(GIT)"' \
-		   -Isrc -Ibpf -I$(BUILD)
+		   $(addprefix -I,$(SRC_DIRS)) -Ibpf -I$(BUILD)
 LDLIBS		+= -lbpf -lelf -lz -ljson-c -lpthread -lm
 BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 		   -Ibpf -I$(BUILD)
@@ -29,18 +32,19 @@ CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS		+= -fsanitize=address,undefined
 endif
 
-CORE_SRCS	:= $(filter-out src/main.c,$(wildcard src/*.c))
-# A family of three or more C files has its own folder, benchs/FAMILY/.
+CORE_SRCS	:= $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+# Every family has its own folder, benchs/FAMILY/; benchs/registry.c lists them.
 BENCH_SRCS	:= $(sort $(filter-out %.bpf.c,$(wildcard benchs/*.c benchs/*/*.c)))
 BPF_SRCS	:= $(wildcard benchs/*.bpf.c benchs/*/*.bpf.c)
-BENCH_HDRS	:= $(wildcard benchs/*.h benchs/*/*.h)
 # Skeletons are named by the BPF file alone (unique): $(BUILD)/X.skel.h.
 SKELS		:= $(patsubst %.bpf.c,$(BUILD)/%.skel.h,$(notdir $(BPF_SRCS)))
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 CORE_OBJS	:= $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 BENCH_OBJS	:= $(patsubst benchs/%.c,$(BUILD)/obj/benchs/%.o,$(BENCH_SRCS))
+# tests/unit/: no bpf(), run unprivileged; tests/kernel/: C tests that load BPF.
 UNIT_SRCS	:= $(wildcard tests/unit/*_test.c)
-UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS)) \
+		   $(patsubst tests/kernel/%.c,$(BUILD)/tests/kernel/%,$(wildcard tests/kernel/*_test.c))
 REPLAY_BINS	:= $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/tests/replay_%,$(wildcard tests/fuzz/fuzz_*.c))
 
 # Generated from the built binary's tables, so they never drift from it.
@@ -70,26 +74,34 @@ $(BUILD)/vmlinux.h:
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-$(BUILD)/%.bpf.o: %.bpf.c bpf/*.h $(BENCH_HDRS) $(BUILD)/vmlinux.h
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+# Each object's header dependencies are generated as it compiles (-MMD),
+# so one edit rebuilds exactly what includes it; the skeletons (and
+# vmlinux.h) must exist before a first compile can list them.
+DEPFLAGS	= -MMD -MP -MF $(@:.o=.d)
+
+$(BUILD)/%.bpf.o: %.bpf.c | $(BUILD)/vmlinux.h
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
 
-$(BUILD)/obj/%.o: src/%.c src/*.h bpf/*_shared.h
+$(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/obj/benchs/%.o: benchs/%.c $(SKELS) src/*.h $(BENCH_HDRS)
+$(BUILD)/obj/benchs/%.o: benchs/%.c | $(SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/bpfbench: $(BUILD)/obj/main.o $(CORE_OBJS) $(BENCH_OBJS)
+-include $(patsubst %.o,%.d,$(BUILD)/obj/cli/main.o $(CORE_OBJS) $(BENCH_OBJS)) \
+	 $(patsubst %.skel.h,%.bpf.d,$(SKELS))
+
+$(BUILD)/bpfbench: $(BUILD)/obj/cli/main.o $(CORE_OBJS) $(BENCH_OBJS)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The core's tests run the BPF-free test double instead of the real table.
 $(BUILD)/tests/core_test: tests/unit/core_test.c tests/unit/mock_bench.c \
-			  $(filter-out $(BUILD)/obj/benchs.o,$(CORE_OBJS))
+			  $(CORE_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -133,6 +145,10 @@ uninstall:
 	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/kernel/%: tests/kernel/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -203,7 +219,7 @@ test: check
 
 # memcheck on a short run of each family (about 2 minutes; check runs three
 # of them).  Its own build: the valgrind headers must be there at compile time
-# for KERNEL_WROTE (src/util.h) to mean anything.
+# for KERNEL_WROTE (src/util/util.h) to mean anything.
 valgrind:
 	@bash scripts/deps.sh valgrind
 	$(MAKE) BUILD=build-vg all

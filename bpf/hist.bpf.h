@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-op latency distributions timed inside BPF (user side: src/hist.h).
+ * Per-op latency distributions timed inside BPF (user side: src/bench/hist_bpf.h).
  *
  * Reading the clock costs far more than an empty op, so ops are never
  * timed one by one on every run: on each CPU, one run in hist_every

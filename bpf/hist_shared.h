@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The layout of the latency histograms, shared by the BPF side
- * (bpf/hist.bpf.h) and user space (src/hist.h).
+ * (bpf/hist.bpf.h) and user space (src/stats/hist.h).
  *
  * Values are per-op times in units of 1/16 ns ("q"), so that an op far
  * below a nanosecond (an empty loop iteration) still has a figure.  Bins

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bloom family's --latency (src/hist.h): the four periodic benchmarks
+# The bloom family's --latency (src/bench/hist_bpf.h): the four periodic benchmarks
 # time sampled batches of 16 ops inside their programs.  The histogram
 # holds exactly what the programs timed, its percentiles are ordered, its
 # mean lies in its range and is set beside the throughput's ns per op,

@@ -7,7 +7,7 @@
 #
 # Exact, not within a batch in flight: the histogram's start is read
 # before the producers start (-w0) and its end after they stopped
-# (src/hist.h), so no batch is half recorded at either end.
+# (src/bench/hist_bpf.h), so no batch is half recorded at either end.
 source "$(dirname "$0")/lib.sh"
 need_bpf
 

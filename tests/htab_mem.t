@@ -153,26 +153,32 @@ seed_capture() {	# seed_capture OUTPUT: the row the script would print
 }
 row_shape='^per-prod-op: [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+k/s, avg mem: [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+MiB, peak mem: [0-9]+\.[0-9]+MiB$'
 
-# Two periods, so the spread is a real one; the Markdown row is format_row's.
-run -w0 -d2 -p2 --period-ms 500 htab-mem --json "$TMPD/sum.json"
-SUM_OUT=$OUT
-got=$(seed_capture "$OUT")
-want=$(python3 -c '
+# json_row FILE: the row the seed script prints, made from the JSON's figures of the first run
+json_row() {
+	python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]["metrics"]
 f = lambda m, k: "%.2f" % r[m][k]
 print("per-prod-op: %s ± %sk/s, avg mem: %s ± %sMiB, peak mem: %sMiB" % (f("per-prod-op", "mean"),
-      f("per-prod-op", "stddev"), f("memory", "mean"), f("memory", "stddev"), f("peak-memory", "max")))' "$TMPD/sum.json")
+      f("per-prod-op", "stddev"), f("memory", "mean"), f("memory", "stddev"), f("peak-memory", "max")))' "$1"
+}
+
+# Two periods, so the spread is a real one.
+run -w0 -d2 -p2 --period-ms 500 htab-mem --json "$TMPD/sum.json"
+SUM_OUT=$OUT
+got=$(seed_capture "$OUT")
+want=$(json_row "$TMPD/sum.json")
 [ "$RC" -eq 0 ] && grep -Eq "$row_shape" <<<"$got" && [ "$got" = "$want" ]
 ok $? "the seed script's summarize takes the run's figures from its output: $got" ||
 	diag "want: $want" "$OUT"
 
-run -q -w0 -d1 -p2 htab-mem --md -
-summary=$(grep '^Summary:' <<<"$ERR")
-row=$(sed -n '/^```$/{n;p;q}' <<<"$OUT")	# the family's own row, in a code block under the table
-[ "$RC" -eq 0 ] && [ -n "$row" ] && [ "$(seed_capture "$summary")" = "$row" ]
-ok $? "a suite row is what the seed script makes of the same run's Summary: $row" ||
-	diag "$summary" "$OUT"
+# A table row (a one-value sweep prints one) holds the figures of its JSON, in the same shape.
+run -q -w0 -d2 -p2 --period-ms 500 htab-mem --sweep use_case=overwrite --json "$TMPD/row.json"
+row=$(sed -nE 's/^use-case=overwrite +//p' <<<"$OUT")
+want=$(json_row "$TMPD/row.json")
+[ "$RC" -eq 0 ] && grep -Eq "$row_shape" <<<"$row" && [ "$row" = "$want" ]
+ok $? "a suite row is in the seed script's shape, with the figures of its run: $row" ||
+	diag "want: $want" "$OUT"
 
 # --- metric kinds, and what setup leaves in the figures ---
 json_check "$TMPD/overwrite--preallocated.json" '
@@ -232,13 +238,30 @@ else
 fi
 
 # --- the suite: the seed script's table, no internal words ---
-run suite htab-mem -w0 -d0.4 --period-ms 200
+run suite htab-mem -w0 -d0.4 --period-ms 200 --md "$TMPD/suite.md" --json "$TMPD/suite.json"
 rows=$(grep -cE "^(overwrite|batch_add_batch_del|add_del_on_diff_cpu) +per-prod-op: " <<<"$OUT")
 bad=$(grep -E "^(overwrite|batch_add_batch_del|add_del_on_diff_cpu) " <<<"$OUT" | sed -E 's/^[a-z_]+ +//' | grep -Evc "$row_shape")
 [ "$RC" -eq 0 ] && [ "$rows" -eq 6 ] && [ "$bad" -eq 0 ] && grep -qx "BPF memory allocator" <<<"$OUT" &&
 	! grep -qiE "seed|normal bpf ma" <<<"$OUT"
 ok $? "suite htab-mem: six rows in the seed script's shape, sections preallocated and BPF memory allocator" ||
 	diag "rc $RC" "$OUT" "$ERR"
+# --md: hyperfine's shape, a pipe table per section, a column per metric with its unit
+python3 - "$(dirname "$0")/md_tables.py" "$TMPD/suite.md" "$TMPD/suite.json" <<'PY'
+import json, re, subprocess, sys
+t = json.loads(subprocess.check_output([sys.executable, sys.argv[1], sys.argv[2]]))
+runs = json.load(open(sys.argv[3]))["runs"]
+assert [x["section"] for x in t] == ["preallocated", "BPF memory allocator"], t
+assert [len(x["rows"]) for x in t] == [3, 3]
+fig = re.compile(r"^-?[0-9.]+( ± [0-9.]+)?$")
+for x in t:
+    for r in x["rows"]:
+        run = next(u for u in runs if u["label"] == r["Step"] and u["section"] == x["section"])
+        for mid, m in run["metrics"].items():
+            cell = r["%s [%s]" % (mid, m["unit"])]
+            assert fig.match(cell), (mid, cell)
+        assert "see below" not in " ".join(r.values())
+PY
+ok $? "suite htab-mem --md: two tables, a row per step, a column per metric with its unit, figures in cells"
 
 # --- bad input ---
 run -w0 -d1 -p3 htab-mem --use-case add_del_on_diff_cpu

@@ -77,7 +77,7 @@ hist_ok() {
 	json_check "$1" '
 r = d["runs"][0]; h = r["histograms"]["op"]; s = r["samples"]
 # exact: the histogram starts before the producers do (-w0) and ends with a read after they stopped
-# (src/hist.h), so no batch is half recorded; tail_ops are those after the last sample
+# (src/bench/hist_bpf.h), so no batch is half recorded; tail_ops are those after the last sample
 ok = h["count"] == sum(x["sampled_ops"] for x in s) + h["tail_ops"] > 0 and sum(b[2] for b in h["bins"]) == h["count"]
 ok = ok and h["p50"] <= h["p90"] <= h["p99"] <= h["p999"] <= h["max"] and h["vs"] == "latency"
 ok and h["verdict"] in "'"$verdicts"'".split()'
@@ -98,7 +98,7 @@ ok $? "lookup --latency: histogram count = sampled ops, ordered percentiles, bat
 for b in lookup insert; do
 	run -w0 -d1 lpm-trie-$b --latency --latency-every 1 --json "$J"
 	# exact although a batch is being recorded nearly always: both ends are
-	# read with no program running (src/hist.h)
+	# read with no program running (src/bench/hist_bpf.h)
 	[ "$RC" -eq 0 ] && json_check "$J" '
 r = d["runs"][0]; h = r["histograms"]["op"]
 ok = h["count"] > 0 and sum(b[2] for b in h["bins"]) == h["count"] == sum(x["sampled_ops"] for x in r["samples"]) + h["tail_ops"]

@@ -253,18 +253,19 @@ run "${args[@]}" --json "$TMPD/kb.json"
 [ "$ra" -eq 0 ] && [ "$RC" -eq 0 ]
 ok $? "two runs of lookup,update at batch 7,100 (exit $ra, $RC)"
 python3 - "$TMPD/ka.csv" <<'PY'
-import csv, sys
+import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert list(rows[0])[5:9] == ["metric", "op", "batch", "unit"], list(rows[0])
-got = sorted((r["metric"], r["op"], r["batch"]) for r in rows if r["op"])
+assert len(rows) == 1, rows
+cols = [c for c in rows[0] if c.endswith("]") and " stddev " not in c]
+got = sorted(re.match(r"^(\w+)\{op=(\w+),batch=([\w-]+)\} \[", c).groups() for c in cols if "{" in c)
 want = sorted((m, o, b) for o in ("lookup", "update") for b in ("7", "100", "one-by-one")
               for m in ("time", "rate", "calls", "speedup") if m != "speedup" or b != "one-by-one")
 assert got == want, got
-assert all(not any(c.isdigit() for c in r["metric"]) for r in rows), [r["metric"] for r in rows]
-assert {r["metric"] for r in rows if not r["op"]} == {"enospc_retries", "elements_checked"}
-assert all(r["unit"] == "M ops/s" for r in rows if r["metric"] == "rate")
+assert {c.split(" [")[0] for c in cols if "{" not in c} == {"enospc_retries", "elements_checked"}
+assert all(c.endswith("[M ops/s]") for c in cols if c.startswith("rate{"))
+assert all(rows[0][c] for c in cols)
 PY
-ok $? "CSV: op and batch columns after metric, one row per figure, metric names without sizes"
+ok $? "CSV: a column per figure, named by its identity name{op,batch} and unit, names without sizes"
 run compare "$TMPD/ka.json" "$TMPD/kb.json"
 python3 - "$OUT" <<'PY'
 import re, sys

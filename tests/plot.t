@@ -69,13 +69,19 @@ write("cdf", [run("noop", {"latency": True, "batch": 1}, {"throughput": metric(3
               run("noop", {"latency": True, "batch": 8}, {"throughput": metric(50.0, "M ops/s")},
                   histograms=hist([]))])
 write("nohist", [run("noop", {}, {"throughput": metric(30.0, "M ops/s")})])
+# A sweep of single-sample points (-d1, 1 s periods): no spread to draw.
+def one(mean, unit):
+    return {"unit": unit, "kind": "rate", "n": 1, "mean": mean, "stddev": None, "median": mean,
+            "min": mean, "max": mean, "cv": None, "ci95_low": None, "ci95_high": None}
+write("n1", [run("bpf-loop", {"nr_loops": n, "duration": 1}, {"throughput": one(10.0 * n, "M ops/s")},
+                 sweep_param="nr_loops") for n in (1, 10, 100)])
 # A suite's runs with no swept parameter.
 write("suite", [run("bpf-loop", {"nr_loops": n}, {"throughput": metric(50.0, "M ops/s")},
                     suite="bpf-loop", label="nr_loops %d" % n) for n in (1, 10, 100, 1000)])
 PY
 
 bad=
-for f in sweep units3 units2 htab cdf nohist suite mb; do
+for f in sweep units3 units2 htab cdf nohist suite mb n1; do
 	schema_check "$TMPD/$f.json" || bad+=" $f"
 done
 [ -z "$bad" ]
@@ -122,6 +128,20 @@ plot_ok sweep --metric throughput,latency
 ok $? "--metric a,b: two curves, ns/op on y2, never on the M ops/s axis" || diag "$ERR" "$(cat "$TMPD/sweep.gp")"
 curves "$TMPD/sweep.gp" | grep -qx 'bpf-loop latency'
 ok $? "--metric a,b: each curve names its metric"
+
+# Labels say only what is drawn; the conditions in a subtitle, the key clear of the x label.
+plot_ok n1
+title=$(grep '^set title' "$TMPD/n1.gp")
+! grep -q 'yerror\|stddev' "$TMPD/n1.gp" && grep -q 'with linespoints' "$TMPD/n1.gp" &&
+	grep -qx "set ylabel 'throughput (M ops/s)'" "$TMPD/n1.gp" && grep -qx 'unset key' "$TMPD/n1.gp" &&
+	grep -qF ".\"\\n\"." <<<"$title" && grep -qF 'kernel 6.18.7-plottest, test (2 CPUs), -w 0 -d 1 -p 1, n = 1 sample a point' <<<"$title"
+ok $? "n = 1: no error bars nor 'mean ± stddev', no key for one curve; a subtitle with kernel, CPU, -w/-d/-p, n" ||
+	diag "$(cat "$TMPD/n1.gp")"
+grep -q 'yerrorlines' "$TMPD/sweep.gp" && grep -q "^set y2label 'latency (ns/op), mean ± stddev'" "$TMPD/sweep.gp" &&
+	grep -q 'n = 3 samples a point' "$TMPD/sweep.gp" && grep -q '^set key outside right' "$TMPD/sweep.gp" &&
+	! grep -q -- ' -p ' <(grep '^set title' "$TMPD/sweep.gp")
+ok $? "n = 3: bars and 'mean ± stddev'; two curves: the key beside the graph; -p left out when it is x" ||
+	diag "$(cat "$TMPD/sweep.gp")"
 
 plot_ok units2 --x producers
 grep -q "^set ylabel '.*(M ops/s)" "$TMPD/units2.gp" && grep -q "^set y2label '.*(k ops/s)" "$TMPD/units2.gp" &&

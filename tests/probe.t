@@ -24,4 +24,13 @@ assert sorted(b) == sorted(names), (sorted(b), names)
 assert all(isinstance(v["runs"], bool) and (v["runs"] or v["lacks"]) for v in b.values())
 PY
 ok $? "probe --json: every benchmark, runs true or false with what it lacks"
+
+# The C test of the probes themselves (tests/kernel/probe_test.c): facts
+# that hold wherever bpf() works, and no object left behind.
+out=$("$(dirname "$BPFBENCH")"/tests/kernel/probe_test 2>&1)
+rc=$?
+nfail=$(grep -c '^not ok' <<<"$out")
+nok=$(grep -c '^ok' <<<"$out")
+[ "$rc" -eq 0 ] && [ "$nfail" -eq 0 ] && [ "$nok" -gt 0 ]
+ok $? "probe_test: $nok passed, $nfail failed" || diag "$(grep '^not ok' <<<"$out")"
 done_testing

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include "bench.h"
 #include "bloom.h"
-#include "hist.h"
 
 #define NR_ENTRIES_MAX	(1u << 27)	/* values and probes must index a u32 array */
 #define NR_PROBES_MAX	(1u << 24)

@@ -15,9 +15,6 @@
 #include <math.h>
 #include <stdio.h>
 #include "bench.h"
-#include "report.h"
-#include "runner.h"
-#include "skel_util.h"
 #include "common.h"
 
 static const struct opt_def filter_opts[] = {
@@ -150,7 +147,7 @@ static void filter_report(struct bench_env *env, const struct run_result *res)
 	FILE *out = report_out(env->opts);
 
 	bloom_print_hits(out, res, env->nr_producers,
-			 res->metrics[F_TOTAL].name);
+			 res_def(res, F_TOTAL)->name);
 	fputc('\n', out);
 }
 
@@ -173,8 +170,8 @@ static void fp_report(struct bench_env *env, const struct run_result *res)
 
 	fprintf(out, "False positives: rate %s %% (theory %.3f %% for a %" PRIu64 "-bit bitmap), "
 		"lookups of absent values %.3f M/s\n",
-		report_figure(fig, sizeof(fig), res->st[FP_RATE].mean, &res->st[FP_RATE]),
-		theory_pct(a), m, res->st[FP_LOOKUPS].mean);
+		report_figure(fig, sizeof(fig), res_st(res, FP_RATE)->mean, res_st(res, FP_RATE)),
+		theory_pct(a), m, res_st(res, FP_LOOKUPS)->mean);
 	fprintf(out, "Summary: %.0f false hits of %.0f total operations. Percentage =  %2.2f %%\n",
 		fh, bloom_sum(res, "ops") + fh, kernel_percentage(res));
 }
@@ -183,8 +180,8 @@ static void fp_report(struct bench_env *env, const struct run_result *res)
 static void fp_row(const struct run_result *res, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.2f%% (false positive rate %.3f ± %.3f %%, theory %.3f %%)",
-		 kernel_percentage(res), res->st[FP_RATE].mean, res->st[FP_RATE].stddev,
-		 res->st[FP_THEORY].mean);
+		 kernel_percentage(res), res_st(res, FP_RATE)->mean, res_st(res, FP_RATE)->stddev,
+		 res_st(res, FP_THEORY)->mean);
 }
 
 static const struct bloom_variant lookup_variant = {

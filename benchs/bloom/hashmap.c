@@ -16,9 +16,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include "bench.h"
-#include "report.h"
-#include "runner.h"
-#include "skel_util.h"
 #include "common.h"
 #include "bloom.skel.h"
 
@@ -147,10 +144,10 @@ static void hashmap_report(struct bench_env *env, const struct run_result *res)
 {
 	FILE *out = report_out(env->opts);
 
-	fprintf(out, "Lookups: hash map found %.3f M/s", res->st[H_FOUND].mean);
+	fprintf(out, "Lookups: hash map found %.3f M/s", res_st(res, H_FOUND)->mean);
 	if (bloom_variant_of(env)->bloom)
 		fprintf(out, ", filter rejected %.3f M/s (%.2f%% of lookups)",
-			res->st[H_FILTERED].mean, filtered_pct(res));
+			res_st(res, H_FILTERED)->mean, filtered_pct(res));
 	fputc('\n', out);
 	bloom_print_hits(out, res, env->nr_producers, "lookups");
 	fputc('\n', out);
@@ -159,10 +156,10 @@ static void hashmap_report(struct bench_env *env, const struct run_result *res)
 /* As summarize_total() prints it, then the classes. */
 static void hashmap_row(const struct run_result *res, char *buf, size_t len)
 {
-	const struct bloom_variant *v = res->bench->variant;
+	const struct bloom_variant *v = res_bench(res)->variant;
 	int n = snprintf(buf, len, "total operations %.3f ± %.3fM/s (hits %.3f, drops %.3f M/s",
-			 res->st[H_LOOKUPS].mean, res->st[H_LOOKUPS].stddev,
-			 res->st[H_HITS].mean, res->st[H_DROPS].mean);
+			 res_st(res, H_LOOKUPS)->mean, res_st(res, H_LOOKUPS)->stddev,
+			 res_st(res, H_HITS)->mean, res_st(res, H_DROPS)->mean);
 
 	if (n < 0 || (size_t)n >= len)
 		return;

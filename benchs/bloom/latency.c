@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bloom: --latency, the per-op distribution timed inside the measured
- * programs (src/hist.h; bloom.bpf.c times batches of BLOOM_HIST_BATCH).
+ * programs (src/bench/hist_bpf.h; bloom.bpf.c times batches of BLOOM_HIST_BATCH).
  * The histogram's mean is set beside "latency", 1000 x producers / the
  * ops per second of the run (lookups or updates), as noop's: the gap
  * between the two is the trigger, the per-run counts and the harness.
@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <string.h>
 #include "bench.h"
-#include "runner.h"
-#include "skel_util.h"
 #include "common.h"
 #include "bloom.skel.h"
 

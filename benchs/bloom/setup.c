@@ -23,9 +23,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "report.h"
-#include "runner.h"
-#include "skel_util.h"
 #include "common.h"
 #include "bloom.skel.h"
 
@@ -571,7 +568,7 @@ static const struct stats *stats_of(const struct run_result *res, const char *na
 {
 	int i = res_metric(res, name);
 
-	return i < 0 ? NULL : &res->st[i];
+	return i < 0 ? NULL : res_st(res, i);
 }
 
 double bloom_mean(const struct run_result *res, const char *name)
@@ -593,7 +590,7 @@ double bloom_sum(const struct run_result *res, const char *name)
 	int i, m = res_metric(res, name);
 	double sum = 0;
 
-	for (i = 0; m >= 0 && i < res->nr_samples; i++)
+	for (i = 0; m >= 0 && i < res_nr_samples(res); i++)
 		sum += res_sample(res, i)[m];
 	return sum;
 }

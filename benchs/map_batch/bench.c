@@ -20,11 +20,8 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "cli.h"
-#include "report.h"
-#include "skel_util.h"
 #include "mb.h"
-#include "../map_batch.h"
+#include "map_batch.h"
 #include "map_batch.skel.h"
 
 /*
@@ -236,7 +233,7 @@ static int find_fn(void *ctx, const struct metric_def *def)
 
 int mb_plan_of_result(const struct run_result *res, struct mb_plan *p)
 {
-	const struct map_batch_args *a = res->spec.args;
+	const struct map_batch_args *a = res_args(res);
 
 	if (!a || mb_parse_ops(a, p))
 		return -ENOENT;

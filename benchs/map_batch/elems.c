@@ -9,10 +9,8 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "skel_util.h"
-#include "trigger.h"
 #include "mb.h"
-#include "../map_batch.h"
+#include "map_batch.h"
 #include "map_batch.skel.h"
 
 #define PAGE_BYTES	4096

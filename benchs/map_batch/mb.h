@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bench.h"
-#include "runner.h"
 
 #define MB_MAX_ENTRIES		(1u << 24)
 #define MB_MAX_BATCHES		8

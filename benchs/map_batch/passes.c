@@ -11,7 +11,6 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "util.h"
 #include "mb.h"
 
 int mb_pass_fail(const struct pass *p, int err, const char *fmt, ...)

@@ -2,13 +2,12 @@
 /*
  * map-batch: the human summary and the suite row, one table both: a row
  * per op and batch size, then the op's one-by-one row.  Which metric is
- * which comes from the run's own options (res->spec.args), so a result
+ * which comes from the run's own options (res_args(res)), so a result
  * reads the same long after its run.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "report.h"
 #include "mb.h"
 
 struct text {
@@ -55,7 +54,7 @@ static void header(struct text *t, const char *indent)
 static void row(struct text *t, const char *indent, const struct run_result *res, int op,
 		uint32_t batch, const struct mb_figs *f, const struct mb_figs *one)
 {
-	const struct stats *ms = &res->st[f->ms];
+	const struct stats *ms = res_st(res, f->ms);
 	char how[16], sd[16] = "-", up[16] = "-";
 
 	if (batch)
@@ -65,15 +64,15 @@ static void row(struct text *t, const char *indent, const struct run_result *res
 	if (ms->n > 1)	/* one pass has no spread */
 		snprintf(sd, sizeof(sd), "%.3f", ms->stddev);
 	if (f->speedup >= 0 && ms->mean > 0)
-		snprintf(up, sizeof(up), "%.2fx", res->st[one->ms].mean / ms->mean);
+		snprintf(up, sizeof(up), "%.2fx", res_st(res, one->ms)->mean / ms->mean);
 	put(t, "%s%-17s %-10s %11.3f %9s %9.3f %8s %11.0f\n", indent, mb_op_names[op], how,
-	    ms->mean, sd, res_shown_mean(res, f->rate), up, res->st[f->calls].mean);
+	    ms->mean, sd, res_shown_mean(res, f->rate), up, res_st(res, f->calls)->mean);
 }
 
 static void table(struct text *t, const char *indent, const struct run_result *res,
 		  const struct mb_plan *p)
 {
-	const struct map_batch_args *a = res->spec.args;
+	const struct map_batch_args *a = res_args(res);
 	int i, j, op, n;
 
 	header(t, indent);
@@ -83,12 +82,12 @@ static void table(struct text *t, const char *indent, const struct run_result *r
 			row(t, indent, res, op, mb_way_batch(a, j), &p->figs[op][j],
 			    &p->figs[op][p->nr_ways - 1]);
 	}
-	n = res->st[p->checked].n;
+	n = res_st(res, p->checked)->n;
 	put(t, "%s%d pass%s; ms/pass: the syscall loop's time; speed-up: one-by-one ms / ms\n",
 	    indent, n, n == 1 ? "" : "es");
-	if (res->st[p->retries].max > 0)
+	if (res_st(res, p->retries)->max > 0)
 		put(t, "%sENOSPC: a bucket outgrew the batch buffer %.1f times per pass "
-		    "(buffer grown, call retried)\n", indent, res->st[p->retries].mean);
+		    "(buffer grown, call retried)\n", indent, res_st(res, p->retries)->mean);
 }
 
 void mb_report_final(struct bench_env *env, const struct run_result *res)
@@ -103,7 +102,7 @@ void mb_report_final(struct bench_env *env, const struct run_result *res)
 	/* the table, then the Summary last, as every run ends */
 	table(&t, "", res, &p);
 	put(&t, "Summary: ");
-	describe(&t, res->spec.args);
+	describe(&t, res_args(res));
 	put(&t, "\n");
 	fputs(buf, report_out(env->opts));
 }
@@ -122,7 +121,7 @@ void mb_format_row(const struct run_result *res, char *buf, size_t len)
 		put(&t, "(see --json)");
 		return;
 	}
-	describe(&t, res->spec.args);
+	describe(&t, res_args(res));
 	put(&t, "\n");
 	table(&t, "  ", res, &p);
 	if (t.off && t.off <= len && buf[t.off - 1] == '\n')

@@ -18,8 +18,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "mp.h"
-#include "report.h"
-#include "runner.h"
 
 
 #define OFF(f)	OPT_OFF(struct maps_args, f)
@@ -378,20 +376,20 @@ static void maps_report_final(struct bench_env *env, const struct run_result *re
 
 	fprintf(out, "Summary: ");
 	if (!v->multi) {
-		report_metric(out, &res->metrics[0], &res->st[0], env->nr_producers);
-		fprintf(out, ", latency %8.3lf ns/op\n", res->st[1].mean);
+		report_metric(out, res_def(res, 0), res_st(res, 0), env->nr_producers);
+		fprintf(out, ", latency %8.3lf ns/op\n", res_st(res, 1)->mean);
 		return;
 	}
-	for (i = 0; i < res->nr_metrics; i++)
-		if (res->metrics[i].kind == METRIC_TIME)
-			fprintf(out, "%s%s %8.3lf ns/op", k++ ? ", " : "", res->metrics[i].name,
-				res->st[i].mean);
+	for (i = 0; i < res_nr_metrics(res); i++)
+		if (res_def(res, i)->kind == METRIC_TIME)
+			fprintf(out, "%s%s %8.3lf ns/op", k++ ? ", " : "", res_def(res, i)->name,
+				res_st(res, i)->mean);
 	fputc('\n', out);
 }
 
 static void maps_format_row(const struct run_result *res, char *buf, size_t len)
 {
-	const struct mp_variant *v = res->bench->variant;
+	const struct mp_variant *v = res_bench(res)->variant;
 	char fig[64];
 	size_t off = 0;
 	int i;
@@ -399,15 +397,15 @@ static void maps_format_row(const struct run_result *res, char *buf, size_t len)
 	buf[0] = 0;
 	if (!v->multi) {
 		snprintf(buf, len, "throughput %s %s, latency %.3f ns/op",
-			 report_figure(fig, sizeof(fig), res->st[0].mean, &res->st[0]),
-			 res->metrics[0].unit, res_shown_mean(res, 1));
+			 report_figure(fig, sizeof(fig), res_st(res, 0)->mean, res_st(res, 0)),
+			 res_def(res, 0)->unit, res_shown_mean(res, 1));
 		return;
 	}
-	for (i = 0; i < res->nr_metrics && off < len; i++)
-		if (res->metrics[i].kind == METRIC_TIME)
+	for (i = 0; i < res_nr_metrics(res) && off < len; i++)
+		if (res_def(res, i)->kind == METRIC_TIME)
 			off += snprintf(buf + off, len - off, "%s%s %s", off ? ", " : "",
-					res->metrics[i].name,
-					report_figure(fig, sizeof(fig), res->st[i].mean, &res->st[i]));
+					res_def(res, i)->name,
+					report_figure(fig, sizeof(fig), res_st(res, i)->mean, res_st(res, i)));
 	if (off < len)
 		snprintf(buf + off, len - off, " ns/op");
 }

@@ -18,10 +18,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "cli.h"
 #include "mp.h"
-#include "skel_util.h"
-#include "trigger.h"
 #include "maps.skel.h"
 
 /* ---- loading ---- */

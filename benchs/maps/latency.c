@@ -7,7 +7,7 @@
  * mean beside wall_latency (1000 x producers / throughput); map-ops:
  * one per op, named after it, beside nothing (it has no throughput).
  *
- * The runs are whole samples (BENCH_F_ONESHOT), and src/hist.h counts
+ * The runs are whole samples (BENCH_F_ONESHOT), and src/bench/hist_bpf.h counts
  * measure() periods: here each run reads the histograms as it starts
  * and as it ends, and until a run has been measured each start is the
  * new baseline, so the result holds the measured runs' chunks only.
@@ -20,7 +20,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "mp.h"
-#include "runner.h"
 #include "maps.skel.h"
 
 _Static_assert(MP__NR == MAPS_NR_OPS, "maps.bpf.c's op kinds are enum mp_op's");
@@ -63,7 +62,7 @@ int mp_hist_create(struct bench_env *env, struct mp_state *s)
 
 	s->hist_fd = -1;
 	s->hist_every = a->latency ? a->latency_every : 0;
-	s->hist_warm0 = env->res->nr_warmup;
+	s->hist_warm0 = res_nr_warmup(env->res);
 	if (!s->hist_every)
 		return 0;
 	s->hist_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "hist_map", sizeof(__u32),
@@ -115,7 +114,7 @@ void mp_hist_run_begin(struct bench_env *env, struct mp_state *s)
 	if (!s->hist.open)
 		return;
 	/* every run so far was warm-up: this one may be the first measured */
-	if (env->res->nr_warmup - s->hist_warm0 == s->hist_runs)
+	if (res_nr_warmup(env->res) - s->hist_warm0 == s->hist_runs)
 		hist_bpf_rebase(&s->hist);
 	read_hist(env, s);
 	s->hist_runs++;

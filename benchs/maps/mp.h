@@ -13,8 +13,7 @@
 #include <linux/types.h>
 #include "bench.h"
 #include "bench_shared.h"
-#include "hist.h"
-#include "../maps.h"
+#include "maps.h"
 
 #define MP_MAX_ENTRIES	(1u << 24)	/* keys stay below MAPS_ABSENT */
 #define MP_ROUND_MIN	65536		/* lookups/updates per producer and pass, at least */

@@ -14,7 +14,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "mp.h"
-#include "probe.h"
 #include "maps.skel.h"
 
 #define FILL_CHUNK	4096	/* elements per batch update */

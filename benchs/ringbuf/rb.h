@@ -13,7 +13,6 @@
 #include <stdatomic.h>
 #include <linux/types.h>
 #include "bench.h"
-#include "skel_util.h"
 #include "ringbuf.h"
 #include "ringbuf.skel.h"
 

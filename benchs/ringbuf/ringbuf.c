@@ -25,9 +25,6 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
-#include "cli.h"
-#include "report.h"
-#include "runner.h"
 #include "rb.h"
 
 
@@ -540,7 +537,7 @@ static void rb_teardown(struct bench_env *env)
 /* The seed script's row: "X ± YM/s (drops X ± YM/s)", ± even for one sample, as the kernel's. */
 static void rb_format_row(const struct run_result *res, char *buf, size_t len)
 {
-	const struct stats *h = &res->st[M_HITS], *d = &res->st[M_DROPS];
+	const struct stats *h = res_st(res, M_HITS), *d = res_st(res, M_DROPS);
 
 	snprintf(buf, len, "%.3lf ± %.3lfM/s (drops %.3lf ± %.3lfM/s)", h->mean, h->stddev,
 		 d->mean, d->stddev);
@@ -549,15 +546,15 @@ static void rb_format_row(const struct run_result *res, char *buf, size_t len)
 /* The kernel's "total operations": hits + drops of each sample, their spread. */
 static double total_sd(const struct run_result *res)
 {
-	double *v = xcalloc(res->nr_samples ?: 1, sizeof(*v));
+	double *v = xcalloc(res_nr_samples(res) ?: 1, sizeof(*v));
 	struct stats st;
 	int i;
 
-	for (i = 0; i < res->nr_samples; i++)
+	for (i = 0; i < res_nr_samples(res); i++)
 		v[i] = res_sample(res, i)[M_HITS] + res_sample(res, i)[M_DROPS];
-	stats_compute(v, res->nr_samples, &st);
+	stats_compute(v, res_nr_samples(res), &st);
 	free(v);
-	return res->nr_samples > 1 ? st.stddev : 0.0;
+	return res_nr_samples(res) > 1 ? st.stddev : 0.0;
 }
 
 /*
@@ -566,14 +563,14 @@ static double total_sd(const struct run_result *res)
  */
 static void rb_report_final(struct bench_env *env, const struct run_result *res)
 {
-	const struct stats *h = &res->st[M_HITS], *d = &res->st[M_DROPS];
-	int np = res->spec.opts.producers > 0 ? (int)res->spec.opts.producers : 1;
+	const struct stats *h = res_st(res, M_HITS), *d = res_st(res, M_DROPS);
+	int np = res_opts(res)->producers > 0 ? (int)res_opts(res)->producers : 1;
 	FILE *out = report_out(env->opts);
 	char row[160];
 
 	if (env->opts->verbose) {
 		rb_format_row(res, row, sizeof(row));
-		fprintf(out, "%s %s\n", res->bench->name, row);
+		fprintf(out, "%s %s\n", res_bench(res)->name, row);
 	}
 	fprintf(out, "Summary: hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, "
 		"total operations %8.3lf ± %5.3lfM/s\n", h->mean, h->stddev, h->mean / np, d->mean,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for src/hist.c, no BPF: the bin layout the BPF side shares,
+ * Unit tests for src/stats/hist.c, no BPF: the bin layout the BPF side shares,
  * percentiles of synthetic histograms whose answers are known, sums,
  * the Latency line and the JSON object.  Prints TAP; exits 1 on failure.
  */
@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "hist_report.h"
 #include "jsonw.h"
-#include "runner.h"
+#include "result.h"
 
 #define Q(ns)	((uint64_t)llround((ns) * (1 << HIST_FRAC_BITS)))
 

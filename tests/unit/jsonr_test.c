@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for src/jsonr.c, the result reader's JSON parser.  Prints
+ * Unit tests for src/readback/jsonr.c, the result reader's JSON parser.  Prints
  * TAP; exits 1 if any test fails.
  */
 #include <math.h>

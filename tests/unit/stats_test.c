@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for src/stats.c. Prints TAP; exits 1 if any test fails.
+ * Unit tests for src/stats/stats.c. Prints TAP; exits 1 if any test fails.
  * Reference values were computed by hand (shown in comments) and
  * cross-checked with python3's statistics module plus a Simpson-rule
  * integration of the t density, independent of the C implementation.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TAP test for the procfs/sysfs/cgroup layer (src/sysfs.c): file values,
+ * TAP test for the procfs/sysfs/cgroup layer (src/kernel/sysfs.c): file values,
  * the mount table, and a memory cgroup of our own made, entered, read,
  * left and removed on whichever cgroup version this host has, as
  * lpm-trie-free's memory-cgroup fallback will do.

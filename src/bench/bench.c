@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The core's side of the contract (bench.h) that a benchmark calls: its
+ * failures, the features it requires, the metrics it adds, and the env
+ * forms of the trigger's and the histograms' calls.  The runner and the
+ * lower layers do the work; this file only hands them the run's state.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "result.h"
+
+void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
+{
+	int expected = 0;
+	va_list ap;
+
+	if (!atomic_compare_exchange_strong(&env->error, &expected, err ? err : -EIO))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(env->errbuf, sizeof(env->errbuf), fmt, ap);
+	va_end(ap);
+	atomic_store(&env->stop, true);
+}
+
+int bench_add_metric(struct bench_env *env, const struct metric_def *def)
+{
+	return res_add_metric(env->res, def, env->bench->name);
+}
+
+void bench_metric_resolution(struct bench_env *env, int i, double resolution)
+{
+	if (i >= 0 && i < env->res->nr_metrics)
+		env->res->metrics[i].resolution = resolution;
+}
+
+static int require(const char *bench, enum probe_id id, const char *what, char *why, size_t len)
+{
+	char detail[160] = "";
+
+	if (probe_feature(id, detail, sizeof(detail)) == 1)
+		return 0;
+	snprintf(why, len, "this kernel lacks %s%s%s (%s)", probe_name(id), what ? " for " : "",
+		 what ?: "", *detail ? detail : "missing");
+	return -EOPNOTSUPP;
+}
+
+int bench_require(const struct bench_env *env, enum probe_id id, const char *what)
+{
+	char why[300];
+	int err = require(env->bench->name, id, what, why, sizeof(why));
+
+	if (err)
+		skipmsg("%s: %s", env->bench->name, why);
+	return err;
+}
+
+int bench_runnable(const struct bench *b, char *why, size_t len)
+{
+	const enum probe_id *id;
+
+	for (id = b->requires; id && *id != PROBE__COUNT; id++)
+		if (require(b->name, *id, NULL, why, len))
+			return 0;
+	return 1;
+}
+
+int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)
+{
+	return trigger_choose(&env->trig, env->bench->name, env->opts, progs);
+}
+
+int hist_bpf_open(struct hist_bpf *hb, const struct bench_env *env, int map_fd,
+		  int clock_prog_fd, volatile __u64 *clock_q, const char *name, const char *vs)
+{
+	unsigned int warm = env->opts->warmup_ms / env->opts->period_ms;
+
+	return hist_bpf_init(hb, env->bench->name, warm, map_fd, clock_prog_fd, clock_q, name, vs);
+}
+
+int hist_bpf_sample(struct hist_bpf *hb, const struct bench_env *env)
+{
+	return hist_bpf_read(hb);
+}
+
+void hist_bpf_measure(struct hist_bpf *hb, struct bench_env *env, double *sampled)
+{
+	int err;
+
+	if (!hb->open)
+		return;
+	err = hist_bpf_read(hb);
+	if (err)
+		bench_fail(env, err, "cannot read the latency histogram: %s", strerror(-err));
+	*sampled = hist_bpf_period_ops(hb, 0);
+}
+
+void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env)
+{
+	hist_bpf_end(hb, &env->res->hists);
+}
+
+const struct metric_def bench_sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
+
+int bench_skel_setup(struct bench_env *env, const struct bench_skel *sk, unsigned int every,
+		     struct hist_bpf *hb, int *m_sampled)
+{
+	int err;
+
+	*sk->tgid = getpid();
+	*sk->getpgid_nr = __NR_getpgid;
+	*sk->hist_every = every;
+	bpf_program__set_autoload(sk->hist_clock, every != 0);
+	bpf_map__set_max_entries(sk->hist_map, every ? HIST_MAP_ENTRIES : 1);
+	err = trigger_prepare(env, &sk->progs);
+	err = err ?: bpf_object__load_skeleton(sk->obj);
+	if (!err && every) {
+		*m_sampled = bench_add_metric(env, &bench_sampled_metric);
+		err = hist_bpf_open(hb, env, bpf_map__fd(sk->hist_map), bpf_program__fd(sk->hist_clock),
+				    sk->clock_q, "op", "latency");
+	}
+	return err ?: trigger_attach(&env->trig);
+}
+
+void bench_skel_teardown(struct bench_env *env, struct hist_bpf *hb,
+			 struct bpf_object_skeleton *obj, void *skel)
+{
+	if (hb)
+		hist_bpf_close(hb, env);
+	if (obj)
+		bpf_object__destroy_skeleton(obj);
+	free(skel);
+	free(env->priv);
+	env->priv = NULL;
+}

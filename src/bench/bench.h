@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The contract between the core and a benchmark, and all a benchmark
+ * includes of the core (scripts/check-includes.py holds it to that).
+ *
+ * A benchmark is a table entry of operations, kept in its family's
+ * folder (benchs/FAMILY/, beside its .bpf.c); benchs/registry.c lists
+ * them.  The core parses options, runs producer and consumer threads,
+ * samples every period, computes statistics and reports; it knows
+ * nothing about any one benchmark.  What this header gathers:
+ *   options      opts.h (tables at offsets), run_opts.h (env->opts)
+ *   metrics      metric.h (what a run measures), result.h (a summary's
+ *                reads: res_st, res_def, res_shown_mean, res_metric)
+ *   BPF side     trigger.h (how programs run), skel_util.h (counters,
+ *                the skeleton sequence), hist_bpf.h (latency histograms)
+ *   the system   probe.h (kernel features), memcg.h (a run's memory)
+ */
+#ifndef BPFBENCH_BENCH_H
+#define BPFBENCH_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdatomic.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+#include "hist_bpf.h"
+#include "memcg.h"
+#include "metric.h"
+#include "opts.h"
+#include "probe.h"
+#include "result.h"
+#include "run_opts.h"
+#include "skel_util.h"
+#include "stats.h"
+#include "trigger.h"
+#include "util.h"
+
+#define BENCH_MAX_THREADS	1024
+
+struct reporter;
+
+/* The per-run state every operation receives. */
+struct bench_env {
+	const struct bench *bench;
+	const struct run_opts *opts;	/* global options of this run, read-only */
+	const void *args;		/* the benchmark's options: a struct of bench->args_size bytes */
+	struct run_result *res;		/* where bench_add_metric() puts metrics */
+	const struct reporter *reporter;	/* the run's human output (report.h) */
+	struct trigger trig;		/* chosen by setup via trigger_prepare() */
+	void *priv;			/* the benchmark's own state */
+	atomic_bool stop;		/* producers and consumers return when set */
+	atomic_int error;		/* first failure of a thread, negative errno */
+	char errbuf[256];
+	int nr_producers, nr_consumers;
+	int repeat;			/* -r: which repetition of the run this is, from 0 */
+	/* Optional: how the figures were obtained, when a benchmark picks among ways (JSON "method"). */
+	const char *method;
+};
+
+/* Benchmark flags. */
+#define BENCH_F_CONSUMERS	(1u << 0)	/* -c N is meaningful */
+#define BENCH_F_ONESHOT		(1u << 1)	/* samples are whole runs: run_once() */
+#define BENCH_F_ONE_PRODUCER	(1u << 2)	/* -p must be 1 */
+#define BENCH_F_NO_BPF		(1u << 3)	/* uses no bpf() (the core's test double): no privileges needed */
+
+struct bench {
+	const char *name;
+	const char *summary;		/* one line for --list */
+	const char *family;		/* groups --list and suites */
+	const struct opt_def *opts;	/* benchmark options, NULL-name terminated, at offsets in args */
+	size_t args_size;		/* the struct opts describe; each run gets its own */
+	const void *variant;		/* what tells this benchmark from its family's others */
+	/* Kernel features every run needs, PROBE__COUNT-terminated (NULL: none); checked before setup. */
+	const enum probe_id *requires;
+	/* Metrics every run has, added before validate (which may add more: bench_add_metric). */
+	const struct metric_def *metrics;
+	int nr_metrics;
+	unsigned int flags;
+
+	/*
+	 * Optional: the consumers a run gets when -c is not given (the
+	 * kernel's scripts pass -c1 to the benchmarks that need one); NULL: 0.
+	 */
+	unsigned int (*default_consumers)(const void *args);
+	/* Checks option combinations; returns 0 or prints one line and returns -EINVAL. */
+	int (*validate)(struct bench_env *env);
+	/* Loads programs and creates maps; negative errno on failure (the core prints context). */
+	int (*setup)(struct bench_env *env);
+	/* Run in its own thread until env->stop; NULL producer fires env->trig in a loop. */
+	void (*producer)(struct bench_env *env, int idx);
+	void (*consumer)(struct bench_env *env, int idx);
+	/*
+	 * End of a sampling period of elapsed_ns: write the values of the
+	 * period's non-derived metrics into vals[] (counters are then reset by
+	 * the benchmark itself, or it keeps the previous totals in priv).
+	 */
+	void (*measure)(struct bench_env *env, uint64_t elapsed_ns, double *vals);
+	/* BENCH_F_ONESHOT: one whole measured run, its values in vals[]; negative errno on failure. */
+	int (*run_once)(struct bench_env *env, double *vals);
+	/*
+	 * Optional: print the human summary in this family's own shape.
+	 * Called after teardown: use env->args and res, not env->priv.
+	 */
+	void (*report_final)(struct bench_env *env, const struct run_result *res);
+	/* Optional: the text of an Iter line after "Iter N (drift): ", for metrics too many to list. */
+	void (*format_iter)(const struct bench_env *env, const double *vals, char *buf, size_t len);
+	/* Optional: a suite table row in this family's own shape (its seed script's). */
+	void (*format_row)(const struct run_result *res, char *buf, size_t len);
+	/* Releases everything setup made; must tolerate a partial setup. */
+	void (*teardown)(struct bench_env *env);
+};
+
+/*
+ * Adds a metric to the run (from validate, or setup); returns its index
+ * in vals[].  Adding a name and key the run has already returns that
+ * index, so a repeated setup (-r) finds its metrics again.
+ */
+int bench_add_metric(struct bench_env *env, const struct metric_def *def);
+/* What a measurement can tell apart (setup: once the method is known); compare honours it. */
+void bench_metric_resolution(struct bench_env *env, int i, double resolution);
+
+/*
+ * A suite is a named list of runs printed as one table, e.g. the table
+ * of a seed's run_bench_*.sh.  Each family declares its suites beside its
+ * benchmarks; benchs/registry.c lists them.
+ */
+struct suite_step {
+	const char *header;	/* non-NULL: a section title printed before this step */
+	const char *label;	/* row label */
+	const char *args;	/* as typed after "bpfbench": "-c1 --rb-sampled rb-libbpf" */
+};
+
+struct suite {
+	const char *name;
+	const char *summary;
+	const struct suite_step *steps;	/* terminated by an all-NULL step */
+	const struct suite_step *quick;	/* optional: what the quick suite runs of it (-w0 -d1) */
+	bool seed;	/* reproduces a seed document's table: one of suite seeds' */
+};
+
+/*
+ * A feature one configuration needs (e.g. an option's flag): 0, or
+ * -EOPNOTSUPP after one line saying what is missing and what for; the
+ * run then exits 4 (SKIP).
+ */
+int bench_require(const struct bench_env *env, enum probe_id id, const char *what);
+/* Whether the kernel offers all of b->requires: 1, or 0 with why (what is missing). */
+int bench_runnable(const struct bench *b, char *why, size_t len);
+
+/* The table of all benchmarks (benchs/registry.c). */
+extern const struct bench *const bench_table[];
+const struct bench *bench_find(const char *name);
+extern const struct suite *const suite_table[];
+const struct suite *suite_find(const char *name);
+
+/* A thread's failure: stops the run, which then exits 1 with this message. */
+void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline bool bench_stopping(struct bench_env *env)
+{
+	return atomic_load_explicit(&env->stop, memory_order_relaxed);
+}
+
+/* ---- the env forms of the lower layers' calls (bench.c) ---- */
+
+/*
+ * Before the object is loaded: picks the trigger (env->opts->trigger or
+ * the best the kernel offers), disables loading of the other programs.
+ * Returns 0, or -EOPNOTSUPP after printing why (the run then exits SKIP).
+ */
+int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs);
+/* hist_bpf.h: after load (HIST_SKEL_OPEN); 0 or -errno after one line. */
+int hist_bpf_open(struct hist_bpf *hb, const struct bench_env *env, int map_fd,
+		  int clock_prog_fd, volatile __u64 *clock_q, const char *name, const char *vs);
+/* hist_bpf_read() from a measure() that reads more than hist_bpf_measure() does. */
+int hist_bpf_sample(struct hist_bpf *hb, const struct bench_env *env);
+/*
+ * measure()'s part, when open: the histograms read, a failure failing the
+ * run, then the period's timed ops of histogram 0 into *sampled.
+ */
+void hist_bpf_measure(struct hist_bpf *hb, struct bench_env *env, double *sampled);
+/* teardown()'s part, after the producers stopped: the histograms into env->res. */
+void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env);
+
+/* ---- the skeleton sequence of a family (bench.c) ---- */
+
+/* --latency's count of the ops the program timed in each sample (hist_bpf_measure()). */
+extern const struct metric_def bench_sampled_metric;
+
+/* What bench_skel_setup() needs of a skeleton: BENCH_SKEL() fills it. */
+struct bench_skel {
+	struct bpf_object_skeleton *obj;	/* (skel)->skeleton */
+	struct trigger_progs progs;
+	__u32 *tgid, *getpgid_nr;		/* rodata of bench_common.bpf.h */
+	/* hist.bpf.h's */
+	__u32 *hist_every;
+	struct bpf_map *hist_map;
+	struct bpf_program *hist_clock;
+	volatile __u64 *clock_q;
+};
+
+/*
+ * A skeleton whose BPF side includes bench_common.bpf.h and hist.bpf.h
+ * and names its trigger programs PREFIX_test_run, PREFIX_raw_tp and
+ * PREFIX_fentry.  Its .rodata and .bss keep their address across load.
+ */
+#define BENCH_SKEL(skel, prefix) (&(struct bench_skel){				\
+	.obj = (skel)->skeleton,						\
+	.progs = {								\
+		.test_run = (skel)->progs.prefix##_test_run,			\
+		.raw_tp = (skel)->progs.prefix##_raw_tp,			\
+		.fentry = (skel)->progs.prefix##_fentry,			\
+	},									\
+	.tgid = &(skel)->rodata->bench_tgid,					\
+	.getpgid_nr = &(skel)->rodata->bench_getpgid_nr,			\
+	.hist_every = &(skel)->rodata->hist_every,				\
+	.hist_map = (skel)->maps.hist_map,					\
+	.hist_clock = (skel)->progs.hist_clock,					\
+	.clock_q = &(skel)->bss->hist_clock_q,					\
+})
+
+/*
+ * setup's sequence after X__open() and the family's own rodata: our
+ * tgid (BENCH_SKEL_INIT), the histograms' rate (every: one program run
+ * in every on each CPU timed; 0: none), the trigger among the programs,
+ * load, then with every the latency histograms (histogram 0 "op" beside
+ * the metric "latency"; bench_sampled_metric added, *m_sampled its
+ * index), and attach.  0 or -errno.
+ */
+int bench_skel_setup(struct bench_env *env, const struct bench_skel *sk, unsigned int every,
+		     struct hist_bpf *hb, int *m_sampled);
+/*
+ * The end of a skeleton family's teardown: the histograms (hb may be
+ * NULL) into the result, the skeleton destroyed (NULL: open failed),
+ * env->priv freed.  Call it last: priv may hold hb and skel.
+ */
+void bench_skel_teardown(struct bench_env *env, struct hist_bpf *hb,
+			 struct bpf_object_skeleton *obj, void *skel);
+#define BENCH_SKEL_TEARDOWN(env, hb, skel)						\
+	bench_skel_teardown(env, hb, (skel) ? (skel)->skeleton : NULL, skel)
+
+/* ---- a family's own summary (report.c) ---- */
+
+/* Where human output goes: stdout, or stderr while an export (--json/--csv/--md -) takes stdout. */
+FILE *report_out(const struct run_opts *o);
+/* "mean ± sd" with the decimals the spread justifies; "mean" alone for one sample. */
+const char *report_figure(char *buf, size_t len, double mean, const struct stats *st);
+/*
+ * "name mean ± sd unit (X<prod_unit>/prod)" as the kernel bench prints it,
+ * "± 0.000" for one sample as it does; for report_final hooks.  report_rate
+ * takes the spelling (the kernel's "K ops/s" where our unit is "k ops/s").
+ */
+void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod);
+void report_rate(FILE *out, const char *id, const struct stats *st, const char *unit,
+		 const char *prod_unit, int nr_prod);
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run's options: the global ones (struct run_opts, whose table is
+ * global_opts in cli.c) and the benchmark's own (run_spec.args, described
+ * by the benchmark's table).  cli_parse fills them; the runner copies them
+ * into the result; a benchmark reads env->opts and env->args.
+ */
+#ifndef BPFBENCH_RUN_OPTS_H
+#define BPFBENCH_RUN_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "opts.h"
+
+struct bench;
+
+/* Global options: the kernel bench's spellings plus ours. */
+struct run_opts {
+	uint64_t warmup_ms;	/* -w SEC, fractions allowed */
+	uint64_t duration_ms;	/* -d SEC */
+	uint64_t producers;
+	uint64_t consumers;
+	uint64_t period_ms;
+	bool affinity;
+	struct cpuset prod_cpus;
+	struct cpuset cons_cpus;
+	bool verbose;
+	bool quiet;
+	bool list;
+	bool help;
+	int trigger;		/* enum trigger_kind */
+	uint64_t test_run_repeat;	/* 0: calibrate */
+	const char *json_path;	/* NULL: none; "-": stdout */
+	const char *csv_path;	/* --csv: a row per run, a column per metric */
+	const char *md_path;	/* --md: a Markdown table */
+	const char *sweep;	/* --sweep PARAM=v1,v2,...: one run per value */
+	const char *precision_text;	/* --precision PCT, as typed */
+	uint64_t max_duration_ms;	/* bound of a --precision run */
+	uint64_t runs;		/* -r: whole runs, each with a fresh setup */
+	bool kernel_stats;	/* --kernel-stats: the kernel's run_cnt/run_time_ns of the program */
+	bool verifier_stats;	/* --verifier-stats: load, print the verifier's counts, measure nothing */
+	/* Not options: derived or set by the caller, kept across cli_parse. */
+	double precision_pct;	/* 0: fixed duration; from precision_text by cli_validate */
+	bool batch;		/* suites and sweeps print rows: no per-run summary */
+	bool consumers_given;	/* -c was typed; else the benchmark's default_consumers() */
+};
+
+/* One run's command line, parsed: the run owns its options. */
+struct run_spec {
+	const struct bench *bench;	/* NULL when only --list/--help was asked */
+	struct run_opts opts;
+	void *args;			/* the benchmark's options, bench->args_size bytes */
+	size_t args_size;
+};
+
+void run_spec_free(struct run_spec *spec);
+/* A copy whose args are its own (string options still point into argv). */
+void run_spec_copy(struct run_spec *dst, const struct run_spec *src);
+
+#endif

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "cli.h"
+#include "trigger.h"
+#include "util.h"
+
+#define G(field)	OPT_OFF(struct run_opts, field)
+
+const struct opt_def global_opts[] = {
+	{ "warmup", 'w', OPT_SECONDS, G(warmup_ms), "1", 0, 3600000, NULL, "SEC",
+	  "seconds of samples discarded before measuring" },
+	{ "duration", 'd', OPT_SECONDS, G(duration_ms), "5", 10, 86400000, NULL, "SEC",
+	  "seconds measured (one sample per period)" },
+	{ "producers", 'p', OPT_UINT, G(producers), "1", 1, BENCH_MAX_THREADS, NULL, "N",
+	  "producer threads" },
+	{ "consumers", 'c', OPT_UINT, G(consumers), NULL, 0, 64, NULL, "N",
+	  "consumer threads (default: what the benchmark needs, 1 for rb-*/pb-*, else 0)" },
+	{ "period-ms", 0, OPT_UINT, G(period_ms), "1000", 10, 60000, NULL, "MS",
+	  "sampling period" },
+	{ "affinity", 'a', OPT_FLAG, G(affinity), NULL, 0, 0, NULL, NULL,
+	  "pin consumers, then producers, to CPUs 0, 1, 2, ..." },
+	{ "prod-affinity", 0, OPT_CPUSET, G(prod_cpus), NULL, 0, 0, NULL, "CPUSET",
+	  "pin producer i to the i-th CPU of a list like 0-3,7" },
+	{ "cons-affinity", 0, OPT_CPUSET, G(cons_cpus), NULL, 0, 0, NULL, "CPUSET",
+	  "pin consumer i to the i-th CPU of the list" },
+	{ "trigger", 0, OPT_CHOICE, G(trigger), "auto", 0, 0, trigger_names, "HOW",
+	  "how programs are run" },
+	{ "test-run-repeat", 0, OPT_UINT, G(test_run_repeat), NULL,
+	  1, TEST_RUN_MAX_REPEAT, NULL, "N",
+	  "test-run trigger: program runs per syscall (default: calibrated to >= 2 ms)" },
+	{ "json", 0, OPT_STRING, G(json_path), NULL, 0, 0, NULL, "FILE",
+	  "write results as JSON to FILE ('-': stdout)" },
+	{ "csv", 0, OPT_STRING, G(csv_path), NULL, 0, 0, NULL, "FILE",
+	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)" },
+	{ "md", 0, OPT_STRING, G(md_path), NULL, 0, 0, NULL, "FILE",
+	  "write results as a Markdown table to FILE ('-': stdout)" },
+	{ "sweep", 0, OPT_STRING, G(sweep), NULL, 0, 0, NULL, "PARAM=V1,V2,...",
+	  "one run per value of a global or benchmark option, one row each" },
+	{ "precision", 0, OPT_STRING, G(precision_text), NULL, 0, 0, NULL, "PCT",
+	  "sample until the 95% CI of the first metric's mean is within PCT% of it" },
+	{ "max-duration", 0, OPT_SECONDS, G(max_duration_ms), "60", 10, 86400000, NULL, "SEC",
+	  "upper bound of a --precision run's measured time" },
+	{ "runs", 'r', OPT_UINT, G(runs), "1", 1, 1000, NULL, "N",
+	  "repeat the whole run N times, each with a fresh setup (new maps, programs, hash seeds)" },
+	{ "kernel-stats", 0, OPT_FLAG, G(kernel_stats), NULL, 0, 0, NULL, NULL,
+	  "the kernel's run count and time inside the program (BPF_ENABLE_STATS), beside ours" },
+	{ "verifier-stats", 0, OPT_FLAG, G(verifier_stats), NULL, 0, 0, NULL, NULL,
+	  "load the programs, print each one's verified instruction count, measure nothing" },
+	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,
+	  "libbpf and verifier detail on stderr" },
+	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, 0, 0, NULL, NULL,
+	  "no per-period lines, only the summary" },
+	{ "list", 'l', OPT_FLAG, G(list), NULL, 0, 0, NULL, NULL,
+	  "list benchmarks" },
+	{ "help", 'h', OPT_FLAG, G(help), NULL, 0, 0, NULL, NULL,
+	  "this help, or a benchmark's options after its name" },
+	{ NULL },
+};
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bpfbench: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+/* ---- finding a name: exact, then an unambiguous prefix, else a suggestion ---- */
+
+/* Edit distance (dash and underscore alike), for "did you mean". */
+static int distance(const char *a, const char *b)
+{
+	int la = strlen(a), lb = strlen(b), i, j, d[64], prev, tmp;
+
+	if (la > 63 || lb > 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = d[0];
+		d[0] = i;
+		for (j = 1; j <= lb; j++) {
+			char ca = a[i - 1] == '_' ? '-' : a[i - 1];
+			char cb = b[j - 1] == '_' ? '-' : b[j - 1];
+
+			tmp = d[j];
+			d[j] = ca == cb ? prev : 1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1]) :
+						      (d[j] < d[j - 1] ? d[j] : d[j - 1]));
+			prev = tmp;
+		}
+	}
+	return d[lb];
+}
+
+/* Close enough to be a typo: at most 2 edits, fewer for short names. */
+static bool similar(const char *typed, const char *name)
+{
+	int d = distance(typed, name), len = strlen(name);
+
+	return d <= (len > 5 ? 2 : 1);
+}
+
+/* " (did you mean 'x'?)" or "" */
+static const char *suggest(char *buf, size_t len, const char *what, const char *typed,
+			   const char *const *names, int n)
+{
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (similar(typed, names[i])) {
+			snprintf(buf, len, " (did you mean %s'%s'?)", what, names[i]);
+			break;
+		}
+	}
+	return buf;
+}
+
+/* The suites suite.c builds from the table rather than finds in it. */
+static const char *const builtin_suites[] = { "seeds", "all", "quick" };
+
+static bool is_builtin_suite(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(builtin_suites); i++)
+		if (!strcmp(name, builtin_suites[i]))
+			return true;
+	return false;
+}
+
+const char *suite_suggest(char *buf, size_t len, const char *what, const char *typed)
+{
+	const struct suite *const *su;
+	const char *names[64];
+	size_t i;
+	int n = 0;
+
+	for (su = suite_table; *su && n < (int)ARRAY_SIZE(names) - 3; su++)
+		names[n++] = (*su)->name;
+	for (i = 0; i < ARRAY_SIZE(builtin_suites); i++)
+		names[n++] = builtin_suites[i];
+	return suggest(buf, len, what, typed, names, n);
+}
+
+static bool is_prefix(const char *prefix, const char *name)
+{
+	for (; *prefix && *name; prefix++, name++)
+		if ((*prefix == '_' ? '-' : *prefix) != (*name == '_' ? '-' : *name))
+			return false;
+	return !*prefix;
+}
+
+/* Options in scope: the globals and one benchmark's, or (first pass) every benchmark's. */
+struct scope {
+	const struct opt_def *tables[64];
+	int n;
+};
+
+static void scope_init(struct scope *sc, const struct bench *b)
+{
+	const struct bench *const *t;
+
+	sc->n = 0;
+	sc->tables[sc->n++] = global_opts;
+	if (b) {
+		sc->tables[sc->n++] = b->opts;
+		return;
+	}
+	for (t = bench_table; *t && sc->n < (int)ARRAY_SIZE(sc->tables); t++)
+		sc->tables[sc->n++] = (*t)->opts;
+}
+
+/*
+ * A long option by exact name, else by an unambiguous prefix, as the
+ * kernel's bench (argp) accepts.  NULL with *ambiguous set when two
+ * options of different kinds share the prefix.
+ */
+static const struct opt_def *scope_find(const struct scope *sc, const char *name, int *table,
+					bool *ambiguous)
+{
+	const struct opt_def *o, *hit = NULL;
+	int t;
+
+	*ambiguous = false;
+	for (t = 0; t < sc->n; t++) {
+		o = opts_find(sc->tables[t], name);
+		if (o) {
+			*table = t;
+			return o;
+		}
+	}
+	for (t = 0; t < sc->n; t++) {
+		for (o = sc->tables[t]; o && o->name; o++) {
+			if (!is_prefix(name, o->name))
+				continue;
+			if (hit && (strcmp(hit->name, o->name) ||
+				    opt_takes_value(hit) != opt_takes_value(o))) {
+				*ambiguous = true;
+				return NULL;
+			}
+			if (!hit) {
+				hit = o;
+				*table = t;
+			}
+		}
+	}
+	return hit;
+}
+
+/* The closest option name in scope, for "did you mean". */
+static const char *scope_nearest(const struct scope *sc, const char *name)
+{
+	const struct opt_def *o;
+	int t;
+
+	for (t = 0; t < sc->n; t++)
+		for (o = sc->tables[t]; o && o->name; o++)
+			if (similar(name, o->name))
+				return o->name;
+	return NULL;
+}
+
+/* By name, in the table of benchmarks (benchs/registry.c, or a test's own). */
+const struct bench *bench_find(const char *name)
+{
+	const struct bench *const *b;
+
+	for (b = bench_table; *b; b++)
+		if (!strcmp((*b)->name, name))
+			return *b;
+	return NULL;
+}
+
+const struct suite *suite_find(const char *name)
+{
+	const struct suite *const *s;
+
+	for (s = suite_table; *s; s++)
+		if (!strcmp((*s)->name, name))
+			return *s;
+	return NULL;
+}
+
+/* Any benchmark's option of that name: used to skip values before the name is known. */
+static const struct opt_def *any_bench_opt(const char *name, char c)
+{
+	const struct bench *const *b;
+	const struct opt_def *o;
+
+	for (b = bench_table; *b; b++) {
+		o = c ? opts_find_short((*b)->opts, c) : opts_find((*b)->opts, name);
+		if (o)
+			return o;
+	}
+	return NULL;
+}
+
+struct parse_state {
+	int argc;
+	char **argv;
+	int i;
+	struct run_spec *spec;		/* bench NULL in the first pass */
+	bool apply;			/* second pass: store values */
+	const char *positional;
+};
+
+/* The struct an option's value goes to: the run's global options or its benchmark's. */
+static void *args_of(struct parse_state *ps, int table)
+{
+	return table ? ps->spec->args : (void *)&ps->spec->opts;
+}
+
+static const struct opt_def *lookup_short(struct parse_state *ps, char c, void **args)
+{
+	const struct bench *b = ps->spec->bench;
+	const struct opt_def *o = opts_find_short(global_opts, c);
+
+	*args = args_of(ps, 0);
+	if (o)
+		return o;
+	*args = args_of(ps, 1);
+	if (b)
+		return opts_find_short(b->opts, c);
+	return any_bench_opt(NULL, c);
+}
+
+static int apply_opt(struct parse_state *ps, const struct opt_def *o, void *args, const char *val)
+{
+	char err[300];
+
+	if (!ps->apply)
+		return 0;
+	/* no benchmark (suite options): a benchmark's option is only checked */
+	if (args ? opts_set(o, args, val, err, sizeof(err)) : opts_check(o, val, err, sizeof(err)))
+		return usage_error("%s", err);
+	if (args == (void *)&ps->spec->opts && o->off == G(consumers))
+		ps->spec->opts.consumers_given = true;
+	return 0;
+}
+
+static int not_found(struct parse_state *ps, const struct scope *sc, const char *shown,
+		     bool ambiguous)
+{
+	const char *near = scope_nearest(sc, shown + 2);
+
+	if (ambiguous)
+		return usage_error("option %s is ambiguous: give more of its name", shown);
+	if (ps->spec->bench && any_bench_opt(shown + 2, 0))
+		return usage_error("option %s does not apply to benchmark %s (see 'bpfbench %s --help')",
+				   shown, ps->spec->bench->name, ps->spec->bench->name);
+	if (near)
+		return usage_error("unknown option %s (did you mean '--%s'?)", shown, near);
+	return usage_error("unknown option %s", shown);
+}
+
+static int parse_long(struct parse_state *ps, const char *arg)
+{
+	char name[128];
+	const char *eq = strchr(arg, '=');
+	const struct opt_def *o;
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+	struct scope sc;
+	bool ambiguous;
+	int table = 0;
+
+	if (n - 2 >= sizeof(name) - 2)
+		return usage_error("unknown option %.40s...", arg);
+	memcpy(name, arg, n);
+	name[n] = 0;
+	scope_init(&sc, ps->spec->bench);
+	o = scope_find(&sc, name + 2, &table, &ambiguous);
+	if (!o)
+		return not_found(ps, &sc, name, ambiguous);
+	if (!opt_takes_value(o)) {
+		if (eq)
+			return usage_error("option %s takes no value", name);
+		return apply_opt(ps, o, args_of(ps, table), "1");
+	}
+	if (eq)
+		return apply_opt(ps, o, args_of(ps, table), eq + 1);
+	if (ps->i + 1 >= ps->argc)
+		return usage_error("option %s needs a value", name);
+	return apply_opt(ps, o, args_of(ps, table), ps->argv[++ps->i]);
+}
+
+static int parse_short(struct parse_state *ps, const char *arg)
+{
+	const struct opt_def *o;
+	char shown[3] = "-?";
+	void *args;
+	int ret;
+
+	for (arg++; *arg; arg++) {
+		shown[1] = *arg;
+		o = lookup_short(ps, *arg, &args);
+		if (!o)
+			return usage_error("unknown option %s", shown);
+		if (!opt_takes_value(o)) {
+			ret = apply_opt(ps, o, args, "1");
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (arg[1])	/* -p8 */
+			return apply_opt(ps, o, args, arg + 1);
+		if (ps->i + 1 >= ps->argc)
+			return usage_error("option %s needs a value", shown);
+		return apply_opt(ps, o, args, ps->argv[++ps->i]);
+	}
+	return 0;
+}
+
+static int positional(struct parse_state *ps, const char *arg)
+{
+	if (ps->positional)
+		return usage_error("unexpected argument '%s' (benchmark is '%s'; options come "
+				   "before or after it)", arg, ps->positional);
+	ps->positional = arg;
+	return 0;
+}
+
+static int parse_pass(struct parse_state *ps)
+{
+	bool options = true;	/* until "--" */
+	const char *arg;
+	int ret;
+
+	for (ps->i = 1; ps->i < ps->argc; ps->i++) {
+		arg = ps->argv[ps->i];
+		if (options && !strcmp(arg, "--"))
+			ret = (options = false, 0);
+		else if (options && !strncmp(arg, "--", 2))
+			ret = parse_long(ps, arg);
+		else if (options && arg[0] == '-' && arg[1])
+			ret = parse_short(ps, arg);
+		else
+			ret = positional(ps, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Steps over one option word (and its value) without parsing it; -1 if it is unknown. */
+static int quiet_skip(struct parse_state *ps, const char *arg)
+{
+	const struct opt_def *o;
+	struct scope sc;
+	char name[128];
+	bool ambiguous;
+	void *args;
+	int table;
+
+	if (arg[1] == '-') {
+		if (strchr(arg, '='))
+			return 0;
+		snprintf(name, sizeof(name), "%s", arg + 2);
+		scope_init(&sc, NULL);
+		o = scope_find(&sc, name, &table, &ambiguous);
+		if (!o)
+			return -1;
+		ps->i += opt_takes_value(o);
+		return 0;
+	}
+	for (arg++; *arg; arg++) {
+		o = lookup_short(ps, *arg, &args);
+		if (!o)
+			return -1;
+		if (opt_takes_value(o)) {
+			ps->i += !arg[1];
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int unknown_bench(const char *name)
+{
+	const char *names[256];
+	char hint[128];
+	int n = 0;
+	const struct bench *const *b;
+
+	if (suite_find(name) || is_builtin_suite(name))
+		return usage_error("'%s' is a suite, not a benchmark: bpfbench suite %s", name, name);
+	for (b = bench_table; *b && n < (int)ARRAY_SIZE(names); b++)
+		names[n++] = (*b)->name;
+	suggest(hint, sizeof(hint), "", name, names, n);
+	if (!*hint)
+		suite_suggest(hint, sizeof(hint), "suite ", name);
+	return usage_error("unknown benchmark '%s'%s (see 'bpfbench --list')", name, hint);
+}
+
+enum opt_scope cli_option_scope(const char *word, const struct bench *b, bool *takes_value)
+{
+	const struct opt_def *o;
+	struct scope sc;
+	char name[128];
+	bool ambiguous;
+	int table = 0;
+
+	*takes_value = false;
+	if (word[0] != '-' || !word[1])
+		return OPT_SCOPE_NONE;
+	if (word[1] != '-') {	/* short options are all global */
+		o = opts_find_short(global_opts, word[1]);
+		*takes_value = o && opt_takes_value(o) && !word[2];
+		return o ? OPT_SCOPE_GLOBAL : OPT_SCOPE_NONE;
+	}
+	snprintf(name, sizeof(name), "%s", word + 2);
+	name[strcspn(name, "=")] = 0;
+	scope_init(&sc, b);
+	o = scope_find(&sc, name, &table, &ambiguous);
+	if (!o)
+		return OPT_SCOPE_NONE;
+	*takes_value = opt_takes_value(o) && !strchr(word, '=');
+	return table ? OPT_SCOPE_BENCH : OPT_SCOPE_GLOBAL;
+}
+
+bool cli_words_set(int argc, char **argv, const char *name)
+{
+	const struct opt_def *want = opts_find(global_opts, name), *o;
+	struct scope sc;
+	bool ambiguous;
+	char buf[128];
+	int i, table;
+	const char *c;
+
+	scope_init(&sc, NULL);
+	for (i = 0; i < argc; i++) {
+		if (argv[i][0] != '-' || !argv[i][1])
+			continue;
+		if (argv[i][1] == '-') {
+			snprintf(buf, sizeof(buf), "%s", argv[i] + 2);
+			buf[strcspn(buf, "=")] = 0;
+			o = scope_find(&sc, buf, &table, &ambiguous);
+			if (o == want)
+				return true;
+			continue;
+		}
+		for (c = argv[i] + 1; *c; c++) {
+			o = opts_find_short(global_opts, *c);
+			if (o == want)
+				return true;
+			if (!o || opt_takes_value(o))
+				break;
+		}
+	}
+	return false;
+}
+
+int cli_first_word(int argc, char **argv)
+{
+	struct run_spec spec = { 0 };
+	struct parse_state ps = { .argc = argc, .argv = argv, .spec = &spec };
+	int i;
+
+	/* the first pass only skips option values; errors are the real parse's to report */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1 < argc ? i + 1 : -1;
+		if (argv[i][0] != '-' || !argv[i][1])
+			return i;
+		ps.i = i;
+		if (quiet_skip(&ps, argv[i]))
+			return -1;
+		i = ps.i;
+	}
+	return -1;
+}
+
+int cli_parse(int argc, char **argv, struct run_spec *spec)
+{
+	struct parse_state ps = { .argc = argc, .argv = argv, .spec = spec };
+	const struct bench *b = NULL;
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	ret = parse_pass(&ps);	/* finds the benchmark name */
+	if (ret)
+		return ret;
+	if (ps.positional) {
+		b = bench_find(ps.positional);
+		if (!b)
+			return unknown_bench(ps.positional);
+		spec->args = xcalloc(1, b->args_size ?: 1);
+		spec->args_size = b->args_size;
+		opts_reset(b->opts, spec->args);
+	}
+	spec->bench = b;
+	opts_reset(global_opts, &spec->opts);
+	ps.apply = true;
+	ps.positional = NULL;
+	ret = parse_pass(&ps);
+	if (ret) {
+		run_spec_free(spec);
+		return ret;
+	}
+	verbose = spec->opts.verbose;
+	return 0;
+}
+

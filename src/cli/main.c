@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfbench: measures BPF maps and helpers on the running kernel.
+ *
+ *   bpfbench [options] BENCH [bench options]    one benchmark
+ *   bpfbench probe [--json]                     what this kernel offers
+ *   bpfbench suite NAME [options] | --list      a table of runs
+ *   bpfbench compare OLD.json NEW.json          what changed, significantly
+ *   bpfbench plot FILE.json -o OUT.svg          a sweep's curve
+ *   bpfbench completion bash|zsh                a shell completion script
+ *   bpfbench --version | -V
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "ab.h"
+#include "bench.h"
+#include "cli.h"
+#include "compare.h"
+#include "complete.h"
+#include "export.h"
+#include "mangen.h"
+#include "plot.h"
+#include "probe.h"
+#include "probe_cmd.h"
+#include "report.h"
+#include "runner.h"
+#include "suite.h"
+#include "sysenv.h"
+#include "outfile.h"
+#include "util.h"
+
+/* Before cli_parse: the version needs no benchmark and no BPF. */
+static int print_version(int argc, char **argv)
+{
+	if (argc > 2) {
+		errmsg("%s takes no arguments (got '%s')", argv[1], argv[2]);
+		return EXIT_USAGE;
+	}
+	printf("bpfbench %s (git %s, libbpf %u.%u)\n", BPFBENCH_VERSION, BPFBENCH_GIT,
+	       libbpf_major_version(), libbpf_minor_version());
+	return 0;
+}
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!verbose)
+		return 0;
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+struct subcommand {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	bool hidden;		/* used by the build; not offered to users */
+};
+
+static int completion_cmd(int argc, char **argv);
+
+static const struct subcommand subcommands[] = {
+	{ "probe", probe_cmd },
+	{ "suite", suite_cmd },
+	{ "compare", compare_cmd },
+	{ "plot", plot_cmd },
+	{ "ab", ab_cmd },
+	{ "completion", completion_cmd },
+	{ "gen-man", mangen_cmd, true },
+};
+
+/* Completion offers the subcommands of the table above, so none is forgotten. */
+static int completion_cmd(int argc, char **argv)
+{
+	const char *names[ARRAY_SIZE(subcommands) + 1];
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
+		if (!subcommands[i].hidden)
+			names[n++] = subcommands[i].name;
+	names[n] = NULL;
+	return complete_cmd(argc, argv, names);
+}
+
+static int run_one(const struct run_spec *spec)
+{
+	struct export_paths out = { spec->opts.json_path, spec->opts.csv_path, spec->opts.md_path };
+	struct run_result res;
+	int status;
+
+	status = run_bench(spec, &res);
+	if (res_kept(&res)) {	/* what was measured before the signal, written and marked */
+		export_run(&out, &res);
+		errmsg("%s", res.error);
+	} else if (status && !res.reported) {
+		errmsg("%s%s", res.error, res.interrupted && (out.json || out.csv || out.md) ?
+		       "; nothing written" : "");
+	} else if (!status) {
+		status = export_run(&out, &res);
+	}
+	run_result_free(&res);
+	return status;
+}
+
+/* `bpfbench [options] BENCH [options]`: --list, --help, a sweep or one run. */
+static int bench_main(int argc, char **argv, struct run_spec *spec)
+{
+	const struct bench *b = spec->bench;
+	int ret;
+
+	if (spec->opts.list) {
+		cli_list();
+		return 0;
+	}
+	if (spec->opts.help || !b) {
+		if (b)
+			cli_bench_help(b);
+		else
+			cli_usage();
+		return b || spec->opts.help ? 0 : EXIT_USAGE;
+	}
+	ret = cli_validate(spec);
+	if (!ret)
+		ret = output_paths_check((const char *[]){ spec->opts.json_path, spec->opts.csv_path,
+							   spec->opts.md_path }, 3);
+	if (!ret && !(b->flags & BENCH_F_NO_BPF))
+		ret = run_check_privileges();
+	if (ret)
+		return ret;
+	if (spec->opts.sweep)
+		return sweep_run(argc, argv, spec);
+	return run_one(spec);
+}
+
+static const struct subcommand *find_subcommand(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
+		if (!strcmp(name, subcommands[i].name))
+			return &subcommands[i];
+	return NULL;
+}
+
+/*
+ * `bpfbench -w0 -d1 suite NAME`: options before a subcommand go after its
+ * own first words, where the subcommand takes its options.
+ */
+static int run_subcommand(const struct subcommand *sub, int argc, char **argv, int at)
+{
+	char **args = xcalloc(argc + 1, sizeof(char *));
+	int n = 0, i, ret;
+
+	for (i = at; i < argc; i++)
+		args[n++] = argv[i];
+	for (i = 1; i < at; i++)
+		if (strcmp(argv[i], "--"))
+			args[n++] = argv[i];
+	ret = sub->main(n, args);
+	free(args);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const struct subcommand *sub;
+	struct run_spec spec;
+	int ret, at;
+
+	sysenv_capture();
+	libbpf_set_print(libbpf_log);
+	install_signal_handlers();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+		return print_version(argc, argv);
+	at = cli_first_word(argc, argv);
+	sub = at > 0 ? find_subcommand(argv[at]) : NULL;
+	if (sub)
+		return run_subcommand(sub, argc, argv, at);
+	ret = cli_parse(argc, argv, &spec);
+	if (ret)
+		return ret;
+	ret = bench_main(argc, argv, &spec);
+	run_spec_free(&spec);
+	return ret;
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `bpfbench probe`: the features this kernel offers and which benchmarks it can run. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "bench.h"
+#include "jsonw.h"
+#include "probe.h"
+#include "probe_cmd.h"
+#include "probe_int.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: bpfbench probe [--json]\n"
+		"  Report which BPF features this kernel lets us use.\n"
+		"  --json   print a JSON object instead of a table\n"
+		"  --help   show this help\n");
+}
+
+static const char *verdict(int ret)
+{
+	return ret > 0 ? "yes" : ret == 0 ? "no" : "unknown";
+}
+
+/* Which benchmarks this kernel can run, from what each declares it requires. */
+static void print_benchmarks(void)
+{
+	const struct bench *const *b;
+	char why[300];
+
+	printf("\n%-24s %-8s %s\n", "benchmark", "runs", "what it lacks");
+	for (b = bench_table; *b; b++) {
+		why[0] = 0;
+		printf("%-24s %-8s %s\n", (*b)->name,
+		       bench_runnable(*b, why, sizeof(why)) ? "yes" : "no", why);
+	}
+}
+
+static void print_table(void)
+{
+	char detail[DETAIL_MAX];
+	int i, ret;
+
+	printf("%-24s %-8s %s\n", "feature", "avail", "detail");
+	for (i = 0; i < PROBE__COUNT; i++) {
+		ret = probe_feature(i, detail, sizeof(detail));
+		printf("%-24s %-8s %s\n", probe_name(i), verdict(ret), detail);
+	}
+	print_benchmarks();
+}
+
+static void json_benchmarks(struct jsonw *w)
+{
+	const struct bench *const *b;
+	char why[300];
+	bool ok;
+
+	jsonw_key(w, "benchmarks");
+	jsonw_obj_open(w);
+	for (b = bench_table; *b; b++) {
+		why[0] = 0;
+		ok = bench_runnable(*b, why, sizeof(why));
+		jsonw_key(w, (*b)->name);
+		jsonw_obj_open(w);
+		jsonw_kbool(w, "runs", ok);
+		if (!ok)
+			jsonw_kstr(w, "lacks", why);
+		jsonw_obj_close(w);
+	}
+	jsonw_obj_close(w);
+}
+
+static void print_json(void)
+{
+	char detail[DETAIL_MAX];
+	struct utsname uts;
+	struct jsonw w;
+	int i, ret;
+
+	jsonw_init(&w, stdout, true);
+	jsonw_obj_open(&w);
+	if (uname(&uts) == 0)
+		jsonw_kstr(&w, "kernel", uts.release);
+	else
+		jsonw_kstr(&w, "kernel", "unknown");
+	jsonw_key(&w, "features");
+	jsonw_obj_open(&w);
+	for (i = 0; i < PROBE__COUNT; i++) {
+		ret = probe_feature(i, detail, sizeof(detail));
+		jsonw_key(&w, probe_name(i));
+		jsonw_obj_open(&w);
+		jsonw_key(&w, "available");
+		if (ret < 0)
+			jsonw_null(&w);
+		else
+			jsonw_bool(&w, ret > 0);
+		jsonw_kstr(&w, "detail", detail);
+		jsonw_obj_close(&w);
+	}
+	jsonw_obj_close(&w);
+	json_benchmarks(&w);
+	jsonw_obj_close(&w);
+}
+
+int probe_cmd(int argc, char **argv)
+{
+	bool json = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "probe: unknown argument '%s' (try --help)\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (json)
+		print_json();
+	else
+		print_table();
+	return 0;
+}

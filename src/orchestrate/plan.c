@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Plans: a suite or sweep is a list of command lines run one after the
+ * other in this process, printed as one table with a row per run, the way
+ * the kernel's run_bench_*.sh scripts summarize theirs.
+ *
+ * Each step is parsed by the normal command line parser (so every option
+ * starts from its default again) and run by run_bench() in batch mode: no
+ * per-period lines, the row is the summary.  A step that fails or is
+ * skipped is a row saying so; the suite goes on.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench.h"
+#include "cli.h"
+#include "export.h"
+#include "plan.h"
+#include "runner.h"
+#include "util.h"
+
+#define STEP_SETUP_S	0.5	/* rough cost of loading a step's programs, for the estimate */
+
+/*
+ * How a suite samples a row unless told otherwise (-d or --precision):
+ * short periods until the 95% CI of the first metric is within 2% of its
+ * mean, at most 1 s, so quiet rows stop after three samples and `suite
+ * seeds` (313 such rows) fits in 10 minutes on 2 vCPUs.  Each row then
+ * states the precision it reached; a longer cap buys little on a noisy
+ * host (README: suites).
+ */
+static const char *const adaptive_opts[] = {
+	"--precision", "2", "--max-duration", "1", "--period-ms", "200", "-w", "0.2",
+};
+#define ROW_TABLE_METRICS	6	/* more make a row no one reads: the exports have all */
+
+
+
+char *plan_own(struct plan *p, char *s)
+{
+	if (!s)
+		die("out of memory");
+	p->owned = realloc(p->owned, (p->nr_owned + 1) * sizeof(*p->owned));
+	if (!p->owned)
+		die("out of memory");
+	p->owned[p->nr_owned++] = s;
+	return s;
+}
+
+char *plan_printf(struct plan *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+char *plan_printf(struct plan *p, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return plan_own(p, s);
+}
+
+struct step *plan_add(struct plan *p, const char *header, const char *label)
+{
+	struct step *s;
+
+	p->steps = realloc(p->steps, (p->n + 1) * sizeof(*p->steps));
+	if (!p->steps)
+		die("out of memory");
+	s = &p->steps[p->n++];
+	memset(s, 0, sizeof(*s));
+	s->header = header;
+	s->label = label;
+	s->argv = xcalloc(1, sizeof(char *));
+	s->argv[s->argc++] = "bpfbench";
+	s->own_from = 1;
+	return s;
+}
+
+void step_push(struct step *s, char *arg)
+{
+	s->argv = realloc(s->argv, (s->argc + 2) * sizeof(char *));
+	if (!s->argv)
+		die("out of memory");
+	s->argv[s->argc++] = arg;
+	s->argv[s->argc] = NULL;
+}
+
+/*
+ * A suite step's command line: words split on blanks (steps never need
+ * quoting), after the suite's sampling defaults unless the step fixes
+ * its own duration.
+ */
+void step_push_words(struct plan *p, struct step *s, const char *args)
+{
+	char *copy = plan_own(p, strdup(args)), *save = NULL, *w, *words[64];
+	int n = 0, i;
+
+	for (w = strtok_r(copy, " \t", &save); w && n < (int)ARRAY_SIZE(words);
+	     w = strtok_r(NULL, " \t", &save))
+		words[n++] = w;
+	if (p->adaptive && !cli_words_set(n, words, "duration"))
+		for (i = 0; i < (int)ARRAY_SIZE(adaptive_opts); i++)
+			step_push(s, (char *)adaptive_opts[i]);
+	s->own_from = s->argc;
+	for (i = 0; i < n; i++)
+		step_push(s, words[i]);
+}
+
+/*
+ * The suite's options, appended to a step: global ones always, a
+ * benchmark's only to steps of a benchmark that has it (`suite quick
+ * --nr_loops 5` changes the bpf-loop steps and leaves the others be).
+ */
+void step_push_extra(struct plan *p, struct step *s)
+{
+	int w = cli_first_word(s->argc, s->argv), i;
+	const struct bench *b = w > 0 ? bench_find(s->argv[w]) : NULL;
+	bool takes_value, unused;
+	enum opt_scope scope;
+	bool push;
+
+	s->own_argc = s->argc;
+	for (i = 0; i < p->nr_extra; i++) {
+		cli_option_scope(p->extra[i], NULL, &takes_value);
+		scope = cli_option_scope(p->extra[i], b, &unused);
+		push = scope != OPT_SCOPE_NONE;
+		if (scope == OPT_SCOPE_BENCH)
+			p->extra_used[i] = true;
+		if (push)
+			step_push(s, p->extra[i]);
+		if (takes_value && i + 1 < p->nr_extra && push)
+			step_push(s, p->extra[i + 1]);
+		i += takes_value;
+	}
+}
+
+bool plan_needs_bpf(const struct plan *p)
+{
+	const struct bench *b;
+	int i, w;
+
+	for (i = 0; i < p->n; i++) {
+		w = cli_first_word(p->steps[i].argc, p->steps[i].argv);
+		b = w > 0 ? bench_find(p->steps[i].argv[w]) : NULL;
+		if (!b || !(b->flags & BENCH_F_NO_BPF))
+			return true;
+	}
+	return false;
+}
+
+/* A benchmark option given to a suite none of whose steps has it is a mistake, not a no-op. */
+int check_extra_used(const struct plan *p, const char *suite)
+{
+	bool takes_value;
+	int i;
+
+	for (i = 0; i < p->nr_extra; i++) {
+		if (cli_option_scope(p->extra[i], NULL, &takes_value) == OPT_SCOPE_BENCH &&
+		    !p->extra_used[i]) {
+			errmsg("suite %s: no step's benchmark has option %s", suite,
+			       p->extra[i]);
+			return EXIT_USAGE;
+		}
+		i += takes_value;
+	}
+	return 0;
+}
+
+void plan_free(struct plan *p)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->steps[i].argv);
+	for (i = 0; i < p->nr_owned; i++)
+		free(p->owned[i]);
+	free(p->steps);
+	free(p->owned);
+	free(p->extra_used);
+}
+
+/* ---- running ---- */
+
+/* Parses a step once before anything runs: bad steps are known early, durations estimate time. */
+/* A step's command line, parsed and checked; false (after one line on stderr) if it is bad. */
+static bool step_parse(const struct step *s, struct run_spec *spec)
+{
+	if (cli_parse(s->argc, s->argv, spec))
+		return false;
+	if (spec->bench && !cli_validate(spec))
+		return true;
+	run_spec_free(spec);
+	return false;
+}
+
+void plan_check(struct plan *p)
+{
+	const struct run_opts *o;
+	struct run_spec spec;
+	struct step *s;
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		s = &p->steps[i];
+		s->bad = !step_parse(s, &spec);
+		if (s->bad)
+			continue;
+		o = &spec.opts;
+		s->bench = spec.bench->name;
+		s->planned_s = (o->warmup_ms / 1e3 + STEP_SETUP_S +
+				(o->precision_pct ? o->max_duration_ms : o->duration_ms) / 1e3) * o->runs;
+		run_spec_free(&spec);
+	}
+}
+
+void step_args(const struct step *s, int from, int argc, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = from; i < argc && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i > from ? " " : "", s->argv[i]);
+}
+
+static void run_step(const struct step *s, const char *section, struct result_row *row)
+{
+	struct run_spec spec;
+	char args[256];
+
+	row->header = s->header;
+	row->section = section;
+	row->label = s->label;
+	row->suite = s->suite;
+	if (s->bad || !step_parse(s, &spec)) {
+		step_args(s, 1, s->argc, args, sizeof(args));
+		row->status = EXIT_USAGE;
+		snprintf(row->note, sizeof(row->note), "bad arguments: %s", args);
+		return;
+	}
+	spec.opts.batch = true;	/* the row is the summary */
+	spec.opts.quiet = true;
+	row->status = run_bench(&spec, &row->res);
+	run_spec_free(&spec);
+	row->res.sweep_param = s->sweep_param;
+	snprintf(row->note, sizeof(row->note), "%s", row->res.error);
+}
+
+/* Time left: the plan's remaining seconds, scaled by how the done steps compared to theirs. */
+static double time_left(const struct plan *p, int i, double spent)
+{
+	double planned_done = 0, planned_left = 0;
+	int k;
+
+	for (k = 0; k < p->n; k++) {
+		if (k < i)
+			planned_done += p->steps[k].planned_s;
+		else
+			planned_left += p->steps[k].planned_s;
+	}
+	if (i && planned_done > 0)
+		return planned_left * spent / planned_done;
+	return planned_left;
+}
+
+static void progress(const struct plan *p, int i, uint64_t t0)
+{
+	const struct step *s = &p->steps[i];
+	double left = time_left(p, i, (now_ns() - t0) / 1e9);
+	char when[32];
+
+	if (!p->tty)
+		return;
+	if (left < 90)
+		snprintf(when, sizeof(when), "%.0f s", left);
+	else
+		snprintf(when, sizeof(when), "%.0f min", left / 60);
+	fprintf(stderr, "\r\033[K[%d/%d] %s (%s), about %s left ", i + 1, p->n, s->label,
+		s->bench ?: "?", when);
+	fflush(stderr);
+}
+
+static void progress_clear(const struct plan *p)
+{
+	if (p->tty) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+static int label_width(const struct plan *p)
+{
+	int i, w = 16, len;
+
+	for (i = 0; i < p->n; i++) {
+		len = (int)strlen(p->steps[i].label);
+		if (len > w)
+			w = len;
+	}
+	return w > 40 ? 40 : w;
+}
+
+/*
+ * The printed table.  Consecutive steps skipped for one reason (a kernel
+ * without a feature skips a whole section) are one line, not a row each.
+ */
+struct table {
+	FILE *out;
+	int width;
+	const struct result_row *skip_first, *skip_last;
+	int nr_skipped;
+	bool loud;		/* a precision target the user set: a row that missed it says so */
+};
+
+static void flush_skips(struct table *t)
+{
+	if (!t->nr_skipped)
+		return;
+	if (t->nr_skipped == 1)
+		fprintf(t->out, "%-*s SKIP: %s\n", t->width, t->skip_first->label,
+			t->skip_first->note);
+	else
+		fprintf(t->out, "%-*s SKIP, %d steps through '%s': %s\n", t->width,
+			t->skip_first->label, t->nr_skipped, t->skip_last->label,
+			t->skip_first->note);
+	t->nr_skipped = 0;
+	fflush(t->out);
+}
+
+static void print_header(FILE *out, const char *header)
+{
+	size_t i, len = strlen(header);
+
+	fprintf(out, "\n%s\n", header);
+	for (i = 0; i < len; i++)
+		fputc('=', out);
+	fputc('\n', out);
+}
+
+static void print_row(struct table *t, const struct result_row *row)
+{
+	char summary[8192], ci[64];
+	bool skip = row->status == EXIT_SKIP;
+
+	if (row->header || !skip || (t->nr_skipped && strcmp(row->note, t->skip_first->note)))
+		flush_skips(t);
+	if (row->header)
+		print_header(t->out, row->header);
+	if (skip) {
+		if (!t->nr_skipped++)
+			t->skip_first = row;
+		t->skip_last = row;
+		return;
+	}
+	row_summary(row, ROW_TABLE_METRICS, summary, sizeof(summary));
+	row_ci(row, t->loud, ci, sizeof(ci));
+	fprintf(t->out, "%-*s %s%s%s%s\n", t->width, row->label, summary, *ci ? "  [CI " : "", ci,
+		*ci ? "]" : "");
+	fflush(t->out);
+}
+
+/* The table goes where no export writes: stdout unless one of them took it. */
+static FILE *table_out(const struct plan *p)
+{
+	const char *paths[] = { p->out.json, p->out.csv, p->out.md };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++)
+		if (paths[i] && !strcmp(paths[i], "-"))
+			return stderr;
+	return stdout;
+}
+
+/*
+ * A signal stopped the plan in step n + 1: the step it cut short is
+ * dropped, the n before it are whole rows, and the exports hold just
+ * those (JSON marks the document interrupted).  With none, nothing is
+ * written and an older file stays as it was.
+ */
+static int plan_interrupted(const struct plan *p, int n)
+{
+	bool files = p->out.json || p->out.csv || p->out.md;
+	int sig = interrupted_signal();
+
+	if (!n)
+		errmsg("interrupted by signal %d before the first of %d steps completed%s", sig,
+		       p->n, files ? ": nothing written" : "");
+	else
+		errmsg("interrupted by signal %d after %d of %d steps%s", sig, n, p->n,
+		       files ? ": the files hold those, marked interrupted" : "");
+	return 128 + sig;
+}
+
+int run_plan(struct plan *p)
+{
+	struct result_row *rows = xcalloc(p->n ? p->n : 1, sizeof(*rows));
+	struct table t = { .out = table_out(p), .width = label_width(p), .loud = !p->adaptive };
+	char text[512];
+	int i, n, status = 0;
+	const char *section = NULL;
+	uint64_t t0 = now_ns();
+
+	p->tty = isatty(STDERR_FILENO);
+	for (n = 0; n < p->n && !interrupted(); n++) {
+		progress(p, n, t0);
+		if (p->steps[n].header)
+			section = p->steps[n].header;
+		run_step(&p->steps[n], section, &rows[n]);
+		progress_clear(p);
+		if (interrupted())
+			break;
+		print_row(&t, &rows[n]);
+		if (rows[n].status && rows[n].status != EXIT_SKIP)
+			status = 1;
+	}
+	flush_skips(&t);
+	precision_text(rows, n, "[CI ±x%]", text, sizeof(text));
+	if (*text)
+		fprintf(t.out, "\n%s\n", text);
+	if (interrupted())
+		status = plan_interrupted(p, n);
+	/* an interrupted plan writes the rows it completed, never an empty file over a good one */
+	if ((n || !interrupted()) && export_rows(&p->out, p->title, rows, n) && !status)
+		status = 1;
+	for (i = 0; i < p->n; i++)
+		run_result_free(&rows[i].res);
+	free(rows);
+	return status;
+}
+

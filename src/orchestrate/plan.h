@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A plan: the command lines of a suite or a sweep, checked before anything
+ * runs, then run one after the other into one table (src/orchestrate/plan.c); the
+ * suites and sweeps that build plans are in src/orchestrate/suite.c.
+ */
+#ifndef BPFBENCH_PLAN_H
+#define BPFBENCH_PLAN_H
+
+#include <stdbool.h>
+#include "export.h"
+
+#define SWEEP_MAX	1000
+
+struct step {
+	const char *header;
+	const char *label;
+	const char *suite;
+	const char *sweep_param;
+	int argc;
+	int own_from;		/* the step's own words start here (after the suite's defaults) */
+	int own_argc;		/* ... and end here, before the suite's options */
+	char **argv;
+	bool bad;		/* did not parse: reported once, before the runs */
+	const char *bench;	/* its benchmark, once parsed */
+	double planned_s;	/* warm-up + measured time, for the time-left estimate */
+};
+
+struct plan {
+	char title[256];
+	int n;
+	struct step *steps;
+	int nr_owned;
+	char **owned;		/* strings the plan allocated */
+	int nr_extra;
+	char **extra;		/* options appended to every step */
+	bool *extra_used;	/* extra[i] is a benchmark option some step has */
+	bool adaptive;		/* steps sample to a precision (adaptive_opts) */
+	struct export_paths out;
+	bool tty;		/* progress line on stderr */
+};
+
+char *plan_own(struct plan *p, char *s);
+char *plan_printf(struct plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct step *plan_add(struct plan *p, const char *header, const char *label);
+void step_push(struct step *s, char *arg);
+void step_push_words(struct plan *p, struct step *s, const char *args);
+void step_push_extra(struct plan *p, struct step *s);
+bool plan_needs_bpf(const struct plan *p);
+int check_extra_used(const struct plan *p, const char *suite);
+void plan_free(struct plan *p);
+void plan_check(struct plan *p);
+void step_args(const struct step *s, int from, int argc, char *buf, size_t len);
+int run_plan(struct plan *p);
+
+#endif

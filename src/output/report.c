@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <math.h>
+#include <string.h>
+#include "cli.h"
+#include "hist_report.h"
+#include "mkey.h"
+#include "report.h"
+#include "util.h"
+
+static bool is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+FILE *report_out(const struct run_opts *o)
+{
+	if (is_stdout(o->json_path) || is_stdout(o->csv_path) || is_stdout(o->md_path))
+		return stderr;
+	return stdout;
+}
+
+static void human_setup(const struct bench_env *env)
+{
+	fprintf(stderr, "Setting up benchmark '%s'...\n", env->bench->name);
+}
+
+static void human_started(const struct bench_env *env)
+{
+	const struct trigger *t = &env->trig;
+
+	if (t->kind == TRIG_TEST_RUN)
+		fprintf(stderr, "Benchmark '%s' started (trigger test-run, %u runs per syscall).\n",
+			env->bench->name, t->repeat);
+	else
+		fprintf(stderr, "Benchmark '%s' started (trigger %s).\n", env->bench->name,
+			t->kind ? trigger_names[t->kind] ?: "none" : "none");
+}
+
+/* A value as our own lines print it: a count whole, anything else to 3 decimals. */
+static const char *fmt_value(char *buf, size_t len, const struct metric_def *m, double v)
+{
+	if (m->kind == METRIC_COUNT)
+		snprintf(buf, len, "%.0lf", v);
+	else
+		snprintf(buf, len, "%.3lf", v);
+	return buf;
+}
+
+#define ITER_COLS	120	/* an Iter line's width without -v */
+#define ITER_HEAD_COLS	24	/* "Iter NNN (DDDDD.DDDus): " */
+#define ITER_NUM_COLS	8	/* a figure's width as the budget counts it (%8.3lf) */
+
+/*
+ * Whether metric i goes on the Iter lines: with -v every one; else not
+ * the raw counts, and only what fits ITER_COLS at nominal figure widths,
+ * so that every Iter line of a run shows the same metrics.
+ */
+static bool iter_shows(const struct bench_env *env, int i, int *cols)
+{
+	const struct run_result *res = env->res;
+	const struct metric_def *m = &res->metrics[i];
+	char id[MKEY_ID_MAX];
+	int w;
+
+	if (env->opts->verbose)
+		return true;
+	if (m->kind == METRIC_COUNT)
+		return false;
+	w = (*cols > 0 ? 2 : 0) + (int)strlen(res_metric_id(res, i, id, sizeof(id))) + 1 +
+	    ITER_NUM_COLS + 1 + (int)strlen(m->unit);
+	if (*cols + w > ITER_COLS - ITER_HEAD_COLS)
+		return false;
+	*cols += w;
+	return true;
+}
+
+static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
+		       const double *vals)
+{
+	const struct run_result *res = env->res;
+	FILE *out = report_out(env->opts);
+	char id[MKEY_ID_MAX], num[64];
+	int i, cols = 0, k = 0;
+
+	fprintf(out, "Iter %3d (%7.3lfus): ", iter, drift_ns / 1000.0);
+	if (env->bench->format_iter) {
+		char text[256];
+
+		env->bench->format_iter(env, vals, text, sizeof(text));
+		fprintf(out, "%s\n", text);
+		return;
+	}
+	for (i = 0; i < res->nr_metrics; i++) {
+		const struct metric_def *m = &res->metrics[i];
+
+		if (!iter_shows(env, i, &cols))
+			continue;
+		if (m->kind == METRIC_COUNT)
+			fprintf(out, "%s%s %s %s", k++ ? ", " : "",
+				res_metric_id(res, i, id, sizeof(id)),
+				fmt_value(num, sizeof(num), m, vals[i]), m->unit);
+		else
+			fprintf(out, "%s%s %8.3lf %s", k++ ? ", " : "",
+				res_metric_id(res, i, id, sizeof(id)), vals[i], m->unit);
+	}
+	fputc('\n', out);
+}
+
+/*
+ * Decimals that the spread justifies, as perf stat shows a figure: the
+ * stddev to two significant digits and the mean to the same place; at
+ * least one (the kernel's summarize patterns want "N.N ± N.N"), and
+ * three where there is no spread (the kernel bench's %.3f), more for a
+ * value below 1.
+ */
+static int decimals(double mean, const struct stats *st)
+{
+	double ref = st->n > 1 && st->stddev > 0 ? st->stddev : 0;
+	int d;
+
+	if (ref)
+		d = 1 - (int)floor(log10(ref));
+	else
+		d = mean && fabs(mean) < 1 ? 3 - (int)floor(log10(fabs(mean))) : 3;
+	return d < 1 ? 1 : d > 9 ? 9 : d;
+}
+
+const char *report_figure(char *buf, size_t len, double mean, const struct stats *st)
+{
+	int d = decimals(mean, st);
+
+	if (st->n > 1)
+		snprintf(buf, len, "%.*f ± %.*f", d, mean, d, st->stddev);
+	else
+		snprintf(buf, len, "%.*f", d, mean);
+	return buf;
+}
+
+const char *report_metric_figure(char *buf, size_t len, const struct run_result *r, int i)
+{
+	const struct metric_def *m = &r->metrics[i];
+	struct stats one = { .n = 1 };
+	double v = res_shown_mean(r, i);
+
+	/* an exact count needs no decimals; an inverse's own spread is not the figure's */
+	if (m->kind == METRIC_COUNT && v == floor(v) && r->st[i].n < 2)
+		snprintf(buf, len, "%.0f", v);
+	else
+		report_figure(buf, len, v, m->kind == METRIC_INVERSE ? &one : &r->st[i]);
+	return buf;
+}
+
+void report_rate(FILE *out, const char *id, const struct stats *st, const char *unit,
+		 const char *prod_unit, int nr_prod)
+{
+	/* the kernel bench's own shape, ± even for one sample (0.000), as its scripts' patterns need */
+	fprintf(out, "%s %8.3lf ± %5.3lf %s", id, st->mean, st->n > 1 ? st->stddev : 0.0, unit);
+	if (prod_unit)
+		fprintf(out, " (%7.3lf%s/prod)", st->mean / (nr_prod ? nr_prod : 1), prod_unit);
+}
+
+void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod)
+{
+	char id[MKEY_ID_MAX];
+
+	mkey_id(m->name, m->key, id, sizeof(id));
+	report_rate(out, id, st, m->unit, m->prod_unit, nr_prod);
+}
+
+/*
+ * The kernel bench's ops_report_final shape: "throughput X ± Y M ops/s
+ * (Z M ops/prod), latency W ns/op".  The raw counts are not figures of
+ * that line: the Stats lines and JSON have them.
+ */
+static void summary_line(FILE *out, const struct run_result *res, int nr_prod)
+{
+	const struct metric_def *m;
+	char id[MKEY_ID_MAX];
+	int i, k = 0;
+
+	fprintf(out, "Summary: ");
+	for (i = 0; i < res->nr_metrics; i++) {
+		m = &res->metrics[i];
+		if (m->kind == METRIC_COUNT)
+			continue;
+		if (k++)
+			fputs(", ", out);
+		if (m->kind == METRIC_INVERSE)	/* the kernel bench: scale / mean of the base */
+			fprintf(out, "%s %8.3lf %s", res_metric_id(res, i, id, sizeof(id)),
+				res_shown_mean(res, i), m->unit);
+		else
+			report_metric(out, m, &res->st[i], nr_prod);
+	}
+	fputc('\n', out);
+}
+
+/*
+ * Our figures beside the kernel's line: n, median, min, max, cv and the
+ * 95% CI, a count's whole.  One sample has no spread and no CI, whatever
+ * the Summary's "± 0.000" (the kernel bench's shape) seems to say.
+ */
+static void stats_lines(FILE *out, const struct run_result *res)
+{
+	char id[MKEY_ID_MAX], a[64], b[64], c[64];
+	const struct metric_def *m;
+	const struct stats *st;
+	int i;
+
+	for (i = 0; i < res->nr_metrics; i++) {
+		st = &res->st[i];
+		m = &res->metrics[i];
+		res_metric_id(res, i, id, sizeof(id));
+		if (st->n < 2) {
+			fprintf(out, "Stats: %s n %d, %s %s (one sample: no spread, no CI)\n", id,
+				st->n, fmt_value(a, sizeof(a), m, st->mean), m->unit);
+			continue;
+		}
+		fprintf(out, "Stats: %s n %d, median %s, min %s, max %s", id, st->n,
+			fmt_value(a, sizeof(a), m, st->median), fmt_value(b, sizeof(b), m, st->min),
+			fmt_value(c, sizeof(c), m, st->max));
+		fprintf(out, ", cv %.2lf%%, 95%% CI [%s, %s] %s\n", st->cv * 100,
+			fmt_value(a, sizeof(a), m, st->ci95_low),
+			fmt_value(b, sizeof(b), m, st->ci95_high), m->unit);
+	}
+}
+
+/* -r N: each repetition's mean of the first metric, and how much of the spread lies between them. */
+static void runs_line(FILE *out, const struct run_result *res)
+{
+	const struct metric_def *m = &res->metrics[0];
+	char id[MKEY_ID_MAX], num[64];
+	struct run_spread sp;
+	int k;
+
+	run_spread(res, 0, &sp);
+	fprintf(out, "Runs: %d, %s per run", res->nr_repeats, res_metric_id(res, 0, id, sizeof(id)));
+	for (k = 0; k < res->nr_repeats; k++)
+		fprintf(out, "%s%s", k ? ", " : " ",
+			fmt_value(num, sizeof(num), m, res_repeat_st(res, k, 0)->mean));
+	fprintf(out, " %s; between-run stddev %s (%.0lf%% of the variance)\n", m->unit,
+		fmt_value(num, sizeof(num), m, sp.between_stddev), sp.between_share * 100);
+}
+
+/* --kernel-stats: the kernel's count and time beside the harness's count. */
+static void kstats_line(FILE *out, const struct kstats *k)
+{
+	if (!k->valid) {
+		fprintf(out, "Kernel: no run-time stats: %s\n", k->why);
+		return;
+	}
+	fprintf(out, "Kernel: program %s ran %llu times, %.3lf ns per run inside it "
+		"(run_time_ns / run_cnt)", k->prog, (unsigned long long)k->run_cnt,
+		k->run_cnt ? (double)k->run_time_ns / k->run_cnt : 0.0);
+	if (k->calls)
+		fprintf(out, "; the harness fired %llu (%llu calls of %llu, %llu cut short by the "
+			"stop)", (unsigned long long)(k->calls * k->repeat),
+			(unsigned long long)k->calls, (unsigned long long)k->repeat,
+			(unsigned long long)k->calls_cut);
+	fputc('\n', out);
+}
+
+/* How long --precision sampled, and whether it got there. */
+static void precision_line(FILE *out, const struct run_result *res)
+{
+	char id[MKEY_ID_MAX];
+
+	if (isnan(res->precision_pct)) {
+		fprintf(out, "Precision: no CI from one sample of %s (target %g%%), NOT reached "
+			"(--max-duration) after %.1lf s\n", res_metric_id(res, 0, id, sizeof(id)),
+			res->precision_target, res->wall_ns / 1e9);
+		return;
+	}
+	fprintf(out, "Precision: 95%% CI ±%.3lf%% of the mean %s (target %g%%), %s after %.1lf s, "
+		"%d samples\n", res->precision_pct, res_metric_id(res, 0, id, sizeof(id)),
+		res->precision_target,
+		res->precision_reached ? "reached" : "NOT reached (--max-duration)",
+		res->wall_ns / 1e9, res->nr_samples);
+}
+
+static void human_summary(struct bench_env *env, const struct run_result *res)
+{
+	FILE *out = report_out(env->opts);
+
+	if (!res->nr_metrics)
+		return;
+	/* the Summary comes last, as the kernel bench's scripts read it (| tail -1) */
+	hist_report(out, res);
+	stats_lines(out, res);
+	if (res->nr_repeats > 1)
+		runs_line(out, res);
+	if (res->spec.opts.kernel_stats)
+		kstats_line(out, &res->kstats);
+	if (res->nr_noisy)
+		fprintf(out, "Noise: %d of %d samples were taken under hypervisor steal > %g%% or "
+			"CPU pressure > %g%%: this figure may be affected\n", res->nr_noisy,
+			res->nr_samples, NOISE_STEAL_PCT, NOISE_PRESSURE_PCT);
+	if (res->precision_target)
+		precision_line(out, res);
+	if (env->bench->report_final)
+		env->bench->report_final(env, res);
+	else
+		summary_line(out, res, env->nr_producers);
+	fflush(out);
+}
+
+
+static void nothing(const struct bench_env *env)
+{
+}
+
+static void no_iter(const struct bench_env *env, int iter, int64_t drift_ns, const double *vals)
+{
+}
+
+static void no_summary(struct bench_env *env, const struct run_result *res)
+{
+}
+
+/* Every line: the kernel bench's shape. */
+static const struct reporter human = {
+	human_setup, human_started, human_iter, human_summary,
+};
+
+/* -q: the summary only. */
+static const struct reporter quiet = {
+	nothing, nothing, no_iter, human_summary,
+};
+
+/* A suite step or a sweep point: nothing per run, the suite prints the row. */
+static const struct reporter row = {
+	nothing, nothing, no_iter, no_summary,
+};
+
+const struct reporter *reporter_for(const struct run_opts *o)
+{
+	if (o->batch)
+		return &row;
+	return o->quiet ? &quiet : &human;
+}

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plot's gnuplot side: one self-contained script (each curve's points in
+ * a datablock), ranges and ticks set by us so that gnuplot has nothing
+ * to warn about, its output kept off the terminal unless it fails.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <json-c/json.h>
+#include <stdint.h>
+#include "opts.h"
+#include "resenv.h"
+#include "plot_int.h"
+#include "util.h"
+
+/* Explicit ticks at the values up to this many; beyond, a whole step. */
+#define PLOT_MAX_TICKS	16
+/* Benchmarks named in the title; more are counted. */
+#define PLOT_TITLE_BENCHS	4
+
+extern char **environ;
+
+/* A gnuplot single-quoted string: only the quote itself needs doubling. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; s && *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+/* Benchmarks in order of appearance: the first few by name, the rest counted. */
+static size_t bench_names(const struct plot_fig *fig, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i, j, n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < fig->nr_runs; i++) {
+		for (j = 0; j < i && strcmp(fig->runs[j]->bench, fig->runs[i]->bench); j++)
+			;
+		if (j < i)
+			continue;
+		if (n++ < PLOT_TITLE_BENCHS && len < size)
+			len += snprintf(buf + len, size - len, "%s%s", n > 1 ? ", " : "",
+					fig->runs[i]->bench);
+	}
+	if (n > PLOT_TITLE_BENCHS && len < size)
+		len += snprintf(buf + len, size - len, " and %d more", n - PLOT_TITLE_BENCHS);
+	return len < size ? len : size - 1;
+}
+
+/* Whether a curve has a spread to draw: a point of two samples or more that vary. */
+static bool curve_has_bars(const struct plot_fig *fig, int i)
+{
+	const struct plot_curve *c = &fig->curves[i];
+	int j;
+
+	for (j = 0; j < c->n && !fig->a->cdf; j++)
+		if (c->pts[j].n > 1 && c->pts[j].sd > 0)
+			return true;
+	return false;
+}
+
+/* " -p 1" or " -p 1-8" over the runs drawn (absent options left out). */
+static size_t opt_span(const struct plot_fig *fig, const char *name, const char *flag, char *buf,
+		       size_t size)
+{
+	double lo = INFINITY, hi = -INFINITY, v;
+	json_object *o;
+	int i;
+
+	if (fig->a->x && !strcmp(fig->a->x, name))
+		return 0;	/* it is the x axis */
+	for (i = 0; i < fig->nr_runs; i++) {
+		if (!json_object_object_get_ex(fig->runs[i]->options, name, &o) ||
+		    !(json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)))
+			continue;
+		v = json_object_get_double(o);
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+	}
+	if (!isfinite(lo))
+		return 0;
+	if (lo == hi && !strcmp(flag, "-r") && lo == 1)
+		return 0;	/* not repeated: nothing to say */
+	if (lo == hi)
+		return snprintf(buf, size, " %s %g", flag, lo);
+	return snprintf(buf, size, " %s %g-%g", flag, lo, hi);
+}
+
+/* The samples behind each point: "n = 5" or "n = 1-5", per point. */
+static void samples_span(const struct plot_fig *fig, char *buf, size_t size)
+{
+	int i, j, lo = INT32_MAX, hi = 0;
+
+	for (i = 0; i < fig->nr_curves; i++)
+		for (j = 0; j < fig->curves[i].n; j++) {
+			lo = fig->curves[i].pts[j].n < lo ? fig->curves[i].pts[j].n : lo;
+			hi = fig->curves[i].pts[j].n > hi ? fig->curves[i].pts[j].n : hi;
+		}
+	if (!hi)
+		buf[0] = 0;
+	else if (lo == hi)
+		snprintf(buf, size, ", n = %d sample%s a point", lo, lo == 1 ? "" : "s");
+	else
+		snprintf(buf, size, ", n = %d-%d samples a point", lo, hi);
+}
+
+/*
+ * Title: what and when; subtitle: the conditions a reader of a mail
+ * needs to judge the figure (kernel, CPU, -w/-d/-p/-r, samples a point).
+ */
+static void write_title(FILE *f, const struct plot_fig *fig)
+{
+	const char *cpu = resenv_get(&fig->doc->env, "cpu_model");
+	const char *ncpu = resenv_get(&fig->doc->env, "online_cpus");
+	char text[512], sub[512], date[11] = "";
+	size_t len = bench_names(fig, text, 300), n;
+
+	if (fig->doc->date)	/* the day: the time of a run says nothing a reader needs */
+		snprintf(date, sizeof(date), "%s", fig->doc->date);
+	snprintf(text + len, sizeof(text) - len, " — %s", *date ? date : "undated");
+	n = snprintf(sub, sizeof(sub), "kernel %s, %s%s%s%s", fig->doc->kernel ?: "unknown",
+		     cpu && *cpu ? cpu : "unknown CPU", ncpu ? " (" : "", ncpu ?: "",
+		     ncpu ? " CPUs)" : "");
+	if (!fig->a->cdf) {
+		n += snprintf(sub + n, sizeof(sub) - n, ",");
+		n += opt_span(fig, "warmup", "-w", sub + n, sizeof(sub) - n);
+		n += opt_span(fig, "duration", "-d", sub + n, sizeof(sub) - n);
+		n += opt_span(fig, "producers", "-p", sub + n, sizeof(sub) - n);
+		n += opt_span(fig, "runs", "-r", sub + n, sizeof(sub) - n);
+		if (n < sizeof(sub))
+			samples_span(fig, sub + n, sizeof(sub) - n);
+	}
+	/* two lines: gnuplot joins string expressions, "\n" is a newline in double quotes */
+	fputs("set title ", f);
+	gp_str(f, text);
+	fputs(".\"\\n\".", f);
+	gp_str(f, sub);
+	fputc('\n', f);
+}
+
+static void write_ylabel(FILE *f, const struct plot_fig *fig, int axis)
+{
+	char text[256];
+	size_t len = 0;
+	int i, j;
+
+	if (fig->a->cdf) {
+		fputs("set ylabel 'cumulative share of ops'\n", f);
+		return;
+	}
+	for (i = 0; i < fig->nr_curves && len < 150; i++) {
+		if (fig->curves[i].axis != axis)
+			continue;
+		for (j = 0; j < i && (fig->curves[j].axis != axis ||
+				      strcmp(fig->curves[j].metric, fig->curves[i].metric)); j++)
+			;
+		if (j == i)
+			len += snprintf(text + len, sizeof(text) - len, "%s%s",
+					len ? ", " : "", fig->curves[i].metric);
+	}
+	/* the label says what is drawn: bars only where a point has a spread */
+	for (i = 0, j = 0; i < fig->nr_curves; i++)
+		j |= fig->curves[i].axis == axis && curve_has_bars(fig, i);
+	snprintf(text + len, sizeof(text) - len, " (%s)%s", fig->unit[axis],
+		 j ? ", mean ± stddev" : "");
+	fputs(axis ? "set y2label " : "set ylabel ", f);
+	gp_str(f, text);
+	fputc('\n', f);
+}
+
+static void yrange(FILE *f, const struct plot_fig *fig, int axis)
+{
+	double lo = 0, hi = 0;
+	const struct plot_pt *p;
+	int i, j;
+
+	if (fig->a->cdf) {
+		fputs("set yrange [0:1.02]\n", f);
+		return;
+	}
+	for (i = 0; i < fig->nr_curves; i++)
+		for (j = 0; j < fig->curves[i].n && fig->curves[i].axis == axis; j++) {
+			p = &fig->curves[i].pts[j];
+			lo = fmin(lo, p->y - p->sd);
+			hi = fmax(hi, p->y + p->sd);
+		}
+	if (hi <= lo)	/* all zero: a range gnuplot does not call empty */
+		hi = lo + 1;
+	fprintf(f, "set %s [%.17g:%.17g]\n", axis ? "y2range" : "yrange", lo,
+		hi + 0.08 * (hi - lo));
+}
+
+static void x_bounds(const struct plot_fig *fig, double *lo, double *hi)
+{
+	int i, j;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (i = 0; i < fig->nr_curves; i++)
+		for (j = 0; j < fig->curves[i].n; j++) {
+			*lo = fmin(*lo, fig->curves[i].pts[j].x);
+			*hi = fmax(*hi, fig->curves[i].pts[j].x);
+		}
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The distinct x values, sorted; their number, or -1 past PLOT_MAX_TICKS. */
+static int distinct_x(const struct plot_fig *fig, double *v)
+{
+	int i, j, k, n = 0;
+	double x;
+
+	for (i = 0; i < fig->nr_curves; i++)
+		for (j = 0; j < fig->curves[i].n; j++) {
+			x = fig->curves[i].pts[j].x;
+			for (k = 0; k < n && v[k] != x; k++)
+				;
+			if (k < n)
+				continue;
+			if (n == PLOT_MAX_TICKS)
+				return -1;
+			v[n++] = x;
+		}
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n;
+}
+
+static void integer_ticks(FILE *f, const struct plot_fig *fig, double lo, double hi)
+{
+	double v[PLOT_MAX_TICKS];
+	int i, n = distinct_x(fig, v);
+
+	fputs("set format x '%.0f'\n", f);
+	if (n > 0) {
+		fputs("set xtics (", f);
+		for (i = 0; i < n; i++)
+			fprintf(f, "%s%.0f", i ? ", " : "", v[i]);
+		fputs(")\n", f);
+	} else if (!fig->logx) {
+		fprintf(f, "set xtics %.0f\n", fmax(1, ceil((hi - lo) / 10)));
+	}
+}
+
+static void category_ticks(FILE *f, const struct plot_fig *fig)
+{
+	int i;
+
+	fputs("set xtics rotate by 30 right (", f);
+	for (i = 0; i < fig->nr_cats; i++) {
+		fputs(i ? ", " : "", f);
+		gp_str(f, fig->cats[i] ?: "null");
+		fprintf(f, " %d", i);
+	}
+	fprintf(f, ")\nset xrange [-0.5:%g]\n", fig->nr_cats - 0.5);
+}
+
+static void write_x(FILE *f, const struct plot_fig *fig)
+{
+	double lo, hi, pad;
+
+	fputs("set xlabel ", f);
+	gp_str(f, fig->a->cdf ? "ns per op (log scale)" : fig->a->x);
+	fputc('\n', f);
+	if (!fig->numeric) {
+		category_ticks(f, fig);
+		return;
+	}
+	x_bounds(fig, &lo, &hi);
+	if (fig->logx) {
+		fprintf(f, "set logscale x 10\nset xrange [%.17g:%.17g]\n", lo / 1.25, hi * 1.25);
+	} else {
+		pad = hi > lo ? 0.04 * (hi - lo) : fig->integer ? 0.5 : fmax(fabs(lo) * 0.1, 0.5);
+		fprintf(f, "set xrange [%.17g:%.17g]\n", lo - pad, hi + pad);
+	}
+	if (fig->integer)
+		integer_ticks(f, fig, lo, hi);
+}
+
+static void write_data(FILE *f, const struct plot_fig *fig)
+{
+	const struct plot_pt *p;
+	int i, j;
+
+	for (i = 0; i < fig->nr_curves; i++) {
+		fprintf(f, "$c%d << EOD\n", i);
+		for (j = 0; j < fig->curves[i].n; j++) {
+			p = &fig->curves[i].pts[j];
+			fprintf(f, "%.17g %.17g %.17g\n", p->x, p->y, p->sd);
+		}
+		fputs("EOD\n", f);
+	}
+}
+
+static void write_plot(FILE *f, const struct plot_fig *fig)
+{
+	const char *style;
+	int i;
+
+	fputs("plot ", f);
+	for (i = 0; i < fig->nr_curves; i++) {
+		/* no error-bar glyph for a curve with no spread to show */
+		style = fig->a->cdf ? "using 1:2 with steps lw 2" : curve_has_bars(fig, i) ?
+			"using 1:2:3 with yerrorlines lw 2 pt 7" : "using 1:2 with linespoints lw 2 pt 7";
+		fprintf(f, "%s$c%d %s axes x1y%d title ", i ? ", \\\n     " : "", i, style,
+			fig->curves[i].axis + 1);
+		gp_str(f, fig->curves[i].title);
+	}
+	fputc('\n', f);
+}
+
+static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
+{
+	fprintf(f, "set terminal %s size 960,580 font 'sans,11' noenhanced\n",
+		fig->a->png ? "pngcairo" : "svg");
+	fputs("set output ", f);
+	gp_str(f, out);
+	fputc('\n', f);
+	write_title(f, fig);
+	/*
+	 * One curve needs no key: the title names it.  Several: the key to
+	 * the right of the graph, clear of the x label and its tics (below,
+	 * it crowded the label); room on the right otherwise for the last x
+	 * label and the y2 axis.
+	 */
+	fputs("set grid\nset lmargin 12\n", f);
+	if (fig->nr_curves > 1)
+		fputs("set key outside right top vertical Left reverse\n", f);
+	else
+		fputs("unset key\nset rmargin 12\n", f);
+	write_x(f, fig);
+	write_ylabel(f, fig, 0);
+	yrange(f, fig, 0);
+	if (fig->nr_units == 2) {
+		fputs("set ytics nomirror\nset y2tics\n", f);
+		write_ylabel(f, fig, 1);
+		yrange(f, fig, 1);
+	}
+	write_data(f, fig);
+	write_plot(f, fig);
+}
+
+static bool save_script(const char *path, const struct plot_fig *fig, const char *out)
+{
+	FILE *f = fopen(path, "we");
+	bool ok;
+
+	if (!f)
+		return false;
+	write_script(f, fig, out);
+	ok = !ferror(f);
+	return !fclose(f) && ok;
+}
+
+/* gnuplot's last line of complaint, which names the problem. */
+static void gnuplot_says(const char *errfile, int status)
+{
+	char line[512], last[512] = "";
+	FILE *f = fopen(errfile, "re");
+	size_t len;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		len = strcspn(line, "\n");
+		line[len] = 0;
+		if (len && strspn(line, " ^") < len)
+			snprintf(last, sizeof(last), "%s", line);
+	}
+	if (f)
+		fclose(f);
+	if (*last)
+		errmsg("plot: gnuplot failed: %s", last);
+	else
+		errmsg("plot: gnuplot failed (status %d)", status);
+}
+
+static int spawn_gnuplot(const char *script, const char *errfile, pid_t *pid)
+{
+	char *args[] = { "gnuplot", (char *)script, NULL };
+	posix_spawn_file_actions_t fa;
+	int err;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	err = posix_spawnp(pid, "gnuplot", &fa, NULL, args, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (err == ENOENT)
+		errmsg("plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
+	else if (err)
+		errmsg("plot: cannot run gnuplot: %s", strerror(err));
+	return err;
+}
+
+static int run_gnuplot(const char *script, const char *errfile)
+{
+	int status;
+	pid_t pid;
+
+	if (spawn_gnuplot(script, errfile, &pid))
+		return 1;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		gnuplot_says(errfile, status);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Created before gnuplot runs, so an unwritable place gets our one line
+ * rather than gnuplot's, and 0644 whatever the umask (gnuplot truncates it).
+ */
+static bool create_output(const char *tmp, const char *out)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0 || fchmod(fd, 0644)) {
+		errmsg("plot: cannot write %s: %s", out, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+static int draw_in(const struct plot_fig *fig, const char *dir, const char *tmp)
+{
+	char script[64], errfile[64];
+	int ret = 1;
+
+	snprintf(script, sizeof(script), "%s/plot.gp", dir);
+	snprintf(errfile, sizeof(errfile), "%s/err", dir);
+	if (!save_script(script, fig, tmp))
+		errmsg("plot: cannot write in %s: %s", dir, strerror(errno));
+	else if (fig->a->script && !save_script(fig->a->script, fig, tmp))
+		errmsg("plot: cannot write %s: %s", fig->a->script, strerror(errno));
+	else if (!run_gnuplot(script, errfile))
+		ret = 0;
+	unlink(script);
+	unlink(errfile);
+	return ret;
+}
+
+/* gnuplot draws into a temporary name beside OUT, renamed once complete. */
+int plot_draw(const struct plot_fig *fig)
+{
+	char dir[] = "/tmp/bpfbench-plot.XXXXXX", tmp[4096];
+	const char *out = fig->a->out;
+	int ret;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, getpid()) >= (int)sizeof(tmp)) {
+		errmsg("plot: output name too long");
+		return EXIT_USAGE;
+	}
+	if (!create_output(tmp, out))
+		return 1;
+	if (!mkdtemp(dir)) {
+		errmsg("plot: cannot create a temporary directory: %s", strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	ret = draw_in(fig, dir, tmp);
+	if (!ret && rename(tmp, out)) {
+		errmsg("plot: cannot write %s: %s", out, strerror(errno));
+		ret = 1;
+	}
+	unlink(tmp);
+	rmdir(dir);
+	return ret;
+}
