@@ -64,6 +64,31 @@ ok $? "no arguments: usage, exit 2"
 run --help
 [ "$RC" -eq 0 ] && grep -q -- --duration <<<"$OUT"
 ok $? "--help lists the global options, exit 0"
+# every subcommand completion offers (main()'s table) is in --help's usage
+subs=$("$BPFBENCH" completion bash | sed -nE "s/^\t('probe'(\|'[a-z-]+')*)\) return 0 ;;$/\1/p" | tr -d "'" | tr '|' ' ')
+missing=
+for s in $subs; do grep -qE "^ +bpfbench $s( |$)" <<<"$OUT" || missing+=" $s"; done
+[ -n "$subs" ] && [ -z "$missing" ]
+ok $? "--help's usage names every subcommand ($subs)" || diag "missing:$missing"
+# testing-only options: accepted, but not in --help, the man page or completion's offers
+run rb-libbpf --help
+[ "$RC" -eq 0 ] && grep -q -- --rb-batch-cnt <<<"$OUT" && ! grep -qE -- '--rb-(total|corrupt-seq)' <<<"$OUT"
+ok $? "rb-libbpf --help: its options, not the testing-only --rb-total/--rb-corrupt-seq"
+run bloom-lookup --help
+[ "$RC" -eq 0 ] && ! grep -q -- '--count' <<<"$OUT"
+ok $? "bloom-lookup --help: not the testing-only --count"
+"$BPFBENCH" completion bash | grep -oE "'--(rb-total|rb-corrupt-seq|count):" >"$TMPD/hidden" || true
+man="$(dirname "$BPFBENCH")/doc/bpfbench.1"
+[ ! -s "$TMPD/hidden" ] && [ -s "$man" ] && grep -qE -- '--rb-batch-cnt\\fR' "$man" &&
+	! grep -qE -- '--(rb-total|rb-corrupt-seq|count)\\fR' "$man"
+ok $? "completion and the man page offer no testing-only option" || diag "$(cat "$TMPD/hidden")"
+run -w0 -d0.1 --period-ms 100 --json - rb-custom --rb-total 1000
+[ "$RC" -eq 0 ] && python3 -c "
+import json, sys
+r = json.load(sys.stdin)['runs'][0]
+o = r['options']
+assert o['rb_total'] == 1000 and o['consumers'] == 1, o" <<<"$OUT"
+ok $? "a hidden option is still accepted; rb-* get one consumer without -c (rc=$RC)" || diag "$ERR"
 run bpf-loop --help
 [ "$RC" -eq 0 ] && grep -q -- '--nr_loops' <<<"$OUT" && grep -q '1..8388608' <<<"$OUT"
 ok $? "bpf-loop --help shows its option, range and default"

@@ -125,10 +125,17 @@ fi
 
 # The human line the seed's script parses, in its shape and agreeing with JSON.
 line=$(grep '^Summary:' <<<"$HUMAN")
-grep -Eq '^Summary: per-prod-op [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}k/s, memory usage [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}MiB, peak memory usage [0-9]+\.[0-9]{2}MiB$' <<<"$line"
-ok $? "Summary line in the seed's shape" || diag "$line"
+python3 - "$line" <<'PY'
+import re, sys
+line = sys.argv[1]
+f = [float(x) for x in re.findall(r"[0-9]+\.[0-9]+", line)]
+want = ("Summary: per-prod-op %7.2f \u00b1 %7.2fk/s, memory usage %7.2f \u00b1 %7.2fMiB,"
+        " peak memory usage %7.2fMiB" % tuple(f))
+assert len(f) == 5 and line == want, (line, want)
+PY
+ok $? "Summary line in the kernel bench's exact shape (%7.2lf figures)" || diag "$line"
 mem=$(python3 -c 'import sys; print("%.2f" % float(sys.argv[1]))' "$(json_mean "$J" memory)")
-grep -q "memory usage $mem ±" <<<"$line" && grep -q '^Memory: cgroup-v1\|^Memory: cgroup-v2\|^Memory: fdinfo' <<<"$HUMAN"
+grep -Eq "memory usage +$mem ±" <<<"$line" && grep -q '^Memory: cgroup-v1\|^Memory: cgroup-v2\|^Memory: fdinfo' <<<"$HUMAN"
 ok $? "human memory usage and JSON agree ($mem MiB), the method is printed" || diag "$HUMAN"
 
 # run_bench_htab_mem.sh's summarize, done again here: the run's whole

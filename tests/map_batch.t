@@ -64,9 +64,9 @@ for x in r["samples"]:
 PY
 }
 
-# The summary table: from the line after "Summary:" to the first line that is not a table row.
+# The summary table: from its header ("op  batch ...") to the first line that is not a table row.
 summary_table() {
-	awk '/^Summary:/ { on = 1; next } on && /^(op|update|lookup|lookup_and_delete|delete) / { print; next } on { exit }'
+	awk '/^op +batch / { on = 1 } on && /^(op|update|lookup|lookup_and_delete|delete) / { print; next } on { exit }'
 }
 
 # aligned FILE: every line as wide as the header (<= 120), each figure ending where its header ends.

@@ -164,7 +164,7 @@ bad() {	# bad WORD ARGS...
 	[ "$RC" -eq 2 ] && grep -qF -- "$word" <<<"$ERR"
 	ok $? "rejects $*: exit 2 naming '$word' (rc=$RC)"
 }
-bad "exactly one consumer" rb-libbpf
+bad "exactly one consumer" -c0 rb-libbpf
 bad "exactly one consumer" -c2 pb-custom
 bad "runs no consumer" -c1 --rb-bench-producer rb-libbpf
 bad "--rb-b2b needs" --rb-b2b --rb-bench-producer rb-custom

@@ -43,7 +43,7 @@ struct bloom_args {
 #define OPT_COUNT								\
 	{ "count", 0, OPT_UINT, OPT_OFF(struct bloom_args, count), "0", 0, UINT32_MAX,	\
 	  NULL, "N", "test aid: before measuring, run exactly N operations from the start "	\
-	  "of the window on one CPU and print their exact counts ('Counts:' line)" }
+	  "of the window on one CPU and print their exact counts ('Counts:' line)", OPT_F_HIDDEN }
 
 /* --latency: one batch of BLOOM_HIST_BATCH ops in N timed per CPU, as lpm-trie's batches of 16. */
 #define BLOOM_HIST_EVERY_STR	"64"

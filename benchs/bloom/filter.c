@@ -159,18 +159,21 @@ static double kernel_percentage(const struct run_result *res)
 	return total ? 100 * fh / total : 0.0;
 }
 
+/* Ours (the rate against theory), then the kernel bench's summary, last. */
 static void fp_report(struct bench_env *env, const struct run_result *res)
 {
 	const struct bloom_args *a = env->args;
 	uint64_t m = kernel_bitmap_bits(a->nr_entries, a->nr_hash_funcs);
 	double fh = bloom_sum(res, "false_hits");
+	FILE *out = report_out(env->opts);
+	char fig[64];
 
-	fprintf(report_out(env->opts), "Summary: %.0f false hits of %.0f total operations. "
-		"Percentage =  %2.2f %%; false positive rate %.3f ± %.3f %% (theory %.3f %% for "
-		"a %" PRIu64 "-bit bitmap), lookups of absent values %.3f M/s\n", fh,
-		bloom_sum(res, "ops") + fh, kernel_percentage(res),
-		res_st(res, FP_RATE)->mean, res_st(res, FP_RATE)->stddev, theory_pct(a), m,
-		res_st(res, FP_LOOKUPS)->mean);
+	fprintf(out, "False positives: rate %s %% (theory %.3f %% for a %" PRIu64 "-bit bitmap), "
+		"lookups of absent values %.3f M/s\n",
+		report_figure(fig, sizeof(fig), res_st(res, FP_RATE)->mean, res_st(res, FP_RATE)),
+		theory_pct(a), m, res_st(res, FP_LOOKUPS)->mean);
+	fprintf(out, "Summary: %.0f false hits of %.0f total operations. Percentage =  %2.2f %%\n",
+		fh, bloom_sum(res, "ops") + fh, kernel_percentage(res));
 }
 
 /* As summarize_percentage() prints it, then the rate and its theory. */

@@ -136,15 +136,17 @@ static double filtered_pct(const struct run_result *res)
 	return ops ? 100 * bloom_sum(res, "filtered_ops") / ops : 0.0;
 }
 
+/* What the hash map found, then the kernel bench's summary, last. */
 static void hashmap_report(struct bench_env *env, const struct run_result *res)
 {
 	FILE *out = report_out(env->opts);
 
-	bloom_print_hits(out, res, env->nr_producers, "lookups");
-	fprintf(out, "; hash map found %.3f M/s", res_st(res, H_FOUND)->mean);
+	fprintf(out, "Lookups: hash map found %.3f M/s", res_st(res, H_FOUND)->mean);
 	if (bloom_variant_of(env)->bloom)
 		fprintf(out, ", filter rejected %.3f M/s (%.2f%% of lookups)",
 			res_st(res, H_FILTERED)->mean, filtered_pct(res));
+	fputc('\n', out);
+	bloom_print_hits(out, res, env->nr_producers, "lookups");
 	fputc('\n', out);
 }
 

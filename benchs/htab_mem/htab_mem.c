@@ -478,34 +478,37 @@ static double spread_of(const struct stats *st)
 	return st->n > 1 ? st->stddev : 0.0;
 }
 
-static void format_figures(const struct run_result *res, const struct figure_shape *sh,
+/* w: the figures' width, the kernel's %7.2lf in the Summary, none in a row */
+static void format_figures(const struct run_result *res, const struct figure_shape *sh, int w,
 			   char *buf, size_t len)
 {
 	const struct stats *op = res_st(res, M_OP), *mem = res_st(res, M_MEM);
 
-	snprintf(buf, len, "%s%.2lf ± %.2lfk/s%s%.2lf ± %.2lfMiB%s%.2lfMiB", sh->op, op->mean,
-		 spread_of(op), sh->mem, mem->mean, spread_of(mem), sh->peak,
+	snprintf(buf, len, "%s%*.2lf ± %*.2lfk/s%s%*.2lf ± %*.2lfMiB%s%*.2lfMiB", sh->op, w,
+		 op->mean, w, spread_of(op), sh->mem, w, mem->mean, w, spread_of(mem), sh->peak, w,
 		 res_st(res, M_PEAK)->max);
 }
 
+/* Ours first, then the kernel's Summary, last (its script reads the last line). */
 static void htab_mem_report_final(struct bench_env *env, const struct run_result *res)
 {
 	int kmem = res_metric(res, kmem_metric.name);
 	FILE *out = report_out(env->opts);
 	char line[256];
 
-	format_figures(res, &summary_shape, line, sizeof(line));
-	fprintf(out, "%s\n", line);
 	fprintf(out, "Memory: %s; setup peak %.2lf MiB", env->method ? env->method : "none",
 		res_st(res, M_SETUP_PEAK)->max);
 	if (kmem >= 0)
 		fprintf(out, ", kernel %.2lf MiB", res_st(res, kmem)->mean);
-	fprintf(out, "; failed map operations %.0lf\n", res_st(res, M_FAILED)->mean * res_st(res, M_FAILED)->n);
+	fprintf(out, "; failed map operations %.0lf\n", res_st(res, M_FAILED)->mean *
+		res_st(res, M_FAILED)->n);
+	format_figures(res, &summary_shape, 7, line, sizeof(line));
+	fprintf(out, "%s\n", line);
 }
 
 static void htab_mem_format_row(const struct run_result *res, char *buf, size_t len)
 {
-	format_figures(res, &row_shape, buf, len);
+	format_figures(res, &row_shape, 0, buf, len);
 }
 
 /*

@@ -501,12 +501,17 @@ static void lpm_teardown(struct bench_env *env)
 	env->priv = NULL;
 }
 
+/* The kernel bench's frac_second/ops shape, its 'K' spelled as it spells it. */
 void lpm_report_summary(struct bench_env *env, const struct run_result *res)
 {
 	FILE *out = report_out(env->opts);
 
+	const struct metric_def *m = res_def(res, M_THROUGHPUT);
+	bool k = !strcmp(m->unit, "k ops/s");	/* free: the kernel's 'K' */
+
 	fprintf(out, "Summary: ");
-	report_metric(out, res_def(res, M_THROUGHPUT), res_st(res, M_THROUGHPUT), env->nr_producers);
+	report_rate(out, m->name, res_st(res, M_THROUGHPUT), k ? "K ops/s" : m->unit,
+		    k ? "K ops" : m->prod_unit, env->nr_producers);
 	fprintf(out, ", latency %8.3lf %s\n", res_shown_mean(res, M_LATENCY),
 		res_def(res, M_LATENCY)->unit);
 }

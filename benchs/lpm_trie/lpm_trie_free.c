@@ -407,9 +407,9 @@ static void lpm_free_teardown(struct bench_env *env)
 
 static void lpm_free_report_final(struct bench_env *env, const struct run_result *res)
 {
-	lpm_report_summary(env, res);
 	if (env->method)
 		fprintf(report_out(env->opts), "Method: %s\n", env->method);
+	lpm_report_summary(env, res);
 }
 
 const struct bench bench_lpm_trie_free = {

@@ -99,10 +99,11 @@ void mb_report_final(struct bench_env *env, const struct run_result *res)
 	buf[0] = 0;
 	if (mb_plan_of_result(res, &p))
 		return;
+	/* the table, then the Summary last, as every run ends */
+	table(&t, "", res, &p);
 	put(&t, "Summary: ");
 	describe(&t, res_args(res));
 	put(&t, "\n");
-	table(&t, "", res, &p);
 	fputs(buf, report_out(env->opts));
 }
 

@@ -41,9 +41,11 @@
 	{ "rb-sample-rate", 0, OPT_UINT, OPT_OFF(struct rb_args, sample_rate), "500", 1, \
 	  1000000, NULL, "N", "samples per wake-up with --rb-sampled" },	\
 	{ "rb-total", 0, OPT_UINT, OPT_OFF(struct rb_args, total), "0", 0, UINT64_MAX / 2, \
-	  NULL, "N", "testing: producers stop after N samples in all (0: never)" }, \
+	  NULL, "N", "testing: producers stop after N samples in all (0: never)", \
+	  OPT_F_HIDDEN },							\
 	{ "rb-corrupt-seq", 0, OPT_UINT, OPT_OFF(struct rb_args, corrupt_at), "0", 0, \
-	  UINT32_MAX, NULL, "N", "testing: spoil the checksum of producer 0's sample N-1 (0: none)" }
+	  UINT32_MAX, NULL, "N", "testing: spoil the checksum of producer 0's sample N-1 (0: none)", \
+	  OPT_F_HIDDEN }
 
 static const struct opt_def rb_opts[] = {
 	OPT_COMMON,
@@ -286,6 +288,14 @@ static int validate_consumers(struct bench_env *env)
 			     "--rb-batch-cnt %llu, no batch would wake the consumer",
 			     (unsigned long long)a->sample_rate, (unsigned long long)a->batch_cnt);
 	return 0;
+}
+
+/* One consumer, as the kernel's scripts pass -c1; none for --rb-bench-producer. */
+static unsigned int rb_default_consumers(const void *args)
+{
+	const struct rb_args *a = args;
+
+	return a->bench_producer ? 0 : 1;
 }
 
 static int rb_validate(struct bench_env *env)
@@ -533,7 +543,24 @@ static void rb_format_row(const struct run_result *res, char *buf, size_t len)
 		 d->mean, d->stddev);
 }
 
-/* The kernel bench's summary (its hits/drops shape for summarize), then the seed's row. */
+/* The kernel's "total operations": hits + drops of each sample, their spread. */
+static double total_sd(const struct run_result *res)
+{
+	double *v = xcalloc(res_nr_samples(res) ?: 1, sizeof(*v));
+	struct stats st;
+	int i;
+
+	for (i = 0; i < res_nr_samples(res); i++)
+		v[i] = res_sample(res, i)[M_HITS] + res_sample(res, i)[M_DROPS];
+	stats_compute(v, res_nr_samples(res), &st);
+	free(v);
+	return res_nr_samples(res) > 1 ? st.stddev : 0.0;
+}
+
+/*
+ * With -v the seed script's row first; the kernel bench's summary (its
+ * hits/drops shape for summarize) last, ± 0.000 for one sample as it prints.
+ */
 static void rb_report_final(struct bench_env *env, const struct run_result *res)
 {
 	const struct stats *h = res_st(res, M_HITS), *d = res_st(res, M_DROPS);
@@ -541,10 +568,13 @@ static void rb_report_final(struct bench_env *env, const struct run_result *res)
 	FILE *out = report_out(env->opts);
 	char row[160];
 
-	fprintf(out, "Summary: hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s\n",
-		h->mean, h->stddev, h->mean / np, d->mean, d->stddev);
-	rb_format_row(res, row, sizeof(row));
-	fprintf(out, "%s %s\n", res_bench(res)->name, row);
+	if (env->opts->verbose) {
+		rb_format_row(res, row, sizeof(row));
+		fprintf(out, "%s %s\n", res_bench(res)->name, row);
+	}
+	fprintf(out, "Summary: hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, "
+		"total operations %8.3lf ± %5.3lfM/s\n", h->mean, h->stddev, h->mean / np, d->mean,
+		d->stddev, h->mean + d->mean, total_sd(res));
 }
 
 #define RB_BENCH(ident, bname, opts_table, var, req, text)		\
@@ -559,6 +589,7 @@ const struct bench ident = {						\
 	.metrics = rb_metrics,						\
 	.nr_metrics = ARRAY_SIZE(rb_metrics),				\
 	.flags = BENCH_F_CONSUMERS,					\
+	.default_consumers = rb_default_consumers,			\
 	.validate = rb_validate,					\
 	.setup = rb_setup,						\
 	.producer = rb_producer,					\

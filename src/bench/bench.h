@@ -81,6 +81,11 @@ struct bench {
 	int nr_metrics;
 	unsigned int flags;
 
+	/*
+	 * Optional: the consumers a run gets when -c is not given (the
+	 * kernel's scripts pass -c1 to the benchmarks that need one); NULL: 0.
+	 */
+	unsigned int (*default_consumers)(const void *args);
 	/* Checks option combinations; returns 0 or prints one line and returns -EINVAL. */
 	int (*validate)(struct bench_env *env);
 	/* Loads programs and creates maps; negative errno on failure (the core prints context). */
@@ -248,7 +253,13 @@ void bench_skel_teardown(struct bench_env *env, struct hist_bpf *hb,
 FILE *report_out(const struct run_opts *o);
 /* "mean ± sd" with the decimals the spread justifies; "mean" alone for one sample. */
 const char *report_figure(char *buf, size_t len, double mean, const struct stats *st);
-/* "name mean ± sd unit" as the kernel bench prints it (no ± for one sample); for report_final hooks. */
+/*
+ * "name mean ± sd unit (X<prod_unit>/prod)" as the kernel bench prints it,
+ * "± 0.000" for one sample as it does; for report_final hooks.  report_rate
+ * takes the spelling (the kernel's "K ops/s" where our unit is "k ops/s").
+ */
 void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod);
+void report_rate(FILE *out, const char *id, const struct stats *st, const char *unit,
+		 const char *prod_unit, int nr_prod);
 
 #endif

@@ -43,6 +43,7 @@ struct run_opts {
 	/* Not options: derived or set by the caller, kept across cli_parse. */
 	double precision_pct;	/* 0: fixed duration; from precision_text by cli_validate */
 	bool batch;		/* suites and sweeps print rows: no per-run summary */
+	bool consumers_given;	/* -c was typed; else the benchmark's default_consumers() */
 };
 
 /* One run's command line, parsed: the run owns its options. */

@@ -18,8 +18,8 @@ const struct opt_def global_opts[] = {
 	  "seconds measured (one sample per period)" },
 	{ "producers", 'p', OPT_UINT, G(producers), "1", 1, BENCH_MAX_THREADS, NULL, "N",
 	  "producer threads" },
-	{ "consumers", 'c', OPT_UINT, G(consumers), "0", 0, 64, NULL, "N",
-	  "consumer threads (benchmarks that have consumers)" },
+	{ "consumers", 'c', OPT_UINT, G(consumers), NULL, 0, 64, NULL, "N",
+	  "consumer threads (default: what the benchmark needs, 1 for rb-*/pb-*, else 0)" },
 	{ "period-ms", 0, OPT_UINT, G(period_ms), "1000", 10, 60000, NULL, "MS",
 	  "sampling period" },
 	{ "affinity", 'a', OPT_FLAG, G(affinity), NULL, 0, 0, NULL, NULL,
@@ -325,6 +325,8 @@ static int apply_opt(struct parse_state *ps, const struct opt_def *o, void *args
 		return check_any_bench(o, val);
 	if (opts_set(o, args, val, err, sizeof(err)))
 		return usage_error("%s", err);
+	if (args == (void *)&ps->spec->opts && o->off == G(consumers))
+		ps->spec->opts.consumers_given = true;
 	return 0;
 }
 

@@ -112,6 +112,8 @@ int cli_validate(struct run_spec *spec)
 	if (ret)
 		return ret;
 
+	if (!o->consumers_given && b->default_consumers)
+		o->consumers = b->default_consumers(spec->args);
 	if (o->consumers && !(b->flags & BENCH_F_CONSUMERS))
 		return usage_error("benchmark %s has no consumers (-c must be 0)", b->name);
 	if (o->cons_cpus.n && !(b->flags & BENCH_F_CONSUMERS))
@@ -145,11 +147,16 @@ int cli_check_outputs(const struct run_opts *o)
 
 void cli_usage(void)
 {
+	/* every subcommand of main()'s table (tests/cli.t holds them to it) */
 	printf("Usage: bpfbench [options] BENCH [bench options]\n"
-	       "       bpfbench --list | probe [--json] | BENCH --help\n"
+	       "       bpfbench --list | --version | BENCH --help\n"
+	       "       bpfbench probe [--json]\n"
 	       "       bpfbench suite NAME [options] | suite --list\n"
-	       "       bpfbench compare OLD.json NEW.json [--alpha A] [--fail-on-regression PCT]\n"
-	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [--x PARAM] [--metric NAME]\n\n"
+	       "       bpfbench compare OLD.json NEW.json [options]\n"
+	       "       bpfbench ab \"ARGS A\" \"ARGS B\" [-r N] [options]\n"
+	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [options]\n"
+	       "       bpfbench completion bash|zsh\n"
+	       "       (SUBCOMMAND --help gives its options)\n\n"
 	       "Measures BPF maps and helpers on the running kernel.\n"
 	       "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 4 kernel lacks a feature (skip).\n\n");
 	opts_print_help(global_opts, "Options:");

@@ -272,7 +272,8 @@ static void print_table_fn(FILE *f)
 static void print_table_words(FILE *f, const struct opt_def *t)
 {
 	for (; t && t->name; t++)
-		list_word(f, "--", t->name, t->help);
+		if (!(t->flags & OPT_F_HIDDEN))
+			list_word(f, "--", t->name, t->help);
 }
 
 static void print_opts_fn(FILE *f)
@@ -328,7 +329,8 @@ static void print_option_names(FILE *f)
 	}
 	for (b = bench_table; *b; b++) {
 		for (o = (*b)->opts; o && o->name; o++) {
-			if (!earlier_opt(b, o->name) && !opts_find(global_opts, o->name)) {
+			if (!earlier_opt(b, o->name) && !opts_find(global_opts, o->name) &&
+			    !(o->flags & OPT_F_HIDDEN)) {
 				fputs(" ", f);
 				sq(f, o->name);
 			}

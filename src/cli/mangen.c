@@ -84,7 +84,8 @@ static void opt_entry(FILE *f, const struct opt_def *o)
 static void opt_table(FILE *f, const struct opt_def *t)
 {
 	for (; t && t->name; t++)
-		opt_entry(f, t);
+		if (!(t->flags & OPT_F_HIDDEN))
+			opt_entry(f, t);
 }
 
 static void global_options(FILE *f)

@@ -381,7 +381,8 @@ void opts_print_help(const struct opt_def *t, const char *title)
 {
 	printf("%s\n", title);
 	for (; t && t->name; t++)
-		help_line(t);
+		if (!(t->flags & OPT_F_HIDDEN))
+			help_line(t);
 }
 
 static int parse_range(const char *tok, int *lo, int *hi)

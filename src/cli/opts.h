@@ -54,7 +54,11 @@ struct opt_def {
 	const char *const *choices;	/* OPT_CHOICE, NULL terminated */
 	const char *metavar;
 	const char *help;
+	unsigned int flags;	/* OPT_F_* */
 };
+
+/* Accepted, but left out of --help, the man page and completion: the tests' own aids. */
+#define OPT_F_HIDDEN	(1u << 0)
 
 #define OPT_OFF(type, field)	offsetof(type, field)
 

@@ -36,13 +36,51 @@ static void human_started(const struct bench_env *env)
 			t->kind ? trigger_names[t->kind] ?: "none" : "none");
 }
 
+/* A value as our own lines print it: a count whole, anything else to 3 decimals. */
+static const char *fmt_value(char *buf, size_t len, const struct metric_def *m, double v)
+{
+	if (m->kind == METRIC_COUNT)
+		snprintf(buf, len, "%.0lf", v);
+	else
+		snprintf(buf, len, "%.3lf", v);
+	return buf;
+}
+
+#define ITER_COLS	120	/* an Iter line's width without -v */
+#define ITER_HEAD_COLS	24	/* "Iter NNN (DDDDD.DDDus): " */
+#define ITER_NUM_COLS	8	/* a figure's width as the budget counts it (%8.3lf) */
+
+/*
+ * Whether metric i goes on the Iter lines: with -v every one; else not
+ * the raw counts, and only what fits ITER_COLS at nominal figure widths,
+ * so that every Iter line of a run shows the same metrics.
+ */
+static bool iter_shows(const struct bench_env *env, int i, int *cols)
+{
+	const struct run_result *res = env->res;
+	const struct metric_def *m = &res->metrics[i];
+	char id[MKEY_ID_MAX];
+	int w;
+
+	if (env->opts->verbose)
+		return true;
+	if (m->kind == METRIC_COUNT)
+		return false;
+	w = (*cols > 0 ? 2 : 0) + (int)strlen(res_metric_id(res, i, id, sizeof(id))) + 1 +
+	    ITER_NUM_COLS + 1 + (int)strlen(m->unit);
+	if (*cols + w > ITER_COLS - ITER_HEAD_COLS)
+		return false;
+	*cols += w;
+	return true;
+}
+
 static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
 		       const double *vals)
 {
 	const struct run_result *res = env->res;
 	FILE *out = report_out(env->opts);
-	char id[MKEY_ID_MAX];
-	int i;
+	char id[MKEY_ID_MAX], num[64];
+	int i, cols = 0, k = 0;
 
 	fprintf(out, "Iter %3d (%7.3lfus): ", iter, drift_ns / 1000.0);
 	if (env->bench->format_iter) {
@@ -52,9 +90,19 @@ static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
 		fprintf(out, "%s\n", text);
 		return;
 	}
-	for (i = 0; i < res->nr_metrics; i++)
-		fprintf(out, "%s%s %8.3lf %s", i ? ", " : "", res_metric_id(res, i, id, sizeof(id)),
-			vals[i], res->metrics[i].unit);
+	for (i = 0; i < res->nr_metrics; i++) {
+		const struct metric_def *m = &res->metrics[i];
+
+		if (!iter_shows(env, i, &cols))
+			continue;
+		if (m->kind == METRIC_COUNT)
+			fprintf(out, "%s%s %s %s", k++ ? ", " : "",
+				res_metric_id(res, i, id, sizeof(id)),
+				fmt_value(num, sizeof(num), m, vals[i]), m->unit);
+		else
+			fprintf(out, "%s%s %8.3lf %s", k++ ? ", " : "",
+				res_metric_id(res, i, id, sizeof(id)), vals[i], m->unit);
+	}
 	fputc('\n', out);
 }
 
@@ -102,30 +150,40 @@ const char *report_metric_figure(char *buf, size_t len, const struct run_result 
 	return buf;
 }
 
+void report_rate(FILE *out, const char *id, const struct stats *st, const char *unit,
+		 const char *prod_unit, int nr_prod)
+{
+	/* the kernel bench's own shape, ± even for one sample (0.000), as its scripts' patterns need */
+	fprintf(out, "%s %8.3lf ± %5.3lf %s", id, st->mean, st->n > 1 ? st->stddev : 0.0, unit);
+	if (prod_unit)
+		fprintf(out, " (%7.3lf%s/prod)", st->mean / (nr_prod ? nr_prod : 1), prod_unit);
+}
+
 void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod)
 {
 	char id[MKEY_ID_MAX];
 
 	mkey_id(m->name, m->key, id, sizeof(id));
-	/* the kernel bench's own shape, which its scripts' summarize patterns read */
-	if (st->n > 1)
-		fprintf(out, "%s %8.3lf ± %5.3lf %s", id, st->mean, st->stddev, m->unit);
-	else
-		fprintf(out, "%s %8.3lf %s", id, st->mean, m->unit);
-	if (m->prod_unit)
-		fprintf(out, " (%7.3lf%s/prod)", st->mean / (nr_prod ? nr_prod : 1), m->prod_unit);
+	report_rate(out, id, st, m->unit, m->prod_unit, nr_prod);
 }
 
+/*
+ * The kernel bench's ops_report_final shape: "throughput X ± Y M ops/s
+ * (Z M ops/prod), latency W ns/op".  The raw counts are not figures of
+ * that line: the Stats lines and JSON have them.
+ */
 static void summary_line(FILE *out, const struct run_result *res, int nr_prod)
 {
 	const struct metric_def *m;
 	char id[MKEY_ID_MAX];
-	int i;
+	int i, k = 0;
 
 	fprintf(out, "Summary: ");
 	for (i = 0; i < res->nr_metrics; i++) {
 		m = &res->metrics[i];
-		if (i)
+		if (m->kind == METRIC_COUNT)
+			continue;
+		if (k++)
 			fputs(", ", out);
 		if (m->kind == METRIC_INVERSE)	/* the kernel bench: scale / mean of the base */
 			fprintf(out, "%s %8.3lf %s", res_metric_id(res, i, id, sizeof(id)),
@@ -136,36 +194,51 @@ static void summary_line(FILE *out, const struct run_result *res, int nr_prod)
 	fputc('\n', out);
 }
 
+/*
+ * Our figures beside the kernel's line: n, median, min, max, cv and the
+ * 95% CI, a count's whole.  One sample has no spread and no CI, whatever
+ * the Summary's "± 0.000" (the kernel bench's shape) seems to say.
+ */
 static void stats_lines(FILE *out, const struct run_result *res)
 {
-	char id[MKEY_ID_MAX];
+	char id[MKEY_ID_MAX], a[64], b[64], c[64];
+	const struct metric_def *m;
 	const struct stats *st;
 	int i;
 
 	for (i = 0; i < res->nr_metrics; i++) {
 		st = &res->st[i];
-		fprintf(out, "Stats: %s n %d, median %.3lf, min %.3lf, max %.3lf",
-			res_metric_id(res, i, id, sizeof(id)), st->n, st->median, st->min, st->max);
-		if (st->n > 1)
-			fprintf(out, ", cv %.2lf%%, 95%% CI [%.3lf, %.3lf]", st->cv * 100,
-				st->ci95_low, st->ci95_high);
-		fprintf(out, " %s\n", res->metrics[i].unit);
+		m = &res->metrics[i];
+		res_metric_id(res, i, id, sizeof(id));
+		if (st->n < 2) {
+			fprintf(out, "Stats: %s n %d, %s %s (one sample: no spread, no CI)\n", id,
+				st->n, fmt_value(a, sizeof(a), m, st->mean), m->unit);
+			continue;
+		}
+		fprintf(out, "Stats: %s n %d, median %s, min %s, max %s", id, st->n,
+			fmt_value(a, sizeof(a), m, st->median), fmt_value(b, sizeof(b), m, st->min),
+			fmt_value(c, sizeof(c), m, st->max));
+		fprintf(out, ", cv %.2lf%%, 95%% CI [%s, %s] %s\n", st->cv * 100,
+			fmt_value(a, sizeof(a), m, st->ci95_low),
+			fmt_value(b, sizeof(b), m, st->ci95_high), m->unit);
 	}
 }
 
 /* -r N: each repetition's mean of the first metric, and how much of the spread lies between them. */
 static void runs_line(FILE *out, const struct run_result *res)
 {
-	char id[MKEY_ID_MAX];
+	const struct metric_def *m = &res->metrics[0];
+	char id[MKEY_ID_MAX], num[64];
 	struct run_spread sp;
 	int k;
 
 	run_spread(res, 0, &sp);
 	fprintf(out, "Runs: %d, %s per run", res->nr_repeats, res_metric_id(res, 0, id, sizeof(id)));
 	for (k = 0; k < res->nr_repeats; k++)
-		fprintf(out, "%s%.3lf", k ? ", " : " ", res_repeat_st(res, k, 0)->mean);
-	fprintf(out, " %s; between-run stddev %.3lf (%.0lf%% of the variance)\n",
-		res->metrics[0].unit, sp.between_stddev, sp.between_share * 100);
+		fprintf(out, "%s%s", k ? ", " : " ",
+			fmt_value(num, sizeof(num), m, res_repeat_st(res, k, 0)->mean));
+	fprintf(out, " %s; between-run stddev %s (%.0lf%% of the variance)\n", m->unit,
+		fmt_value(num, sizeof(num), m, sp.between_stddev), sp.between_share * 100);
 }
 
 /* --kernel-stats: the kernel's count and time beside the harness's count. */
