@@ -21,10 +21,15 @@ done
 hostname bpfbench-vm 2>/dev/null
 ip link set lo up 2>/dev/null
 export HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# The consoles are ttys: held open (a tty's settings end with its last
+# close), raw so that no \r is added to the command's newlines.
+exec 7<>/dev/hvc0 8<>/dev/hvc1 9<>/dev/hvc2
+for fd in 7 8 9; do stty raw -echo <&$fd 2>/dev/null; done
 . "$V/env"
 cd "$(cat "$V/cwd")" || { echo "bpfbench-vm: error: guest: no $(cat "$V/cwd")" >/dev/hvc1; echo 125 >/dev/hvc2; echo o >/proc/sysrq-trigger; }
-bash "$V/job" </dev/null >/dev/hvc0 2>/dev/hvc1
-echo $? >/dev/hvc2
+bash "$V/job" </dev/null >&7 2>&8 7>&- 8>&- 9>&-
+echo $? >&9
+exec 7>&- 8>&- 9>&-	# a tty's last close waits until its output is sent
 sync
 echo o >/proc/sysrq-trigger
 sleep 10

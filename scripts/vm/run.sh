@@ -69,7 +69,10 @@ for s in INT TERM HUP; do
 	trap "trap - EXIT; cleanup; trap - $s; kill -$s \$\$" "$s"
 done
 
-# The kernel: a directory of ours (vmlinuz, initramfs.cpio), else a file.
+# The kernel: a file, else a name or package fetched into a directory of ours.
+case $KERNEL in
+*/*) [ -f "$KERNEL" ] || die "no kernel image at $KERNEL" ;;
+esac
 if [ -f "$KERNEL" ]; then
 	KDIR=
 	IMAGE=$KERNEL
