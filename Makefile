@@ -60,7 +60,8 @@ INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run check test deps clean fuzz fuzzers valgrind man completion install uninstall
+.PHONY: all run check test deps clean fuzz fuzzers valgrind man completion install uninstall \
+	vm-deps check-kernel check-kernel-ci
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -191,7 +192,7 @@ SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/f
 # The suite runs as built (every tests/*.t), then SAN_TESTS under
 # AddressSanitizer + UBSan.
 check:
-	@bash scripts/deps.sh valgrind
+	@bash scripts/deps.sh valgrind qemu-system-x86 busybox-static cpio xz-utils
 	$(MAKE) $(JOBS) all
 	BPFBENCH_BUILD=$(BUILD) $(PROVE) -v $(filter-out $(SERIAL_TESTS),$(wildcard tests/*.t))
 	BPFBENCH_BUILD=$(BUILD) prove -v -e bash $(SERIAL_TESTS)
@@ -200,6 +201,28 @@ check:
 	BPFBENCH_BUILD=build-san prove -e bash $(filter $(SERIAL_TESTS),$(SAN_TESTS))
 
 test: check
+
+# --- Another kernel: the tests run inside a Debian kernel under QEMU ---
+# (scripts/vm/: KVM where /dev/kvm works, else TCG, emulated and slow).
+# KERNEL is a name of scripts/vm/kernels (7.3, 6.12) or a package name;
+# check-kernel runs TESTS (default every tests/*.t: under TCG about an hour),
+# check-kernel-ci the tests only a newer kernel can run, as .ci/run does.
+KERNEL		?= 7.3
+TESTS		?= $(filter-out tests/vm.t tests/vm_boot.t,$(wildcard tests/*.t))
+KERNEL_TESTS	:= $(wildcard tests/kernel_*.t) tests/verifier.t
+VM_TIMEOUT	?= 5400
+VM_RUN		= bash scripts/vm/run.sh --kernel $(KERNEL) --timeout $(VM_TIMEOUT) --
+
+vm-deps:
+	@bash scripts/deps.sh qemu-system-x86 busybox-static cpio xz-utils
+
+check-kernel: vm-deps
+	$(MAKE) $(JOBS) all
+	$(VM_RUN) env BPFBENCH_BUILD=$(BUILD) prove -v -e bash $(TESTS)
+
+check-kernel-ci: vm-deps
+	$(MAKE) $(JOBS) all
+	$(VM_RUN) env BPFBENCH_BUILD=$(BUILD) prove -v --timer -e bash $(KERNEL_TESTS)
 
 # memcheck on a short run of each family (about 2 minutes; check runs three
 # of them).  Its own build: the valgrind headers must be there at compile time
