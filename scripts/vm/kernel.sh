@@ -15,7 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${BPFBENCH_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpfbench-vm}
 APTD=$CACHE/apt
 
-die() { echo "bpfbench-vm: error: $*" >&2; exit "${2:-125}"; }
+die() { echo "bpfbench-vm: error: $1" >&2; exit "${2:-125}"; }
 say() { echo "bpfbench-vm: $*" >&2; }
 
 # The Debian mirror the host's apt uses (deb822 or one-line sources).

@@ -25,7 +25,7 @@ KEEP=
 WORK=
 PIDS=()
 
-die() { echo "bpfbench-vm: error: $*" >&2; exit "${2:-125}"; }
+die() { echo "bpfbench-vm: error: $1" >&2; exit "${2:-125}"; }
 usage() {
 	sed -n '4,6s/^# \{0,3\}//p' "$0" | sed 's/^run.sh/Usage: bpfbench-vm/'
 	exit "${1:-0}"
@@ -55,6 +55,7 @@ command -v "$QEMU" >/dev/null 2>&1 ||
 
 cleanup() {
 	local p
+	[ -n "${QPID:-}" ] && kill "$QPID" 2>/dev/null && wait "$QPID" 2>/dev/null
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	PIDS=()
@@ -143,7 +144,10 @@ timeout -k 5 "$TIMEOUT" "$QEMU" -nodefaults -no-user-config -display none -no-re
 	-chardev file,id=o,path="$WORK/out" -device virtconsole,chardev=o,nr=0 \
 	-chardev file,id=e,path="$WORK/err" -device virtconsole,chardev=e,nr=1 \
 	-chardev file,id=s,path="$WORK/status" -device virtconsole,chardev=s,nr=2 \
-	</dev/null >"$WORK/qemu.log" 2>&1
+	</dev/null >"$WORK/qemu.log" 2>&1 &
+QPID=$!
+# waited for in the background: a signal to us is handled at once
+wait $QPID
 QRC=$?
 exec 5>&- 6>&-
 for p in "${PIDS[@]:1}"; do wait "$p" 2>/dev/null; done
