@@ -179,14 +179,15 @@ SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
 # for them, every benchmark once with the options that reach its family's C
 # code (--verify, --count, --latency, use cases, map types, consumers).  Also
 # left out: busy.t (tests/lib.sh's object counting against other processes,
-# no bpfbench code of its own) and memcheck.t (valgrind cannot run an ASan
-# binary).  Every other test, and any new one, runs in both passes: the
-# core and its outputs (CLI, results, JSON/CSV/Markdown, schema, compare,
-# ab and verdicts, plot, C unit tests, fuzz corpora, histograms, faults,
+# no bpfbench code of its own), memcheck.t (valgrind cannot run an ASan
+# binary), the VM runner's tests (shell scripts and a boot) and the tests
+# only a newer kernel runs (they skip here; make check-kernel-ci runs them).
+# Every other test, and any new one, runs in both passes: the core and its
+# outputs (CLI, results, JSON/CSV/Markdown, schema, compare, ab and verdicts, plot, C unit tests, fuzz corpora, histograms, faults,
 # signals, state, probe, privileges, kernel stats, test-run, install).
 SAN_OMIT	:= tests/bloom.t tests/bpf_for.t tests/bpf_loop.t tests/htab_mem.t \
 		   tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
-		   tests/busy.t tests/memcheck.t
+		   tests/busy.t tests/memcheck.t tests/vm.t tests/vm_boot.t $(wildcard tests/kernel_*.t)
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
 
 # The suite runs as built (every tests/*.t), then SAN_TESTS under
