@@ -136,8 +136,8 @@ fetch() {
 		fi
 		got+=("$f")
 	done
-	kver=$(dpkg-deb -c "${got[0]}" | grep -oE 'lib/modules/[^/]+/vmlinuz' | head -1 | cut -d/ -f3)
-	[ -n "$kver" ] || kver=$(dpkg-deb -c "${got[0]}" | grep -oE 'boot/vmlinuz-[^ ]+' | head -1 | sed 's|boot/vmlinuz-||')
+	kver=$(dpkg-deb -c "${got[0]}" | grep -oE 'lib/modules/[^/]+/vmlinuz' | head -1 | cut -d/ -f3 || true)
+	[ -n "$kver" ] || kver=$(dpkg-deb -c "${got[0]}" | grep -oE 'boot/vmlinuz-[^ ]+' | head -1 | sed 's|boot/vmlinuz-||' || true)
 	[ -n "$kver" ] || die "${got[0]} holds no vmlinuz"
 	kdir=$CACHE/kernels/$kver
 	if [ ! -s "$kdir/initramfs.cpio" ] || [ ! -s "$kdir/vmlinuz" ]; then
