@@ -11,8 +11,8 @@ before=$(kernel_objects_settle "0 0 0")
 run -w0 -d1 -q htab-mem --use-case overwrite --memory-method cgroup --json "$TMPD/h.json"
 [ "$RC" -eq 4 ] && skip_all "$(head -1 <<<"$ERR")"
 json_check "$TMPD/h.json" 'r = d["runs"][0]
-r["method"] == "cgroup-v2 memory.current, memory.peak" and r["metrics"]["memory"]["mean"] > 0 and
-r["metrics"]["peak-memory"]["mean"] > 0' 
+m = r["metrics"]
+r["method"] == "cgroup-v2 memory.current, memory.peak" and m["memory"]["mean"] > 0 and m["peak-memory"]["mean"] > 0' 
 ok $? "htab-mem --memory-method cgroup: v2 memory.current and memory.peak (rc=$RC)" || diag "$ERR"
 ls -d /sys/fs/cgroup/bpfbench-* 2>/dev/null | grep -q . && fail "a bpfbench cgroup is left" || pass "no bpfbench cgroup left"
 

@@ -20,7 +20,7 @@ fake() {
 	ERR=$(grep -v 'no KVM here' "$TMPD/err")
 }
 one_error() {	# one_error RC WANT PATTERN DESC
-	[ "$RC" -eq "$1" ] && [ "$(wc -l <<<"$ERR")" -eq 1 ] && grep -q "^bpfbench-vm: error: .*$2" <<<"$ERR"
+	[ "$RC" -eq "$1" ] && [ "$(wc -l <<<"$ERR")" -eq 1 ] && grep -qE "^bpfbench(-vm)?: error: " <<<"$ERR" && grep -qF -- "$2" <<<"$ERR"
 	ok $? "$3" || diag "exit $RC: $ERR"
 }
 
@@ -80,6 +80,24 @@ start=$SECONDS
 FAKE_QEMU=sleep fake --timeout 2 -- true
 [ "$RC" -eq 124 ] && grep -q "did not finish within 2 s" <<<"$ERR" && [ $((SECONDS - start)) -lt 20 ]
 ok $? "a hung VM: killed after --timeout, exit 124" || diag "$RC $ERR"
+
+# ab --kernel: the thin layer over run.sh (scripts/vm/ab.sh, through the binary)
+"$BPFBENCH" ab --kernel "$IMAGE" "noop" >"$TMPD/out" 2>"$TMPD/err"
+RC=$? ERR=$(cat "$TMPD/err")
+one_error 2 "give two kernels" "ab with one --kernel: exit 2"
+"$BPFBENCH" ab --kernel "$IMAGE" --kernel "$IMAGE" "noop --json=x" >"$TMPD/out" 2>"$TMPD/err"
+RC=$? ERR=$(cat "$TMPD/err")
+one_error 2 "outputs go after the command line" "ab --kernel: an output inside the command line: exit 2"
+BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \
+	"$BPFBENCH" ab --kernel "$IMAGE" --kernel "$IMAGE" -r 3 --seed 7 --json "$TMPD/ab.json" \
+	"noop -w0 -d0.2 --period-ms 100" >"$TMPD/out" 2>"$TMPD/err"
+RC=$?
+[ "$RC" -eq 0 ] && grep -q 'WARNING: no KVM here: both kernels run on an emulated CPU' "$TMPD/err" &&
+	grep -qE '^noop: ab +throughput .* 3/3 runs' "$TMPD/out" && json_check "$TMPD/ab.json" 'r = d["runs"]
+reps = [len({s["repeat"] for s in x["samples"]}) for x in r]
+[x["label"] for x in r] == ["A", "B"] and all(x["env"]["vm"]["accel"] == "tcg" for x in r) and set(d["env"]["kernels"]) == {"A", "B"} and reps == [3, 3]'
+ok $? "ab --kernel A --kernel B -r 3: six VM runs, the emulation warned, verdicts on 3/3 runs, both sides' env in the JSON" ||
+	diag "rc=$RC" "$(grep -c WARNING "$TMPD/err")" "$(grep "^noop" "$TMPD/out")"
 
 [ -z "$(ls -A "$TMPDIR")" ]
 ok $? "every run removed its work directory" || diag "$(ls "$TMPDIR")"
