@@ -53,9 +53,12 @@ MAN1DIR		:= $(PREFIX)/share/man/man1
 BASHCOMPDIR	:= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 DOCDIR		:= $(PREFIX)/share/doc/bpfbench
+VMDIR		:= $(PREFIX)/share/bpfbench/vm
+VM_FILES	:= scripts/vm/run.sh scripts/vm/ab.sh scripts/vm/kernel.sh scripts/vm/init.sh \
+		   scripts/vm/guest.sh scripts/vm/kernels
 INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 		   $(ZSHCOMPDIR)/_bpfbench $(DOCDIR)/README.md $(DOCDIR)/LICENSE \
-		   $(DOCDIR)/bpfbench-result.schema.json
+		   $(DOCDIR)/bpfbench-result.schema.json $(addprefix $(VMDIR)/,$(notdir $(VM_FILES)))
 
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -128,10 +131,12 @@ install: $(BUILD)/bpfbench $(DOCS)
 	install -m 0644 $(BUILD)/doc/bpfbench.bash $(DESTDIR)$(BASHCOMPDIR)/bpfbench
 	install -m 0644 $(BUILD)/doc/_bpfbench $(DESTDIR)$(ZSHCOMPDIR)/_bpfbench
 	install -m 0644 README.md LICENSE schema/bpfbench-result.schema.json $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(VMDIR)
+	install -m 0644 $(VM_FILES) $(DESTDIR)$(VMDIR)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(VMDIR) $(DESTDIR)$(PREFIX)/share/bpfbench 2>/dev/null || true
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)

@@ -16,10 +16,6 @@
 #include "util.h"
 #include "vm.h"
 
-#ifndef BPFBENCH_VMDIR
-#define BPFBENCH_VMDIR	"/usr/local/share/bpfbench/vm"
-#endif
-
 bool vm_wanted(int argc, char **argv, bool ab)
 {
 	int i = ab ? 2 : 1;
@@ -27,7 +23,7 @@ bool vm_wanted(int argc, char **argv, bool ab)
 	return argc > i && (!strcmp(argv[i], "--kernel") || !strncmp(argv[i], "--kernel=", 9));
 }
 
-/* The scripts: BPFBENCH_VM_DIR, else beside a build tree's binary, else installed. */
+/* The scripts: BPFBENCH_VM_DIR, else beside a build tree's binary, else installed (PREFIX/share). */
 static int vm_dir(const char *self, char *dir, size_t len)
 {
 	const char *env = getenv("BPFBENCH_VM_DIR");
@@ -44,8 +40,9 @@ static int vm_dir(const char *self, char *dir, size_t len)
 		*slash = 0;
 	if (snprintf(dir, len, "%s/../scripts/vm", path) < (int)len && !access(dir, R_OK))
 		return 0;
-	snprintf(dir, len, "%s", BPFBENCH_VMDIR);
-	return access(dir, R_OK) ? -ENOENT : 0;
+	if (snprintf(dir, len, "%s/../share/bpfbench/vm", path) < (int)len && !access(dir, R_OK))
+		return 0;
+	return -ENOENT;
 }
 
 int vm_exec(int argc, char **argv, bool ab)
@@ -63,8 +60,8 @@ int vm_exec(int argc, char **argv, bool ab)
 	}
 	self[n] = 0;
 	if (vm_dir(self, dir, sizeof(dir))) {
-		errmsg("--kernel: the VM runner's scripts are not at %s/../scripts/vm nor "
-		       "%s (BPFBENCH_VM_DIR names them)", self, BPFBENCH_VMDIR);
+		errmsg("--kernel: the VM runner's scripts are neither in ../scripts/vm nor in "
+		       "../share/bpfbench/vm beside %s (BPFBENCH_VM_DIR names them)", self);
 		return 1;
 	}
 	snprintf(script, sizeof(script), "%s/%s", dir, ab ? "ab.sh" : "run.sh");
