@@ -99,7 +99,8 @@ for side, k in (("A", ka), ("B", kb)):
     run["samples"] = [dict(s, repeat=i) for i, doc in enumerate(docs) for s in doc["runs"][0]["samples"]]
     run["runs"] = pairs
     # the summary of every run's samples, as one run of N repetitions has
-    # (the CI left out: the samples of N processes are not one series)
+    # (no CI: the samples of N processes are not one series; compare tests
+    # the runs' means)
     for m, st in run["metrics"].items():
         v = sorted(x[m] for x in run["samples"] if isinstance(x.get(m), (int, float)))
         if not v:
@@ -109,9 +110,7 @@ for side, k in (("A", ka), ("B", kb)):
         half = len(v) // 2
         st.update(n=len(v), mean=mean, stddev=sd, min=v[0], max=v[-1],
                   median=v[half] if len(v) % 2 else (v[half - 1] + v[half]) / 2,
-                  cv=sd / mean if sd is not None and mean else None)
-        for k in ("ci95_low", "ci95_high"):
-            st.pop(k, None)
+                  cv=sd / mean if sd is not None and mean else None, ci95_low=None, ci95_high=None)
     run["label"] = "ab"
     env = dict(docs[0]["env"], vm={"kernel_spec": k, "accel": "tcg" if emulated else "kvm",
                                    "emulated": emulated, "fresh_vm_per_run": True})
