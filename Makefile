@@ -213,7 +213,7 @@ test: check
 # KERNEL is a name of scripts/vm/kernels (7.3, 6.12) or a package name;
 # check-kernel runs TESTS (default every tests/*.t: under TCG about an hour),
 # check-kernel-ci the tests only a newer kernel can run, as .ci/run does
-# (about 10 minutes under TCG; tests/verifier.t alone takes 20 or more there:
+# (about 10 minutes under TCG; tests/verifier.t alone takes 16 there:
 # make check-kernel TESTS=tests/verifier.t).
 KERNEL		?= 7.3
 TESTS		?= $(filter-out tests/vm.t tests/vm_boot.t,$(wildcard tests/*.t))
