@@ -57,14 +57,18 @@ MAN1DIR		:= $(PREFIX)/share/man/man1
 BASHCOMPDIR	:= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 DOCDIR		:= $(PREFIX)/share/doc/bpfbench
+VMDIR		:= $(PREFIX)/share/bpfbench/vm
+VM_FILES	:= scripts/vm/run.sh scripts/vm/ab.sh scripts/vm/kernel.sh scripts/vm/init.sh \
+		   scripts/vm/guest.sh scripts/vm/kernels
 INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 		   $(ZSHCOMPDIR)/_bpfbench $(DOCDIR)/README.md $(DOCDIR)/LICENSE \
-		   $(DOCDIR)/bpfbench-result.schema.json
+		   $(DOCDIR)/bpfbench-result.schema.json $(addprefix $(VMDIR)/,$(notdir $(VM_FILES)))
 
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run check test deps clean fuzz fuzzers valgrind man completion install uninstall
+.PHONY: all run check test deps clean fuzz fuzzers valgrind man completion install uninstall \
+	vm-deps check-kernel check-kernel-ci
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -139,10 +143,12 @@ install: $(BUILD)/bpfbench $(DOCS)
 	install -m 0644 $(BUILD)/doc/bpfbench.bash $(DESTDIR)$(BASHCOMPDIR)/bpfbench
 	install -m 0644 $(BUILD)/doc/_bpfbench $(DESTDIR)$(ZSHCOMPDIR)/_bpfbench
 	install -m 0644 README.md LICENSE schema/bpfbench-result.schema.json $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(VMDIR)
+	install -m 0644 $(VM_FILES) $(DESTDIR)$(VMDIR)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(VMDIR) $(DESTDIR)$(PREFIX)/share/bpfbench 2>/dev/null || true
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
@@ -194,20 +200,21 @@ SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
 # for them, every benchmark once with the options that reach its family's C
 # code (--verify, --count, --latency, use cases, map types, consumers).  Also
 # left out: busy.t (tests/lib.sh's object counting against other processes,
-# no bpfbench code of its own) and memcheck.t (valgrind cannot run an ASan
-# binary).  Every other test, and any new one, runs in both passes: the
-# core and its outputs (CLI, results, JSON/CSV/Markdown, schema, compare,
-# ab and verdicts, plot, C unit tests, fuzz corpora, histograms, faults,
+# no bpfbench code of its own), memcheck.t (valgrind cannot run an ASan
+# binary), the VM runner's tests (shell scripts and a boot) and the tests
+# only a newer kernel runs (they skip here; make check-kernel-ci runs them).
+# Every other test, and any new one, runs in both passes: the core and its
+# outputs (CLI, results, JSON/CSV/Markdown, schema, compare, ab and verdicts, plot, C unit tests, fuzz corpora, histograms, faults,
 # signals, state, probe, privileges, kernel stats, test-run, install).
 SAN_OMIT	:= tests/bloom.t tests/bpf_for.t tests/bpf_loop.t tests/htab_mem.t \
 		   tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
-		   tests/busy.t tests/memcheck.t
+		   tests/busy.t tests/memcheck.t tests/vm.t tests/vm_boot.t $(wildcard tests/kernel_*.t)
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
 
 # The suite runs as built (every tests/*.t), then SAN_TESTS under
 # AddressSanitizer + UBSan.
 check:
-	@bash scripts/deps.sh valgrind
+	@bash scripts/deps.sh valgrind qemu-system-x86 busybox-static cpio xz-utils
 	$(MAKE) $(JOBS) all
 	BPFBENCH_BUILD=$(BUILD) $(PROVE) -v $(filter-out $(SERIAL_TESTS),$(wildcard tests/*.t))
 	BPFBENCH_BUILD=$(BUILD) prove -v -e bash $(SERIAL_TESTS)
@@ -216,6 +223,30 @@ check:
 	BPFBENCH_BUILD=build-san prove -e bash $(filter $(SERIAL_TESTS),$(SAN_TESTS))
 
 test: check
+
+# --- Another kernel: the tests run inside a Debian kernel under QEMU ---
+# (scripts/vm/: KVM where /dev/kvm works, else TCG, emulated and slow).
+# KERNEL is a name of scripts/vm/kernels (7.3, 6.12) or a package name;
+# check-kernel runs TESTS (default every tests/*.t: under TCG about an hour),
+# check-kernel-ci the tests only a newer kernel can run, as .ci/run does
+# (about 10 minutes under TCG; tests/verifier.t alone takes 16 there:
+# make check-kernel TESTS=tests/verifier.t).
+KERNEL		?= 7.3
+TESTS		?= $(filter-out tests/vm.t tests/vm_boot.t,$(wildcard tests/*.t))
+KERNEL_TESTS	:= $(wildcard tests/kernel_*.t)
+VM_TIMEOUT	?= 5400
+VM_RUN		= bash scripts/vm/run.sh --kernel $(KERNEL) --timeout $(VM_TIMEOUT) --
+
+vm-deps:
+	@bash scripts/deps.sh qemu-system-x86 busybox-static cpio xz-utils
+
+check-kernel: vm-deps
+	$(MAKE) $(JOBS) all
+	$(VM_RUN) env BPFBENCH_BUILD=$(BUILD) prove -v -e bash $(TESTS)
+
+check-kernel-ci: vm-deps
+	$(MAKE) $(JOBS) all
+	$(VM_RUN) env BPFBENCH_BUILD=$(BUILD) prove -v --timer -e bash $(KERNEL_TESTS)
 
 # memcheck on a short run of each family (about 2 minutes; check runs three
 # of them).  Its own build: the valgrind headers must be there at compile time

@@ -215,12 +215,18 @@ ok $? "make install DESTDIR PREFIX=/usr" || diag "$(cat "$TMPD/install.out")"
 
 want="0755 usr/bin/bpfbench
 0644 usr/share/bash-completion/completions/bpfbench
+0644 usr/share/bpfbench/vm/ab.sh
+0644 usr/share/bpfbench/vm/guest.sh
+0644 usr/share/bpfbench/vm/init.sh
+0644 usr/share/bpfbench/vm/kernel.sh
+0644 usr/share/bpfbench/vm/kernels
+0644 usr/share/bpfbench/vm/run.sh
 0644 usr/share/doc/bpfbench/LICENSE
 0644 usr/share/doc/bpfbench/README.md
 0644 usr/share/doc/bpfbench/bpfbench-result.schema.json
 0644 usr/share/man/man1/bpfbench.1
 0644 usr/share/zsh/site-functions/_bpfbench"
-same "install lays out bin, man1, bash and zsh completions and the docs, with their modes" \
+same "install lays out bin, man1, bash and zsh completions, the docs and the VM runner, with their modes" \
 	"$want" "$(cd "$dest" && find . -type f -printf '%#m %P\n' | sort -k2)"
 
 [ "$("$dest/usr/bin/bpfbench" --version)" = "$version" ]
@@ -235,7 +241,7 @@ ok $? "installed files are the built ones"
 mk uninstall DESTDIR="$dest" PREFIX=/usr >"$TMPD/install.out" 2>&1
 ok $? "make uninstall" || diag "$(cat "$TMPD/install.out")"
 left=$(find "$dest" -type f)
-[ -z "$left" ] && [ ! -e "$dest/usr/share/doc/bpfbench" ]
+[ -z "$left" ] && [ ! -e "$dest/usr/share/doc/bpfbench" ] && [ ! -e "$dest/usr/share/bpfbench" ]
 ok $? "uninstall removes every installed file and the doc directory" || diag "left: $left"
 
 mk -n install DESTDIR="$dest" |

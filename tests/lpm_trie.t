@@ -127,11 +127,15 @@ h = json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]
 print({k: v for k, v in h.items() if k != "bins"})' "$J" 2>&1)"
 
 # without it: no line, no histograms, no sampled_ops, and no clock program loaded
+# (a fixed wait is too short on a slow machine, an emulated CPU: up to 60 s)
 "$BPFBENCH" -q -w0 -d3 lpm-trie-lookup --json "$TMPD/off.json" >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+for _ in $(seq 120); do
+	run_progs=$(held_by $pid prog lpm_run)
+	[ "$run_progs" = 1 ] || ! kill -0 $pid 2>/dev/null && break
+	sleep 0.5
+done
 clock=$(held_by $pid prog hist_clock)
-run_progs=$(held_by $pid prog lpm_run)
 wait $pid
 rc=$?
 # its measured program seen held proves the look could find one

@@ -58,17 +58,21 @@ static void parent_of(const char *dir, char *out, size_t len)
  * Where, in v2, a child with the memory controller can hold us: under
  * home if its children get the controller (or can be given it), else
  * beside home when home itself has it (v2 lets no process live in a
- * cgroup whose children have controllers, the root excepted).
+ * cgroup whose children have controllers, the root excepted).  At the
+ * root (a bare init, a container's own namespace) there is no "beside":
+ * the root may hold processes and enable the controller for its children,
+ * so we do (+memory in its subtree_control), as systemd would at boot.
  */
-static int v2_parent(struct memcg *m, char *parent, size_t len)
+static int v2_parent(struct memcg *m, const char *mnt, char *parent, size_t len)
 {
+	bool root = !strcmp(m->home, mnt);
 	int err;
 
 	if (sysfs_has_word(m->home, "cgroup.subtree_control", "memory")) {
 		snprintf(parent, len, "%s", m->home);
 		return 0;
 	}
-	if (sysfs_has_word(m->home, "cgroup.controllers", "memory")) {
+	if (!root && sysfs_has_word(m->home, "cgroup.controllers", "memory")) {
 		parent_of(m->home, parent, len);
 		return 0;
 	}
@@ -77,8 +81,9 @@ static int v2_parent(struct memcg *m, char *parent, size_t len)
 		snprintf(parent, len, "%s", m->home);
 		return 0;
 	}
-	snprintf(m->why, sizeof(m->why), "cgroup v2: memory controller not available below %s: %s",
-		 m->home, strerror(-err));
+	snprintf(m->why, sizeof(m->why), "cgroup v2: %s lacks the memory controller for its "
+		 "children and refused +memory in cgroup.subtree_control: %s%s", m->home,
+		 strerror(-err), err == -EBUSY ? " (it holds processes: only the root may)" : "");
 	return err;
 }
 
@@ -199,7 +204,7 @@ static int try_cgroup(struct memcg *m)
 	m->method = cg.version == CG_V2 ? MEMCG_V2 : MEMCG_V1;
 	snprintf(parent, sizeof(parent), "%s", m->home);
 	if (cg.version == CG_V2) {
-		err = v2_parent(m, parent, sizeof(parent));
+		err = v2_parent(m, cg.dir, parent, sizeof(parent));
 		if (err)
 			return err;
 	}

@@ -24,6 +24,15 @@ enum slot_field { SLOT_HITS, SLOT_DROPS };
 /* Sum of one counter over all slots (read through the mmap'ed .bss). */
 uint64_t slots_sum(const struct bench_slot *slots, enum slot_field f);
 
+/*
+ * Triggers the kernel skipped, over the object's loaded programs: a
+ * program whose run is preempted (7.x kernels are preemptible, no
+ * preempt=none) makes the next trigger of it on that CPU a recursion miss,
+ * counted in its prog info (recursion_misses) and never run.
+ */
+struct bpf_object;
+uint64_t obj_recursion_misses(struct bpf_object *obj);
+
 /* Turns a running total into per-period deltas. */
 struct delta {
 	uint64_t last;

@@ -32,6 +32,7 @@
 #include "sysenv.h"
 #include "outfile.h"
 #include "util.h"
+#include "vm.h"
 
 /* Before cli_parse: the version needs no benchmark and no BPF. */
 static int print_version(int argc, char **argv)
@@ -187,6 +188,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
 		return print_version(argc, argv);
+	if (vm_wanted(argc, argv, false))
+		return vm_exec(argc, argv, false);
+	if (argc > 1 && !strcmp(argv[1], "ab") && vm_wanted(argc, argv, true))
+		return vm_exec(argc, argv, true);
 	at = cli_first_word(argc, argv);
 	sub = at > 0 ? find_subcommand(argv[at]) : NULL;
 	if (sub)

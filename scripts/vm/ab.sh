@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# bpfbench ab --kernel A --kernel B "ARGS": one command line of a benchmark
+# run on two kernels, each run in a fresh VM (scripts/vm/run.sh), the pairs
+# in random order (A B or B A), then compare's verdicts of B against A.
+#
+#   ab.sh --kernel A --kernel B [-r N] [--seed S] [--json FILE]
+#         [--noise PCT] [--alpha A] [--fail-on-regression PCT] "ARGS"
+#
+# A kernel is a name of scripts/vm/kernels (7.3, 6.12), a Debian package
+# name or a vmlinuz.  Without KVM both sides run on an emulated CPU: the
+# verdicts then compare emulations, and the run says so.  Exit status as
+# compare's; 2 bad usage; a failed run's own status.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+BIN=${BPFBENCH_BIN:-$HERE/../../build/bpfbench}
+KERNELS=()
+PAIRS=3
+SEED=$(( $(date +%s) ^ $$ ))
+JSON=
+CMP=()
+ARGS=
+
+die() { echo "bpfbench: error: ab: $1" >&2; exit "${2:-1}"; }
+usage() { sed -n '5,6s/^# \{0,3\}//p' "$0" | sed 's/^ab.sh/Usage: bpfbench ab/'; exit 0; }
+val() { [ "$2" -ge 2 ] || die "$1 needs a value" 2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help)	usage ;;
+	--kernel)	val "$1" $#; KERNELS+=("$2"); shift 2 ;;
+	-r|--runs)	val "$1" $#; [[ $2 =~ ^[1-9][0-9]*$ ]] && [ "$2" -le 100 ] ||
+				die "-r: '$2' is not an integer in [1, 100]" 2
+			PAIRS=$2; shift 2 ;;
+	--seed)		val "$1" $#; [[ $2 =~ ^[0-9]+$ ]] || die "--seed: '$2' is not an integer" 2
+			SEED=$2; shift 2 ;;
+	--json)		val "$1" $#; JSON=$2; shift 2 ;;
+	--noise|--alpha|--fail-on-regression)
+			val "$1" $#; CMP+=("$1" "$2"); shift 2 ;;
+	-*)		die "unknown argument '$1' (see 'bpfbench ab --help')" 2 ;;
+	*)		[ -z "$ARGS" ] || die "one command line with --kernel: '$ARGS', then '$1'" 2
+			ARGS=$1; shift ;;
+	esac
+done
+[ ${#KERNELS[@]} -eq 2 ] || die "give two kernels: --kernel A --kernel B" 2
+[ -n "$ARGS" ] || die "give the command line to run on both: \"ARGS\"" 2
+[ -x "$BIN" ] || die "no bpfbench at $BIN (BPFBENCH_BIN)"
+read -ra WORDS <<<"$ARGS"
+for w in "${WORDS[@]}"; do
+	case $w in --json*|--csv*|--md*|-r|--runs*|--sweep*)
+		die "-r, --sweep and outputs go after the command line, not in '$ARGS'" 2 ;;
+	esac
+done
+# the command line must parse here before any VM boots
+"$BIN" "${WORDS[@]}" --help >/dev/null 2>"${TMPDIR:-/tmp}/.bpfbench-ab-check.$$" || {
+	cat "${TMPDIR:-/tmp}/.bpfbench-ab-check.$$" >&2; rm -f "${TMPDIR:-/tmp}/.bpfbench-ab-check.$$"; exit 2; }
+rm -f "${TMPDIR:-/tmp}/.bpfbench-ab-check.$$"
+
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/bpfbench-ab.XXXXXX") || die "cannot make a temporary directory"
+trap 'rm -rf "$DIR"' EXIT
+EMULATED=
+[ -w /dev/kvm ] && [ -z "${BPFBENCH_VM_ACCEL:-}" ] || EMULATED=1
+[ -n "$EMULATED" ] && cat >&2 <<'WARN'
+bpfbench: WARNING: no KVM here: both kernels run on an emulated CPU (QEMU TCG).
+bpfbench: WARNING: the figures and verdicts compare emulations, not the kernels' real speed.
+WARN
+
+# run_side K SIDE N: one run in a fresh VM; its JSON in $DIR/SIDE-N.json
+run_side() {
+	local k=$1 side=$2 n=$3 st
+	echo "ab: [$n/$PAIRS] $side on kernel $k" >&2
+	bash "$HERE/run.sh" --kernel "$k" --timeout "${BPFBENCH_VM_TIMEOUT:-1800}" -- \
+		"$BIN" -q "${WORDS[@]}" --json - >"$DIR/$side-$n.json" 2>"$DIR/$side-$n.err"
+	st=$?
+	if [ $st -ne 0 ]; then
+		grep -v 'no KVM here' "$DIR/$side-$n.err" >&2
+		echo "bpfbench: error: ab: run $n of $side (kernel $k) failed (exit $st)" >&2
+		exit $st
+	fi
+}
+
+RANDOM=$SEED
+for n in $(seq "$PAIRS"); do
+	if [ $((RANDOM & 1)) -eq 0 ]; then order="A B"; else order="B A"; fi
+	for side in $order; do
+		if [ $side = A ]; then run_side "${KERNELS[0]}" A "$n"; else run_side "${KERNELS[1]}" B "$n"; fi
+	done
+done
+
+# Each side's runs as one run of N repetitions (each sample tagged with its
+# run), the env of its kernel; compare matches the two by label.
+python3 - "$DIR" "$PAIRS" "$EMULATED" "$JSON" "${KERNELS[@]}" <<'PY' || die "cannot merge the runs' JSON"
+import json, sys
+d, pairs, emulated, out, ka, kb = sys.argv[1], int(sys.argv[2]), bool(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
+sides = {}
+for side, k in (("A", ka), ("B", kb)):
+    docs = [json.load(open(f"{d}/{side}-{n}.json")) for n in range(1, pairs + 1)]
+    run = docs[0]["runs"][0]
+    run.pop("repeats", None)
+    run["samples"] = [dict(s, repeat=i) for i, doc in enumerate(docs) for s in doc["runs"][0]["samples"]]
+    run["runs"] = pairs
+    # the summary of every run's samples, as one run of N repetitions has
+    # (no CI: the samples of N processes are not one series; compare tests
+    # the runs' means)
+    for m, st in run["metrics"].items():
+        v = sorted(x[m] for x in run["samples"] if isinstance(x.get(m), (int, float)))
+        if not v:
+            continue
+        mean = sum(v) / len(v)
+        sd = (sum((x - mean) ** 2 for x in v) / (len(v) - 1)) ** 0.5 if len(v) > 1 else None
+        half = len(v) // 2
+        st.update(n=len(v), mean=mean, stddev=sd, min=v[0], max=v[-1],
+                  median=v[half] if len(v) % 2 else (v[half - 1] + v[half]) / 2,
+                  cv=sd / mean if sd is not None and mean else None, ci95_low=None, ci95_high=None)
+    run["label"] = "ab"
+    env = dict(docs[0]["env"], vm={"kernel_spec": k, "accel": "tcg" if emulated else "kvm",
+                                   "emulated": emulated, "fresh_vm_per_run": True})
+    doc = {"schema": docs[0]["schema"], "env": env, "runs": [run]}
+    json.dump(doc, open(f"{d}/{side.lower()}.json", "w"))
+    sides[side] = (env, run)
+if out:
+    env = dict(sides["A"][0], kernels={s: {"spec": e["vm"]["kernel_spec"], "release": e["kernel"]}
+                                      for s, (e, _) in sides.items()})
+    runs = [dict(r, label=s, env=e) for s, (e, r) in sides.items()]
+    json.dump({"schema": json.load(open(f"{d}/a.json"))["schema"], "env": env, "runs": runs},
+              open(out, "w"), indent=2)
+PY
+ra=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/a.json")
+rb=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/b.json")
+echo "ab: $ARGS, $PAIRS pairs in random order (seed $SEED), a fresh VM each run${EMULATED:+, EMULATED CPU (TCG)}"
+echo "  A: kernel ${KERNELS[0]} ($ra)"
+echo "  B: kernel ${KERNELS[1]} ($rb)"
+"$BIN" compare "$DIR/a.json" "$DIR/b.json" --match label "${CMP[@]}"

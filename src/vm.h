@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BPFBENCH_VM_H
+#define BPFBENCH_VM_H
+
+#include <stdbool.h>
+
+/*
+ * Another kernel: `bpfbench --kernel K ARGS` and `bpfbench ab --kernel A
+ * --kernel B "ARGS"` hand over to the VM runner's scripts (scripts/vm/,
+ * installed under share/bpfbench/vm/), which boot K in QEMU and run this
+ * same binary there.  vm_wanted() tells whether argv asks for it.
+ */
+bool vm_wanted(int argc, char **argv, bool ab);
+int vm_exec(int argc, char **argv, bool ab);
+
+#endif
