@@ -144,7 +144,7 @@ ok $? "a hash map with more keys than max_entries is refused (exit 2)"
 # A type the kernel does not have: type number 1000 is past every kernel's
 # last one.  Number 1 (hash) through the same option runs: the skip is the kernel's.
 run -w0 -d0.2 map-lookup --map_type_nr 1000
-[ "$RC" -eq 4 ] && grep -q 'skipped: this kernel lacks map type number 1000' <<<"$ERR"
+[ "$RC" -eq 4 ] && grep -q 'skip: map-lookup: this kernel lacks map type number 1000' <<<"$ERR"
 ok $? "--map_type_nr 1000: exit 4 with the reason" || diag "rc=$RC $ERR"
 run -w0 -d0.2 -q map-lookup --map_type_nr 1
 ok "$RC" "--map_type_nr 1 (BPF_MAP_TYPE_HASH) runs"

@@ -59,16 +59,19 @@ else
 fi
 
 # --- a signal in the final teardown, or after it: the status still says so ---
-# Each try stops the process a little after its last sample (SIGSTOP, so a
-# process already gone is told from one still running), queues SIGTERM and
-# lets it go on.  A try counts only if the process was still stopped alive.
+# Each try stops the process around the end of its last sample, timed from
+# the line of the one before (its teardown now takes a few milliseconds
+# only, too short to aim at from the last line): SIGSTOP, so a process
+# already gone is told from one still running, then SIGTERM queued and the
+# process let go on.  A try counts only if the process was still stopped
+# alive.
 late=0 tries=0 bad=""
-for delay in 0 0.002 0.004 0.006 0.008 0.010; do
+for delay in 0.40 0.43 0.45 0.46 0.47 0.48; do
 	coproc RUN { exec "$BPFBENCH" htab-mem -w0 -d1 -p2 --period-ms 500 2>"$TMPD/late.err"; }
 	pid=$RUN_PID n=0 stopped=""
 	while read -r line <&"${RUN[0]}"; do
 		case $line in Iter*) n=$((n + 1)) ;; *) continue ;; esac
-		[ "$n" -eq 2 ] || continue
+		[ "$n" -eq 1 ] || continue
 		sleep "$delay"
 		kill -STOP "$pid" 2>/dev/null || break
 		for i in $(seq 1 100); do

@@ -15,7 +15,8 @@ SUPP="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/valgrind.supp"
 memcheck() {	# memcheck LABEL ARGS...
 	local label=$1 repeat=(--test-run-repeat 100)
 	shift
-	[[ " $* " == *" --trigger "* ]] && repeat=()	# only the test-run trigger takes it
+	# only the test-run trigger takes it: not with --trigger, nor in a benchmark without one
+	[[ " $* " =~ \ (--trigger|map-batch|bloom-false-positive|lpm-trie-free)\  ]] && repeat=()
 	timeout -s KILL 300 valgrind -q --fair-sched=yes --suppressions="$SUPP" \
 		--error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
 		--errors-for-leak-kinds=definite,indirect \
