@@ -176,8 +176,9 @@ static struct res_metric *sample_metric(struct res_run *r, const char *key, int 
  * each metric's array grows by doubling, and is filled (NaN where a
  * sample lacks the metric) only up to the sample written, so memory
  * follows what was read.  A run may hold no more metric values than its
- * samples' text could spell (a quarter of its bytes): a small file that
- * names many metrics and has many empty samples is refused, not expanded.
+ * samples' text could spell (one per two bytes, and a million more): a
+ * small file that names many metrics and has many empty samples is
+ * refused, not expanded (memory stays within 4 times the text).
  */
 struct cols {
 	size_t cap;		/* room in every metric's array */
@@ -271,7 +272,7 @@ static int load_samples(struct loader *l, int ri, const struct jr_node *samples,
 	int hint = 0, ret = 0;
 	size_t si = 0;
 
-	c.limit = (samples->type == JR_RAW ? samples->u.s.len / 4 : UINT32_MAX) + (128u << 10);
+	c.limit = (samples->type == JR_RAW ? samples->u.s.len / 2 : UINT32_MAX) + (1u << 20);
 	jr_iter_init(&it, &l->jd, samples);
 	for (; !ret && (s = jr_iter_next(&it)); si++) {
 		c.d = jr_iter_doc(&it);
