@@ -328,19 +328,24 @@ static void each_entry(int dirfd, void (*fn)(int dirfd, const char *name, const 
 	closedir(d);
 }
 
-static void sweep_file(int dirfd, const char *entry, const void *arg)
+/* entry as "<prefix><pid>[.XXXXXX]", a leftover of a dead pid opened by open_leftover(), or -1. */
+static int leftover(int dirfd, const char *entry, const char *prefix, bool dir, pid_t *pid)
 {
-	const char *prefix = arg;
 	size_t len = strlen(prefix);
-	pid_t pid;
-	int fd;
 
 	if (strncmp(entry, prefix, len))
-		return;
-	pid = pid_of(entry + len, false);
-	if (!pid || !owner_gone(pid))
-		return;
-	fd = open_leftover(dirfd, entry, false);
+		return -1;
+	*pid = pid_of(entry + len, dir);
+	if (!*pid || !owner_gone(*pid))
+		return -1;
+	return open_leftover(dirfd, entry, dir);
+}
+
+static void sweep_file(int dirfd, const char *entry, const void *prefix)
+{
+	pid_t pid;
+	int fd = leftover(dirfd, entry, prefix, false, &pid);
+
 	if (fd < 0)
 		return;
 	if (!unlinkat(dirfd, entry, 0))
@@ -361,19 +366,11 @@ static void unlink_in(int dirfd, const char *name, const void *arg)
 	unlinkat(dirfd, name, 0);
 }
 
-static void sweep_dir(int dirfd, const char *entry, const void *arg)
+static void sweep_dir(int dirfd, const char *entry, const void *prefix)
 {
-	const char *prefix = arg;
-	size_t len = strlen(prefix);
 	pid_t pid;
-	int fd;
+	int fd = leftover(dirfd, entry, prefix, true, &pid);
 
-	if (strncmp(entry, prefix, len))
-		return;
-	pid = pid_of(entry + len, true);
-	if (!pid || !owner_gone(pid))
-		return;
-	fd = open_leftover(dirfd, entry, true);
 	if (fd < 0)
 		return;
 	each_entry(fd, unlink_in, NULL);
