@@ -76,6 +76,20 @@ static int read_interrupted(struct res_doc *doc)
 	return rd_bad(doc, "interrupted by signal %d", interrupted_signal());
 }
 
+/* The last read returned r: the end (0), an error or the interruption. */
+static int read_end(struct res_doc *doc, int fd, ssize_t r, size_t n, size_t *len)
+{
+	int err = errno;
+
+	close(fd);
+	*len = n;
+	if (interrupted())
+		return read_interrupted(doc);
+	if (r < 0)
+		return rd_bad(doc, "cannot read: %s", strerror(err));
+	return 0;
+}
+
 /*
  * Whole file into memory, one byte more for the parser's NUL: as large
  * as it is (a regular file in one read), a pipe's in doubling steps.
@@ -84,17 +98,30 @@ static int read_interrupted(struct res_doc *doc)
 static int read_all(struct res_doc *doc, char **buf, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
+	bool known = false;
 	struct stat st;
+	char probe;
 	ssize_t r;
 	int fd;
 
 	fd = open(doc->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return rd_bad(doc, "cannot open: %s", strerror(errno));
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size >= 0)
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size >= 0) {
 		cap = (size_t)st.st_size + 1;	/* one read, no copy */
+		known = true;
+	}
 	*buf = malloc(cap);
 	while (*buf) {
+		if (n + 1 >= cap && known) {	/* the size fstat() gave: the end, without doubling? */
+			known = false;
+			do
+				r = read(fd, &probe, 1);
+			while (r < 0 && errno == EINTR && !interrupted());
+			if (r != 1)
+				return read_end(doc, fd, r, n, len);
+			(*buf)[n++] = probe;	/* it grew meanwhile: read on, by doubling */
+		}
 		if (n + 1 >= cap) {
 			cap *= 2;
 			*buf = realloc(*buf, cap);
@@ -105,15 +132,8 @@ static int read_all(struct res_doc *doc, char **buf, size_t *len)
 					      cap - n - 1);
 		if (r < 0 && errno == EINTR && !interrupted())
 			continue;
-		if (r <= 0) {
-			close(fd);
-			*len = n;
-			if (interrupted())
-				return read_interrupted(doc);
-			if (r < 0)
-				return rd_bad(doc, "cannot read: %s", strerror(errno));
-			return 0;
-		}
+		if (r <= 0)
+			return read_end(doc, fd, r, n, len);
 		n += r;
 	}
 	close(fd);

@@ -254,7 +254,7 @@ PATH="$TMPD/slowgp:$PATH" "$BPFBENCH" plot "$TMPD/sweep.json" -o "$TMPD/k.svg" >
 pid=$!
 for i in $(seq 100); do [ -s "$TMPD/slowgp/started" ] && break; sleep 0.05; done
 kill -KILL $pid
-wait $pid 2>/dev/null
+{ wait $pid; } 2>/dev/null
 read -r gp script <"$TMPD/slowgp/started"
 kill $gp 2>/dev/null
 left=$(dirname "$script")
