@@ -328,7 +328,7 @@ def doc(prefix, n):
 json.dump(doc("row", 20000), open(sys.argv[1] + "/u_old.json", "w"))
 json.dump(doc("new", 20000), open(sys.argv[1] + "/u_new.json", "w"))
 PY
-OUT=$(timeout 60 "$BPFBENCH" compare "$TMPD/u_old.json" "$TMPD/u_new.json" 2>"$TMPD/err")
+OUT=$(timeout -k 5 60 "$BPFBENCH" compare "$TMPD/u_old.json" "$TMPD/u_new.json" 2>"$TMPD/err")
 RC=$?
 [ "$RC" -eq 1 ] && [ "$(grep -c ' only in NEW; the closest run of OLD differs in label (NEW new [0-9]*, OLD row [0-9]*)$' <<<"$OUT")" -eq 20000 ] &&
 	[ "$(grep -c ' only in OLD; ' <<<"$OUT")" -eq 20000 ] &&
