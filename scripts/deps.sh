@@ -4,10 +4,11 @@ set -euo pipefail
 
 # Extra package names may be given as arguments (e.g. what `make fuzz` needs).
 # scdoc builds the man page; man-db, zsh and python3-jsonschema are for the
-# tests of the man page, the zsh completion and the result schema.
+# tests of the man page, the zsh completion and the result schema; time
+# (/usr/bin/time) measures compare's memory in tests/compare.t.
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
       libjson-c-dev gnuplot-nox python3 perl jq iproute2 scdoc man-db zsh
-      python3-jsonschema "$@")
+      python3-jsonschema time "$@")
 
 missing=()
 for p in "${pkgs[@]}"; do

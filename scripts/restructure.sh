@@ -18,7 +18,7 @@ declare -A layer=(
 	[runner]=run [result]=run [noise]=run [kstats]=run
 	[suite]=orchestrate [plan]=orchestrate [ab]=orchestrate
 	[stats]=stats [hist]=stats [mkey]=stats
-	[report]=output [export]=output [export_json]=output [export_md]=output [crew]=run [vm]=orchestrate [jsonw]=output
+	[report]=output [export]=output [export_json]=output [export_md]=output [crew]=run [vm]=orchestrate [outpath]=output [cmp_match]=readback [jsonw]=output
 	[outfile]=output [sysenv]=output
 	[resdoc]=readback [resdoc_int]=readback [resdoc_metric]=readback [resenv]=readback
 	[jsonr]=readback [compare]=readback [cmp_print]=readback [verdict]=readback

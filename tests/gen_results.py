@@ -137,6 +137,35 @@ def padding_run(rng, target_bytes):
             "samples": samples}
 
 
+def long_run(path, mb, seed):
+    """One noop run as bpfbench writes it (indented, a sample a period) to about mb MB."""
+    rng = random.Random(seed)
+    sample = ('        {\n          "elapsed_ns": %d,\n          "steal_pct": 0,\n'
+              '          "cpu_pressure_pct": %r,\n          "noisy": false,\n'
+              '          "throughput": %r,\n          "latency": %r\n        }')
+    n = max(2, int(mb * 1e6) // 240)
+    thr = [40.0 * (1 + rng.gauss(0, 0.02)) for _ in range(1000)]
+    m = {"throughput": ("M ops/s", "rate", "higher"), "latency": ("ns/op", "inverse", "lower")}
+    metrics = {}
+    for name, (unit, kind, better) in m.items():
+        vals = thr if name == "throughput" else [1000.0 / t for t in thr]
+        metrics[name] = summary(vals, unit, kind, better, {"of": "throughput"} if kind == "inverse" else None)
+        metrics[name]["n"] = n
+    head = {"bench": "noop", "family": "noop", "status": 0, "trigger": "test-run",
+            "options": {"warmup": 0, "duration": n / 100, "period-ms": 10},
+            "warmup_samples": 0, "measured_s": n / 100, "metrics": metrics}
+    with open(path, "w") as f:
+        f.write('{\n  "schema": "bpfbench-result/1",\n  "env": {"kernel": "synthetic", '
+                '"date": "seed %d"},\n  "runs": [\n    ' % seed)
+        f.write(json.dumps(head, indent=2)[:-2].replace("\n", "\n    "))
+        f.write(',\n      "samples": [\n')
+        for i in range(n):
+            t = thr[i % 1000] * (1 + rng.random() * 1e-9)
+            f.write(sample % (10000000 + i % 997, rng.random() * 10, t, 1000.0 / t))
+            f.write(",\n" if i + 1 < n else "\n")
+        f.write('      ]\n    }\n  ]\n}\n')
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("out", help="with --count, a path with %%d: the seed of each document")
@@ -156,7 +185,11 @@ def main():
     p.add_argument("--drops", type=float, default=0.0)
     p.add_argument("--old", action="store_true")
     p.add_argument("--target-mb", type=float, default=0)
+    p.add_argument("--long-run-mb", type=float, default=0,
+                   help="only one long run in bpfbench's own layout, about this many MB")
     a = p.parse_args()
+    if a.long_run_mb:
+        return long_run(a.out, a.long_run_mb, a.seed)
     if a.count > 1 and "%d" not in a.out:
         p.error("--count needs %d in the output path")
     first = a.seed

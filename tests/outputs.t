@@ -50,6 +50,48 @@ else
 	skip "needs setpriv to plant a link as another user"
 fi
 
+# --- a directory link planted by another user on the way: never followed ---
+if declare -F as_nobody >/dev/null; then
+	mkdir -m 700 "$TMPD/rootonly"
+	as_nobody ln -s "$TMPD/rootonly" "$TMPD/shared/results"
+	run bpf-loop -w0 -d5 -q --json "$TMPD/shared/results/out.json"
+	[ "$RC" -eq 1 ] && [ -z "$(ls -A "$TMPD/rootonly")" ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] &&
+		grep -q "cannot write $TMPD/shared/results/out.json: $TMPD/shared/results is a symbolic link another user could have planted" <<<"$ERR"
+	ok $? "another user's directory link on the way: refused before the run, nothing written behind it (rc $RC)" ||
+		diag "$ERR" "$(ls -A "$TMPD/rootonly")"
+	# deeper, and through a link of ours first: every component is checked
+	ln -s shared "$TMPD/ours"
+	run bpf-loop -w0 -d5 -q --csv "$TMPD/ours/results/./x.csv"
+	[ "$RC" -eq 1 ] && [ -z "$(ls -A "$TMPD/rootonly")" ]
+	ok $? "the same behind a link of ours and a '.': refused (rc $RC)" || diag "$ERR"
+	# a link of root's in the sticky directory is ours to trust
+	mkdir "$TMPD/mine" && ln -s "$TMPD/mine" "$TMPD/shared/mine"
+	run "${RUN[@]}" --json "$TMPD/shared/mine/out.json"
+	[ "$RC" -eq 0 ] && is_result "$TMPD/mine/out.json"
+	ok $? "our own directory link in the sticky directory: followed (rc $RC)" || diag "$ERR"
+else
+	skip "needs setpriv to plant a link as another user"
+	skip "needs setpriv to plant a link as another user"
+	skip "needs setpriv to plant a link as another user"
+fi
+
+# --- temporaries of a killed run are swept by the next; others' and live ones are not ---
+sleep 0 & dead=$!
+wait $dead
+sleep 60 & live=$!
+printf 'half' >"$TMPD/s.json.tmp.$dead.AbC123"
+printf 'half' >"$TMPD/s.json.tmp.$live.AbC123"
+printf 'half' >"$TMPD/s.json.tmp.$dead.XyZ789" && chown 65534 "$TMPD/s.json.tmp.$dead.XyZ789"
+printf 'half' >"$TMPD/s.json.tmp.$dead.nope"
+run "${RUN[@]}" --json "$TMPD/s.json"
+kill $live
+[ "$RC" -eq 0 ] && is_result "$TMPD/s.json" && [ ! -e "$TMPD/s.json.tmp.$dead.AbC123" ] &&
+	[ -e "$TMPD/s.json.tmp.$live.AbC123" ] && [ -e "$TMPD/s.json.tmp.$dead.XyZ789" ] &&
+	[ -e "$TMPD/s.json.tmp.$dead.nope" ]
+ok $? "a killed run's <out>.tmp.<pid>.* swept; a live one's, another user's, another name kept" ||
+	diag "$(ls "$TMPD")"
+rm -f "$TMPD"/s.json.tmp.*
+
 # --- our own link in our own directory is followed, the file behind it replaced ---
 printf 'old\n' >"$TMPD/real.json"
 ln -s real.json "$TMPD/link.json"
@@ -78,12 +120,53 @@ run "${RUN[@]}" --json "$FULL"
 [ "$RC" -eq 1 ] && grep -q "cannot write $FULL: No space left on device" <<<"$ERR" && [ -c "$FULL" ]
 ok $? "--json onto the full device: exit 1 naming the error, still a device (rc $RC)" || diag "$ERR"
 mkfifo "$TMPD/fifo"
-timeout 30 cat "$TMPD/fifo" >"$TMPD/from-fifo" &	# bounded: a replaced fifo has no writer
-reader=$!
+fifo_reader() {	# fifo_reader FIFO OUT: a reader in open() on FIFO (bounded: a replaced fifo has no writer)
+	local i c
+	timeout 30 cat "$1" >"$2" &
+	reader=$!
+	for i in $(seq 100); do
+		c=$(pgrep -P $reader) && [ "$(cat /proc/$c/wchan 2>/dev/null)" = wait_for_partner ] &&
+			return
+		sleep 0.05
+	done
+}
+fifo_reader "$TMPD/fifo" "$TMPD/from-fifo"
 run "${RUN[@]}" --json "$TMPD/fifo"
 wait $reader
 [ "$RC" -eq 0 ] && [ -p "$TMPD/fifo" ] && is_result "$TMPD/from-fifo"
 ok $? "a fifo: the reader gets the document, the fifo stays a fifo (rc $RC)"
+# without a reader: refused before the run, never a wait in open() after it (old: blocked forever)
+t0=$(date +%s%N)
+OUT=$(timeout -s INT 30 "$BPFBENCH" bpf-loop -w0 -d20 -q --json "$TMPD/fifo" 2>"$TMPD/err")
+RC=$?
+t1=$(date +%s%N)
+[ "$RC" -eq 1 ] && [ "$(grep -c . "$TMPD/err")" -eq 1 ] &&
+	grep -q "cannot write $TMPD/fifo: a fifo with no reader" "$TMPD/err" && [ -z "$OUT" ] &&
+	[ $(((t1 - t0) / 1000000)) -lt 10000 ] && [ -p "$TMPD/fifo" ]
+ok $? "a fifo without a reader: one line, exit 1, nothing measured ($(((t1 - t0) / 1000000)) ms, rc $RC)" ||
+	diag "$(cat "$TMPD/err")"
+# an interrupted run writes what it measured, marked so, and its reader sees the end: nothing hangs
+fifo_reader "$TMPD/fifo" "$TMPD/from-fifo"
+"$BPFBENCH" bpf-loop -w0 -d20 --period-ms 100 -q --json "$TMPD/fifo" >/dev/null 2>"$TMPD/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+RC=$?
+wait $reader
+rrc=$?
+[ "$RC" -eq 130 ] && [ "$rrc" -eq 0 ] && is_result "$TMPD/from-fifo" &&
+	json_check "$TMPD/from-fifo" 'd["interrupted"] is True'
+ok $? "a fifo and SIGINT: exit 130, the reader gets the measured samples marked interrupted, and ends (rc $RC, reader $rrc)" || diag "$(cat "$TMPD/err")"
+for t in "block device:b 7 0" "socket:"; do
+	rm -f "$TMPD/node"
+	if [ "${t#*:}" ]; then mknod "$TMPD/node" ${t#*:}; else python3 -c '
+import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMPD/node"; fi
+	run bpf-loop -w0 -d5 -q --json "$TMPD/node"
+	[ "$RC" -eq 1 ] && grep -q "cannot write $TMPD/node: a ${t%%:*}, not a file" <<<"$ERR"
+	ok $? "a ${t%%:*}: refused before the run (rc $RC)" || diag "$ERR"
+done
+rm -f "$TMPD/node"
 # a link of our own to our stdout first: /dev/stdout itself only once that proved safe
 ln -s /proc/self/fd/1 "$TMPD/stdout"
 "$BPFBENCH" "${RUN[@]}" --json "$TMPD/stdout" 2>/dev/null | grep -v '^[A-Z][a-z]*:' >"$TMPD/piped.json"

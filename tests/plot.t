@@ -246,6 +246,44 @@ PATH="$TMPD/badgp:$PATH" run plot "$TMPD/sweep.json" -o "$TMPD/x.svg"
 	grep -q 'gnuplot failed: .*line 12: all points y value undefined' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
 ok $? "gnuplot fails: one line of ours with gnuplot's message, no image" || diag "$ERR"
 
+# --- plot -o behind another user's directory link: refused, nothing written there ---
+if command -v setpriv >/dev/null; then
+	mkdir -m 1777 "$TMPD/shared" && mkdir -m 700 "$TMPD/rootonly" && chmod 755 "$TMPD"
+	setpriv --reuid=65534 --regid=65534 --clear-groups ln -s "$TMPD/rootonly" "$TMPD/shared/figs"
+	run plot "$TMPD/sweep.json" -o "$TMPD/shared/figs/x.svg"
+	[ "$RC" -eq 1 ] && [ -z "$(ls -A "$TMPD/rootonly")" ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] &&
+		grep -q "cannot write $TMPD/shared/figs/x.svg: .* symbolic link another user" <<<"$ERR"
+	ok $? "plot -o through another user's directory link: one line, exit 1, nothing behind it (rc $RC)" ||
+		diag "$ERR" "$(ls -A "$TMPD/rootonly")"
+	run plot "$TMPD/sweep.json" -o "$TMPD/x.svg" --script "$TMPD/shared/figs/x.gp"
+	[ "$RC" -eq 1 ] && [ -z "$(ls -A "$TMPD/rootonly")" ] && [ ! -e "$TMPD/x.svg" ]
+	ok $? "plot --script through it: refused too, before drawing (rc $RC)" || diag "$ERR"
+else
+	skip "needs setpriv"
+	skip "needs setpriv"
+fi
+
+# --- what a plot killed with SIGKILL leaves is removed by the next ---
+mkdir "$TMPD/slowgp" && cat >"$TMPD/slowgp/gnuplot" <<SH
+#!/bin/sh
+echo "\$\$ \$1" >"$TMPD/slowgp/started"
+exec sleep 60
+SH
+chmod +x "$TMPD/slowgp/gnuplot"
+PATH="$TMPD/slowgp:$PATH" "$BPFBENCH" plot "$TMPD/sweep.json" -o "$TMPD/k.svg" >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 100); do [ -s "$TMPD/slowgp/started" ] && break; sleep 0.05; done
+kill -KILL $pid
+{ wait $pid; } 2>/dev/null
+read -r gp script <"$TMPD/slowgp/started"
+kill $gp 2>/dev/null
+left=$(dirname "$script")
+[ -d "$left" ]
+ok $? "a plot killed while gnuplot draws leaves $left" || diag "$(cat "$TMPD/slowgp/started")"
+run plot "$TMPD/sweep.json" -o "$TMPD/k.svg"
+[ "$RC" -eq 0 ] && [ ! -e "$left" ] && [ -z "$(find "$TMPD" -name 'k.svg.tmp*')" ]
+ok $? "the next plot removes it; no k.svg.tmp* either (rc $RC)" || diag "$ERR" "$(ls -la "$left" 2>&1)"
+
 # One real file, so that what bpfbench writes is what plot reads (root: it loads BPF).
 if [ "$(id -u)" -eq 0 ]; then
 	run -q bpf-loop -w0 -d1 --sweep nr_loops=1,10,100 --json "$TMPD/real.json"

@@ -19,22 +19,36 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include "outfile.h"
+#include "outpath.h"
 #include "util.h"
 
 enum out_kind {
 	OUT_FD,		/* an open descriptor: "-", /dev/stdout, /dev/fd/N */
-	OUT_DIRECT,	/* an existing device, fifo or socket: written in place */
+	OUT_DIRECT,	/* an existing character device or fifo: written in place */
 	OUT_REPLACE,	/* a regular file or a new name: temporary + rename */
 };
 
 struct out_target {
 	enum out_kind kind;
 	int fd;			/* OUT_FD */
-	bool follow;		/* OUT_DIRECT: the name is a trusted symlink */
-	bool existed;		/* OUT_REPLACE: st is the file replaced */
-	struct stat st;
-	char path[PATH_MAX];	/* what is opened or replaced */
+	bool existed;		/* OUT_REPLACE: w.st is the file replaced */
+	struct out_where w;	/* OUT_DIRECT, OUT_REPLACE: directory and name */
 };
+
+/*
+ * Fifos opened when checked, before the run, and kept open until written:
+ * opened without blocking, a fifo without a reader is refused at once
+ * rather than found at the end, where open() would wait forever; and the
+ * reader, its open() returned, waits for the document without seeing an
+ * end of file in between.
+ */
+#define MAX_HELD	8
+static struct held_fifo {
+	dev_t dev;
+	ino_t ino;
+	int fd;
+} held[MAX_HELD];
+static int nr_held;
 
 /* "/dev/stdout", "/dev/stderr", "/dev/fd/N", "/proc/self/fd/N": N, else -1. */
 static int fd_of_name(const char *path)
@@ -68,116 +82,124 @@ static int fd_writable(int fd)
 	return (fl & O_ACCMODE) == O_RDONLY ? -EBADF : 0;
 }
 
-static void dir_of(const char *path, char *dir, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, len, ".");
-	else if (slash == path)
-		snprintf(dir, len, "/");
-	else
-		snprintf(dir, len, "%.*s", (int)(slash - path), path);
-}
-
-/*
- * The kernel's protected_symlinks rule, made stricter and not left to a
- * sysctl: a link is followed only if we own it and no other user can
- * replace it, i.e. its directory is ours or root's and either writable
- * by nobody else or sticky.
- */
-static bool link_trusted(const char *path, const struct stat *link)
-{
-	char dir[PATH_MAX];
-	struct stat d;
-
-	dir_of(path, dir, sizeof(dir));
-	if (link->st_uid != geteuid() || stat(dir, &d))
-		return false;
-	if (d.st_uid != geteuid() && d.st_uid != 0)
-		return false;
-	return !(d.st_mode & (S_IWGRP | S_IWOTH)) || (d.st_mode & S_ISVTX);
-}
-
-static int resolve_link(const char *path, const struct stat *lst, struct out_target *t)
-{
-	struct stat st;
-
-	if (!link_trusted(path, lst) || stat(path, &st)) {
-		t->kind = OUT_REPLACE;	/* the link itself is replaced, its target untouched */
-		return 0;
-	}
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode)) {
-		t->kind = OUT_DIRECT;
-		t->follow = true;
-		t->st = st;
-		return 0;
-	}
-	if (!realpath(path, t->path))
-		return -errno;
-	t->kind = OUT_REPLACE;
-	t->existed = true;
-	t->st = st;
-	return 0;
-}
-
 static int resolve(const char *path, struct out_target *t)
 {
-	struct stat st;
+	mode_t mode;
+	int err;
 
 	memset(t, 0, sizeof(*t));
+	t->w.dirfd = -1;
 	t->fd = fd_of_name(path);
 	if (t->fd >= 0) {
 		t->kind = OUT_FD;
 		return fd_writable(t->fd);
 	}
-	if (snprintf(t->path, sizeof(t->path), "%s", path) >= (int)sizeof(t->path))
-		return -ENAMETOOLONG;
-	if (lstat(path, &st)) {
-		if (errno != ENOENT)
-			return -errno;
-		t->kind = OUT_REPLACE;
+	err = outpath_resolve(path, &t->w);
+	if (err)
+		return err;
+	t->kind = OUT_REPLACE;
+	mode = t->w.st.st_mode;
+	if (!t->w.exists || S_ISLNK(mode))	/* an untrusted link is replaced, its target untouched */
 		return 0;
-	}
-	if (S_ISLNK(st.st_mode))
-		return resolve_link(path, &st, t);
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	t->kind = S_ISREG(st.st_mode) ? OUT_REPLACE : OUT_DIRECT;
-	t->existed = S_ISREG(st.st_mode);
-	t->st = st;
-	return 0;
+	if (S_ISDIR(mode))
+		err = -EISDIR;
+	else if (S_ISREG(mode) && t->w.follow)
+		t->kind = OUT_DIRECT;	/* /proc/self/fd/N to a file: written through */
+	else if (S_ISREG(mode))
+		t->existed = true;
+	else if (S_ISFIFO(mode) || S_ISCHR(mode))
+		t->kind = OUT_DIRECT;
+	else
+		outpath_say("%s, not a file to write a result to",
+			    S_ISBLK(mode) ? "a block device" : "a socket"), err = -EINVAL;
+	if (err)
+		outpath_release(&t->w);
+	return err;
 }
 
-/* An unguessable name beside the target, created O_EXCL|O_NOFOLLOW (mkostemp). */
-static int make_tmp(const char *path, char *tmp, size_t len)
+static void release(struct out_target *t)
+{
+	outpath_release(&t->w);
+}
+
+const char *output_strerror(int err)
+{
+	return *outpath_why() ? outpath_why() : strerror(err < 0 ? -err : err);
+}
+
+/* The entry opened as checked: no O_CREAT, no O_TRUNC, never blocking on open. */
+static int open_direct(const struct out_target *t)
+{
+	int fd = openat(t->w.dirfd, t->w.name, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+			(t->w.follow ? 0 : O_NOFOLLOW) | (S_ISREG(t->w.st.st_mode) ? O_TRUNC : 0));
+	struct stat st;
+
+	if (fd < 0) {
+		if (errno == ENXIO && S_ISFIFO(t->w.st.st_mode))
+			outpath_say("a fifo with no reader (start the reader first)");
+		return -errno;
+	}
+	/* what was checked is what got opened, or someone swapped the name meanwhile */
+	if (fstat(fd, &st) || st.st_dev != t->w.st.st_dev || st.st_ino != t->w.st.st_ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
+/* The fifo's descriptor held since its check (taken out of the list), or -1. */
+static int take_held(const struct stat *st, bool keep)
+{
+	int i, fd;
+
+	for (i = 0; i < nr_held; i++) {
+		if (held[i].dev != st->st_dev || held[i].ino != st->st_ino)
+			continue;
+		fd = held[i].fd;
+		if (!keep)
+			held[i] = held[--nr_held];
+		return fd;
+	}
+	return -1;
+}
+
+static int check_direct(const struct out_target *t)
 {
 	int fd;
 
-	if (snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= (int)len)
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
-	return fd < 0 ? -errno : fd;
+	if (!S_ISFIFO(t->w.st.st_mode))	/* a device: opened only to write, opening a tty has effects */
+		return faccessat(t->w.dirfd, t->w.name, W_OK, 0) ? -errno : 0;
+	if (take_held(&t->w.st, true) >= 0)
+		return 0;
+	if (nr_held == MAX_HELD)
+		return -EMFILE;
+	fd = open_direct(t);
+	if (fd < 0)
+		return fd;
+	held[nr_held++] = (struct held_fifo){ t->w.st.st_dev, t->w.st.st_ino, fd };
+	return 0;
 }
 
 int output_path_check(const char *path)
 {
 	struct out_target t;
-	char tmp[PATH_MAX + 16];
+	char tmp[NAME_MAX + 1];
 	int err = resolve(path, &t), fd;
 
 	if (err || t.kind == OUT_FD)
 		return err;
-	if (t.kind == OUT_DIRECT)	/* never opened here: opening a fifo or a tty has effects */
-		return access(t.path, W_OK) ? -errno : 0;
-	fd = make_tmp(t.path, tmp, sizeof(tmp));
-	if (fd < 0)
-		return fd;
-	close(fd);
-	unlink(tmp);
-	return 0;
+	if (t.kind == OUT_DIRECT) {
+		err = check_direct(&t);
+	} else {
+		fd = outpath_tmp_create(t.w.dirfd, t.w.name, tmp, sizeof(tmp));
+		err = fd < 0 ? fd : 0;
+		if (fd >= 0) {
+			unlinkat(t.w.dirfd, tmp, 0);
+			close(fd);
+		}
+	}
+	release(&t);
+	return err;
 }
 
 /* fflush + ferror + fclose; the first error as -errno. */
@@ -220,19 +242,19 @@ static int write_fd(int fd, void (*write)(FILE *f, void *arg), void *arg)
 	return close_file(f);
 }
 
-/* A device, fifo or socket: opened as it is (no O_CREAT, no O_TRUNC), never replaced. */
+/* A device or fifo: opened as it is (no O_CREAT, no O_TRUNC), never replaced, then blocking. */
 static int write_direct(const struct out_target *t, void (*write)(FILE *f, void *arg), void *arg)
 {
-	int fd = open(t->path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (t->follow ? 0 : O_NOFOLLOW));
-	struct stat st;
+	int fd = S_ISFIFO(t->w.st.st_mode) ? take_held(&t->w.st, false) : -1;
 	FILE *f;
 
 	if (fd < 0)
-		return -errno;
-	/* what was checked is what got opened, or someone swapped the name meanwhile */
-	if (fstat(fd, &st) || st.st_dev != t->st.st_dev || st.st_ino != t->st.st_ino) {
+		fd = open_direct(t);
+	if (fd < 0)
+		return fd;
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
 		close(fd);
-		return -ESTALE;
+		return -errno;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
@@ -243,13 +265,10 @@ static int write_direct(const struct out_target *t, void (*write)(FILE *f, void 
 	return close_file(f);
 }
 
-static void sync_dir(const char *path)
+static void sync_dir(int dirfd)
 {
-	char dir[PATH_MAX];
-	int fd;
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	dir_of(path, dir, sizeof(dir));
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);
 		close(fd);
@@ -262,39 +281,47 @@ static int set_attrs(int fd, const struct out_target *t)
 	if (!t->existed)
 		return fchmod(fd, 0644) ? -errno : 0;
 	/* best effort: only root may give a file away, and it is root we guard against */
-	if (fchown(fd, t->st.st_uid, t->st.st_gid) && errno != EPERM)
+	if (fchown(fd, t->w.st.st_uid, t->w.st.st_gid) && errno != EPERM)
 		return -errno;
-	return fchmod(fd, t->st.st_mode & 0777) ? -errno : 0;
+	return fchmod(fd, t->w.st.st_mode & 0777) ? -errno : 0;
 }
 
+/*
+ * The temporary's lock (outpath_tmp_create()) is held through a second
+ * descriptor until the rename is done: a later run's sweep never takes a
+ * temporary whose writer lives.
+ */
 static int write_replace(const struct out_target *t, void (*write)(FILE *f, void *arg), void *arg)
 {
-	char tmp[PATH_MAX + 16];
-	int fd, err;
+	char tmp[NAME_MAX + 1];
+	int fd, lock, err;
 	FILE *f;
 
-	fd = make_tmp(t->path, tmp, sizeof(tmp));
+	outpath_sweep(t->w.dirfd, t->w.name);
+	fd = outpath_tmp_create(t->w.dirfd, t->w.name, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;
+	lock = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	err = set_attrs(fd, t);
 	f = err ? NULL : fdopen(fd, "w");
 	if (!f) {
 		close(fd);
-		unlink(tmp);
-		return err ? err : -ENOMEM;
+		err = err ? err : -ENOMEM;
+	} else {
+		write(f, arg);
+		err = fflush(f) || ferror(f) || fsync(fileno(f)) ? (errno ? -errno : -EIO) : 0;
+		if (fclose(f) && !err)
+			err = -errno;
 	}
-	write(f, arg);
-	err = fflush(f) || ferror(f) || fsync(fileno(f)) ? (errno ? -errno : -EIO) : 0;
-	if (fclose(f) && !err)
+	if (!err && renameat(t->w.dirfd, tmp, t->w.dirfd, t->w.name))
 		err = -errno;
-	if (!err && rename(tmp, t->path))
-		err = -errno;
-	if (err) {
-		unlink(tmp);
-		return err;
-	}
-	sync_dir(t->path);
-	return 0;
+	if (err)
+		unlinkat(t->w.dirfd, tmp, 0);
+	else
+		sync_dir(t->w.dirfd);
+	if (lock >= 0)
+		close(lock);
+	return err;
 }
 
 int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void *arg)
@@ -306,12 +333,16 @@ int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void 
 		return err;
 	switch (t.kind) {
 	case OUT_FD:
-		return write_fd(t.fd, write, arg);
+		err = write_fd(t.fd, write, arg);
+		break;
 	case OUT_DIRECT:
-		return write_direct(&t, write, arg);
+		err = write_direct(&t, write, arg);
+		break;
 	default:
-		return write_replace(&t, write, arg);
+		err = write_replace(&t, write, arg);
 	}
+	release(&t);
+	return err;
 }
 
 int output_paths_check(const char *const *paths, int n)
@@ -323,7 +354,7 @@ int output_paths_check(const char *const *paths, int n)
 			continue;
 		err = output_path_check(paths[i]);
 		if (err) {
-			errmsg("cannot write %s: %s", paths[i], strerror(-err));
+			errmsg("cannot write %s: %s", paths[i], output_strerror(err));
 			return 1;
 		}
 	}

@@ -34,6 +34,7 @@
 #include "util.h"
 #include "verdict.h"
 #include "cmp_cli.h"
+#include "cmp_match.h"
 #include "cmp_print.h"
 
 static bool notes_muted;	/* -q: the answers only */
@@ -48,160 +49,6 @@ static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
-}
-
-/* Option names match with '-' and '_' alike, as on the command line. */
-static bool name_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if ((*a == '_' ? '-' : *a) != (*b == '_' ? '-' : *b))
-			return false;
-	return !*a && !*b;
-}
-
-/* The parts of a run's identity that are not options. */
-static bool is_fixed_part(const char *name)
-{
-	return !strcmp(name, "bench") || !strcmp(name, "suite") || !strcmp(name, "section") ||
-	       !strcmp(name, "label");
-}
-
-static const char *part_value(const struct res_run *r, const char *name)
-{
-	int i;
-
-	if (!strcmp(name, "bench"))
-		return r->bench;
-	if (!strcmp(name, "suite"))
-		return r->suite;
-	if (!strcmp(name, "section"))
-		return r->section;
-	if (!strcmp(name, "label"))
-		return r->label;
-	for (i = 0; i < r->nr_mopts; i++)
-		if (name_eq(r->mopt_name[i], name))
-			return r->mopt_value[i];
-	return NULL;
-}
-
-static bool listed(const struct cmp_args *a, const char *name)
-{
-	int i;
-
-	for (i = 0; i < a->nr_names; i++)
-		if (name_eq(a->names[i], name))
-			return true;
-	return false;
-}
-
-static bool same_text(const char *x, const char *y)
-{
-	return x == y || (x && y && !strcmp(x, y));
-}
-
-/* Whether name is part of the identity runs match on. */
-static bool keyed(const struct cmp_args *a, const char *name)
-{
-	if (a->match_only)
-		return !strcmp(name, "bench") || listed(a, name);
-	return !listed(a, name);
-}
-
-/* One part: counted, and written as "name (NEW x, OLD y)" when it differs. */
-static int differ(const struct cmp_args *a, const char *name, const char *ov, const char *nv,
-		  char *buf, size_t len, size_t *used)
-{
-	/* an option left out of the identity is absent or at its default: the same thing */
-	const char *none = is_fixed_part(name) ? "none" : "default";
-
-	if (!keyed(a, name) || same_text(ov, nv))
-		return 0;
-	if (buf && *used < len)
-		*used += (size_t)snprintf(buf + *used, len - *used, "%s%s (NEW %s, OLD %s)",
-					  *used ? ", " : "", name, nv ?: none, ov ?: none);
-	return 1;
-}
-
-/* The parts of the identity o and n differ in (written into buf unless NULL); their number. */
-static int differences(const struct cmp_args *a, const struct res_run *o, const struct res_run *n,
-		       char *buf, size_t len)
-{
-	static const char *const fixed[] = { "bench", "suite", "section", "label" };
-	size_t used = 0, i;
-	int nr = 0;
-
-	if (buf)
-		buf[0] = 0;
-	for (i = 0; i < ARRAY_SIZE(fixed); i++)
-		nr += differ(a, fixed[i], part_value(o, fixed[i]), part_value(n, fixed[i]), buf,
-			     len, &used);
-	for (i = 0; i < (size_t)n->nr_mopts; i++)
-		nr += differ(a, n->mopt_name[i], part_value(o, n->mopt_name[i]), n->mopt_value[i],
-			     buf, len, &used);
-	for (i = 0; i < (size_t)o->nr_mopts; i++)
-		if (!part_value(n, o->mopt_name[i]))
-			nr += differ(a, o->mopt_name[i], o->mopt_value[i], NULL, buf, len, &used);
-	return nr;
-}
-
-/* The run of other with the fewest differences from r, and what they are. */
-static void closest(const struct cmp_args *a, const struct res_doc *other, const struct res_run *r,
-		    bool r_is_new, char *buf, size_t len)
-{
-	int i, d, best = -1, best_d = 0;
-
-	for (i = 0; i < other->nr_runs; i++) {
-		d = r_is_new ? differences(a, &other->runs[i], r, NULL, 0) :
-			       differences(a, r, &other->runs[i], NULL, 0);
-		if (best < 0 || d < best_d) {
-			best = i;
-			best_d = d;
-		}
-	}
-	if (best < 0) {
-		snprintf(buf, len, "it has no runs");
-		return;
-	}
-	if (r_is_new)
-		differences(a, &other->runs[best], r, buf, len);
-	else
-		differences(a, r, &other->runs[best], buf, len);
-}
-
-/* bench[: section][: label], and the options that tell it from a run of the same name. */
-static char *run_name(const struct res_doc *doc, const struct res_run *r)
-{
-	const struct res_run *q;
-	const char *more;
-	char *name = NULL;
-	bool dup = false;
-	size_t len;
-	FILE *f = open_memstream(&name, &len);
-	int i, k;
-
-	if (!f)
-		die("out of memory");
-	fprintf(f, "%s%s%s%s%s", r->bench, r->section ? ": " : "", r->section ?: "",
-		r->label ? ": " : "", r->label ?: "");
-	for (i = 0; i < r->nr_mopts; i++) {
-		for (k = 0; k < doc->nr_runs; k++) {
-			q = &doc->runs[k];
-			if (q == r || strcmp(q->bench, r->bench) || !same_text(q->section, r->section) ||
-			    !same_text(q->label, r->label))
-				continue;
-			more = res_run_mopt(q, r->mopt_name[i]);
-			if (!same_text(more, r->mopt_value[i]))
-				break;
-		}
-		if (k < doc->nr_runs) {
-			fprintf(f, "%s%s=%s", dup ? "," : " [", r->mopt_name[i], r->mopt_value[i]);
-			dup = true;
-		}
-	}
-	if (dup)
-		fputc(']', f);
-	fclose(f);
-	return name;
 }
 
 static struct cmp_row *add_row(struct cmp_table *t)
@@ -294,23 +141,10 @@ static void adjust(struct cmp_table *t, const struct cmp_opts *o, int *family)
 	free(q);
 }
 
-/* For each run of NEW, the index of its partner in OLD or -1; used[] marks OLD's. */
-static int pair_runs(const struct cmp_args *a, const struct res_doc *old,
-		     const struct res_doc *new, int *pair, bool *used)
+/* For each run of NEW, the index of its partner in OLD or -1; used[] marks OLD's (cmp_match.c). */
+static int pair_runs(struct cmp_match *m, int *pair, bool *used)
 {
-	int i, k, matched = 0;
-
-	for (i = 0; i < new->nr_runs; i++) {
-		pair[i] = -1;
-		for (k = 0; k < old->nr_runs && pair[i] < 0; k++) {
-			if (!used[k] && !differences(a, &old->runs[k], &new->runs[i], NULL, 0)) {
-				used[k] = true;
-				pair[i] = k;
-				matched++;
-			}
-		}
-	}
-	return matched;
+	return cmp_pair_runs(m, pair, used);
 }
 
 /* Up to three ids of x's metrics without a partner in y, then how many more; their number. */
@@ -371,7 +205,7 @@ static int metric_notes(const char *name, const struct res_run *o, const struct 
 	return units + nn + no;
 }
 
-static void print_unmatched(const struct cmp_args *a, const struct res_doc *old,
+static void print_unmatched(struct cmp_match *m, const struct res_doc *old,
 			    const struct res_doc *new, const int *pair, const bool *used,
 			    char **names, struct cmp_tally *tally)
 {
@@ -379,7 +213,7 @@ static void print_unmatched(const struct cmp_args *a, const struct res_doc *old,
 	char why[1024], *oname;
 	int i;
 
-	for (i = 0; i < new->nr_runs; i++) {
+	for (i = 0; i < new->nr_runs && !interrupted(); i++) {
 		o = pair[i] >= 0 ? &old->runs[pair[i]] : NULL;
 		if (o && (o->status || new->runs[i].status))
 			note("%s  not compared: the run failed in %s (status %d)\n", names[i],
@@ -388,15 +222,15 @@ static void print_unmatched(const struct cmp_args *a, const struct res_doc *old,
 			tally->lone_metrics += metric_notes(names[i], o, &new->runs[i]);
 		if (o)
 			continue;
-		closest(a, old, &new->runs[i], true, why, sizeof(why));
+		cmp_closest(m, i, true, why, sizeof(why));
 		note("%s  only in NEW; the closest run of OLD differs in %s\n", names[i], why);
 		tally->only_new++;
 	}
-	for (i = 0; i < old->nr_runs; i++) {
+	for (i = 0; i < old->nr_runs && !interrupted(); i++) {
 		if (used[i])
 			continue;
-		oname = run_name(old, &old->runs[i]);
-		closest(a, new, &old->runs[i], false, why, sizeof(why));
+		oname = cmp_run_name(m, false, i);
+		cmp_closest(m, i, false, why, sizeof(why));
 		note("%s  only in OLD; the closest run of NEW differs in %s\n", oname, why);
 		free(oname);
 		tally->only_old++;
@@ -409,17 +243,18 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	bool *used = xcalloc(old->nr_runs ?: 1, sizeof(bool));
 	int *pair = xcalloc(new->nr_runs ?: 1, sizeof(int)), i, family;
 	char **names = xcalloc(new->nr_runs ?: 1, sizeof(char *));
+	struct cmp_match *m = cmp_match_init(a, old, new);
 	struct cmp_table t = { 0 };
 	struct cmp_tally tally = { 0 };
 	const struct res_run *o;
 
-	tally.matched = pair_runs(a, old, new, pair, used);
+	tally.matched = pair_runs(m, pair, used);
 	for (i = 0; i < new->nr_runs; i++) {
-		names[i] = run_name(new, &new->runs[i]);
+		names[i] = cmp_run_name(m, true, i);
 		o = pair[i] >= 0 ? &old->runs[pair[i]] : NULL;
 		if (o && (o->status || new->runs[i].status))
 			tally.failed++;
-		else if (o)
+		else if (o && !interrupted())
 			add_rows(&t, a, names[i], o, &new->runs[i]);
 	}
 	adjust(&t, &a->o, &family);
@@ -433,7 +268,7 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 		cmp_print_header(&a->o, old, new, family);
 		cmp_print_table(&t, &a->o);
 	}
-	print_unmatched(a, old, new, pair, used, names, &tally);
+	print_unmatched(m, old, new, pair, used, names, &tally);
 	if (!notes_muted)
 		cmp_print_summary(&t, &a->o, &tally);
 	for (i = 0; i < new->nr_runs; i++)
@@ -442,6 +277,9 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	free(t.rows);
 	free(pair);
 	free(used);
+	cmp_match_free(m);
+	if (interrupted())
+		return 1;	/* the signal's status, 128+N, at exit */
 	if (!tally.matched) {
 		errmsg("no run of %s matches one of %s (benchmark, label and options differ)",
 		       a->new_shown, a->old_shown);
@@ -460,7 +298,7 @@ static bool has_part(const struct res_run *r, const char *name)
 {
 	const struct bench *b = bench_find(r->bench);
 
-	return part_value(r, name) || opts_find(global_opts, name) ||
+	return cmp_part_value(r, name) || opts_find(global_opts, name) ||
 	       (b && b->opts && opts_find(b->opts, name));
 }
 
@@ -472,7 +310,7 @@ static int check_names(const struct cmp_args *a, const struct res_doc *old,
 	int i, d, k;
 
 	for (i = 0; i < a->nr_names; i++) {
-		if (is_fixed_part(a->names[i]))
+		if (cmp_is_fixed_part(a->names[i]))
 			continue;
 		for (d = 0; d < 2; d++)
 			for (k = 0; k < docs[d]->nr_runs; k++)

@@ -13,6 +13,7 @@
 /* Where the parser is: for each open array its index, for each object its member's key. */
 struct jr_frame {
 	uint32_t key;		/* JR_NOKEY in an array */
+	uint32_t keylen;
 	uint32_t idx;
 };
 
@@ -20,6 +21,9 @@ struct jr_parser {
 	struct jr_doc *d;
 	char *p, *start, *end;
 	int depth;
+	int skip;		/* > 0: inside a lazy array, checked but not kept */
+	const char *lazy;	/* runs[].LAZY arrays are kept as text (JR_RAW) */
+	uint32_t ticks;		/* values parsed, for the look at SIGINT */
 	struct jr_frame path[JR_MAX_DEPTH + 1];
 	char *err;
 	size_t errlen;
@@ -58,8 +62,9 @@ static void path_text(const struct jr_parser *ps, char *buf, size_t len)
 		if (ps->path[i].key == JR_NOKEY)
 			n = snprintf(buf + used, len - used, "[%" PRIu32 "]", ps->path[i].idx);
 		else
-			n = snprintf(buf + used, len - used, "%s%.64s", used ? "." : "",
-				     ps->d->text + ps->path[i].key);
+			n = snprintf(buf + used, len - used, "%s%.*s", used ? "." : "",
+				     (int)(ps->path[i].keylen < 64 ? ps->path[i].keylen : 64),
+				     ps->start + ps->path[i].key);
 		if (n < 0)
 			break;
 		used += (size_t)n;
@@ -81,6 +86,8 @@ static int64_t new_node(struct jr_parser *ps, enum jr_type type, uint32_t key)
 	struct jr_doc *d = ps->d;
 	struct jr_node *n;
 
+	if (ps->skip)
+		return 0;	/* no node: the lazy array is read again later */
 	if (d->nr == d->cap) {
 		if (d->cap >= UINT32_MAX / 2)
 			return fail(ps, "too many values in the document");
@@ -166,9 +173,11 @@ static int unicode_escape(struct jr_parser *ps, unsigned int *c)
 	return 0;
 }
 
+/* One escape at ps->p, its character written at *w unless w is NULL (only checked). */
 static int escape(struct jr_parser *ps, char **w)
 {
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	char buf[4], *b = buf;
 	const char *e;
 	unsigned int c;
 
@@ -176,26 +185,31 @@ static int escape(struct jr_parser *ps, char **w)
 		return fail_at(ps, "");
 	e = strchr(from, *ps->p);
 	if (*ps->p && e) {
-		*(*w)++ = to[e - from];
+		*b++ = to[e - from];
 		ps->p++;
-		return 0;
+	} else {
+		if (*ps->p++ != 'u')
+			return fail_at(ps, "a bad escape in a string");
+		if (unicode_escape(ps, &c))
+			return -1;
+		b = put_utf8(b, c);
 	}
-	if (*ps->p++ != 'u')
-		return fail_at(ps, "a bad escape in a string");
-	if (unicode_escape(ps, &c))
-		return -1;
-	*w = put_utf8(*w, c);
+	if (w) {
+		memcpy(*w, buf, (size_t)(b - buf));
+		*w += b - buf;
+	}
 	return 0;
 }
 
 /*
  * The string at ps->p (its opening quote), decoded onto itself: the
  * decoded form is never longer, so writing from the quote's place never
- * overtakes the reading.  *off is where it now starts.
+ * overtakes the reading.  *off is where it now starts.  In a lazy array
+ * only checked: the text stays as it is, to be read again.
  */
 static int string(struct jr_parser *ps, uint32_t *off, uint32_t *len)
 {
-	char *w = ps->p;
+	char *w = ps->skip ? NULL : ps->p;
 	unsigned char c;
 
 	*off = (uint32_t)(ps->p - ps->start);
@@ -210,15 +224,18 @@ static int string(struct jr_parser *ps, uint32_t *off, uint32_t *len)
 			return fail_at(ps, "a control character in a string");
 		if (c == '\\') {
 			ps->p++;
-			if (escape(ps, &w))
+			if (escape(ps, w ? &w : NULL))
 				return -1;
 			continue;
 		}
-		*w++ = (char)c;
+		if (w)
+			*w++ = (char)c;
 		ps->p++;
 	}
-	*w = 0;
-	*len = (uint32_t)(w - (ps->start + *off));
+	if (w) {
+		*w = 0;
+		*len = (uint32_t)(w - (ps->start + *off));
+	}
 	ps->p++;
 	return 0;
 }
@@ -277,7 +294,7 @@ static int number_text(struct jr_parser *ps, bool *real)
 
 static int64_t number(struct jr_parser *ps, uint32_t key)
 {
-	struct jr_node *n;
+	struct jr_node *n, scratch;
 	int64_t idx;
 	bool real;
 	char *end;
@@ -290,7 +307,7 @@ static int64_t number(struct jr_parser *ps, uint32_t key)
 	len = number_text(ps, &real);
 	if (len < 0 || (idx = new_node(ps, JR_NUM, key)) < 0)
 		return -1;
-	n = &ps->d->nodes[idx];
+	n = ps->skip ? &scratch : &ps->d->nodes[idx];
 	/* the text ends before a delimiter or the NUL at text[len]: strto* stop there */
 	errno = 0;
 	if (!real) {
@@ -316,12 +333,45 @@ static void append(struct jr_parser *ps, int64_t parent, int64_t *last, int64_t 
 {
 	struct jr_node *nodes = ps->d->nodes;
 
+	if (ps->skip)
+		return;
 	if (*last)
 		nodes[*last].next = (uint32_t)child;
 	else
 		nodes[parent].u.kids.first = (uint32_t)child;
 	nodes[parent].u.kids.count++;
 	*last = child;
+}
+
+/* Whether the member key at off starts an array of runs[] to keep as text. */
+static bool lazy_here(struct jr_parser *ps, uint32_t off)
+{
+	const char *t = ps->start;
+
+	if (!ps->lazy || ps->skip || ps->depth != 3 || ps->path[1].key == JR_NOKEY ||
+	    ps->path[2].key != JR_NOKEY || strcmp(t + ps->path[1].key, "runs") ||
+	    strcmp(t + off, ps->lazy))
+		return false;
+	skip_ws(ps);
+	return ps->p < ps->end && *ps->p == '[';
+}
+
+/* The array at ps->p checked whole, kept as its text: a JR_RAW node. */
+static int64_t lazy(struct jr_parser *ps, uint32_t key)
+{
+	int64_t idx = new_node(ps, JR_RAW, key), ret;
+	uint32_t from = (uint32_t)(ps->p - ps->start);
+
+	if (idx < 0)
+		return -1;
+	ps->skip++;
+	ret = value(ps, key);
+	ps->skip--;
+	if (ret < 0)
+		return -1;
+	ps->d->nodes[idx].u.s.off = from;
+	ps->d->nodes[idx].u.s.len = (uint32_t)(ps->p - ps->start) - from;
+	return idx;
 }
 
 static int64_t array(struct jr_parser *ps, int64_t self)
@@ -367,12 +417,13 @@ static int64_t object(struct jr_parser *ps, int64_t self)
 			return fail_at(ps, "expected a member name");
 		if (string(ps, &off, &len))
 			return -1;
-		f->key = off;
+		f->key = ps->skip ? off + 1 : off;	/* a checked key is still quoted, undecoded */
+		f->keylen = ps->skip ? (uint32_t)(ps->p - ps->start) - off - 2 : len;
 		skip_ws(ps);
 		if (ps->p >= ps->end || *ps->p != ':')
 			return fail_at(ps, "expected ':'");
 		ps->p++;
-		child = value(ps, off);
+		child = lazy_here(ps, off) ? lazy(ps, off) : value(ps, off);
 		if (child < 0)
 			return -1;
 		append(ps, self, &last, child);
@@ -406,8 +457,12 @@ static int64_t container(struct jr_parser *ps, uint32_t key, enum jr_type type)
 
 static int64_t value(struct jr_parser *ps, uint32_t key)
 {
+	uint32_t off, len = 0;
 	int64_t idx;
 
+	/* a look at SIGINT every million values, some milliseconds */
+	if (!(++ps->ticks & 0xfffff) && interrupted())
+		return fail(ps, "interrupted by signal %d", interrupted_signal());
 	skip_ws(ps);
 	if (ps->p >= ps->end)
 		return fail_at(ps, "");
@@ -418,8 +473,12 @@ static int64_t value(struct jr_parser *ps, uint32_t key)
 		return container(ps, key, JR_ARR);
 	case '"':
 		idx = new_node(ps, JR_STR, key);
-		if (idx < 0 || string(ps, &ps->d->nodes[idx].u.s.off, &ps->d->nodes[idx].u.s.len))
+		if (idx < 0 || string(ps, &off, &len))
 			return -1;
+		if (!ps->skip) {
+			ps->d->nodes[idx].u.s.off = off;
+			ps->d->nodes[idx].u.s.len = len;
+		}
 		return idx;
 	case 't':
 	case 'f':
@@ -438,23 +497,82 @@ static int64_t value(struct jr_parser *ps, uint32_t key)
 	}
 }
 
-int jr_parse(struct jr_doc *doc, char *text, size_t len, char *err, size_t errlen)
+int jr_parse_lazy(struct jr_doc *doc, char *text, size_t len, const char *lazy, char *err,
+		  size_t errlen)
 {
 	struct jr_parser ps = { .d = doc, .p = text, .start = text, .end = text + len,
-				.err = err, .errlen = errlen };
+				.err = err, .errlen = errlen, .lazy = lazy };
 
 	memset(doc, 0, sizeof(*doc));
 	doc->text = text;
 	text[len] = 0;
 	err[0] = 0;
 	if (len >= UINT32_MAX)
-		return fail(&ps, "too large to read");
+		return fail(&ps, "%zu bytes, more than the 4 GiB this reader can index", len);
 	if (value(&ps, JR_NOKEY) < 0)
 		return -1;
 	skip_ws(&ps);
 	if (ps.p < ps.end)
 		return fail(&ps, "data after the JSON document at byte %td", ps.p - text);
 	return 0;
+}
+
+int jr_parse(struct jr_doc *doc, char *text, size_t len, char *err, size_t errlen)
+{
+	return jr_parse_lazy(doc, text, len, NULL, err, errlen);
+}
+
+void jr_iter_init(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr)
+{
+	memset(it, 0, sizeof(*it));
+	it->d = d;
+	it->arr = arr;
+	if (arr && arr->type == JR_RAW) {
+		it->p = d->text + arr->u.s.off;
+		it->end = it->p + arr->u.s.len;
+		it->elem.text = d->text;
+	}
+}
+
+/* The next element of a lazy array, parsed into it->elem (already checked: it cannot fail). */
+static const struct jr_node *raw_next(struct jr_iter *it)
+{
+	char err[8];
+	struct jr_parser ps = { .d = &it->elem, .p = it->p, .start = it->d->text, .end = it->end,
+				.err = err, .errlen = sizeof(err) };
+
+	skip_ws(&ps);
+	if (ps.p < ps.end && (*ps.p == '[' || *ps.p == ','))
+		ps.p++;
+	skip_ws(&ps);
+	if (ps.p >= ps.end || *ps.p == ']')
+		return NULL;
+	it->elem.nr = 0;
+	if (value(&ps, JR_NOKEY) < 0)
+		return NULL;
+	it->p = ps.p;
+	return &it->elem.nodes[0];
+}
+
+const struct jr_node *jr_iter_next(struct jr_iter *it)
+{
+	if (!it->arr)
+		return NULL;
+	if (it->arr->type == JR_RAW)
+		return raw_next(it);
+	it->cur = it->cur ? jr_next(it->d, it->cur) : jr_first(it->d, it->arr);
+	return it->cur;
+}
+
+const struct jr_doc *jr_iter_doc(const struct jr_iter *it)
+{
+	return it->arr && it->arr->type == JR_RAW ? &it->elem : it->d;
+}
+
+void jr_iter_free(struct jr_iter *it)
+{
+	free(it->elem.nodes);
+	it->elem.nodes = NULL;
 }
 
 void jr_free(struct jr_doc *doc)

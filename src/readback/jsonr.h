@@ -17,7 +17,8 @@
 #define JR_MAX_DEPTH	16
 #define JR_NOKEY	UINT32_MAX
 
-enum jr_type { JR_NULL, JR_FALSE, JR_TRUE, JR_INT, JR_NUM, JR_STR, JR_ARR, JR_OBJ };
+/* JR_RAW: an array jr_parse_lazy() checked but kept as text, read with jr_iter. */
+enum jr_type { JR_NULL, JR_FALSE, JR_TRUE, JR_INT, JR_NUM, JR_STR, JR_ARR, JR_OBJ, JR_RAW };
 
 struct jr_node {
 	uint8_t type;		/* enum jr_type */
@@ -27,7 +28,8 @@ struct jr_node {
 		double num;		/* JR_NUM */
 		int64_t i;		/* JR_INT: a number written without fraction or exponent */
 		struct {
-			uint32_t off, len;	/* JR_STR: decoded, NUL-terminated in the text */
+			uint32_t off, len;	/* JR_STR: decoded, NUL-terminated in the text;
+						 * JR_RAW: the array's text, '[' to ']' */
 		} s;
 		struct {
 			uint32_t first, count;	/* JR_ARR, JR_OBJ: first child's index (0: none) */
@@ -47,7 +49,34 @@ struct jr_doc {
  * err: what is wrong and where (byte offset, or the field's path).
  */
 int jr_parse(struct jr_doc *doc, char *text, size_t len, char *err, size_t errlen);
+/*
+ * The same, but each runs[i].LAZY array (the samples: most of a long
+ * run's file) is checked whole, NaN and range included, and kept as its
+ * text, a JR_RAW node, to be read one element at a time with jr_iter:
+ * the nodes then cost a few times the rest of the document, not the
+ * samples.
+ */
+int jr_parse_lazy(struct jr_doc *doc, char *text, size_t len, const char *lazy, char *err,
+		  size_t errlen);
 void jr_free(struct jr_doc *doc);	/* the nodes; the text stays the caller's */
+
+/*
+ * The elements of an array, JR_ARR or JR_RAW, in turn.  An element of a
+ * JR_RAW array is parsed into the iterator's own nodes (read it in
+ * jr_iter_doc(), until the next call); its strings are decoded in the
+ * text then, so a lazy array is read once.
+ */
+struct jr_iter {
+	const struct jr_doc *d;
+	const struct jr_node *arr, *cur;
+	char *p, *end;
+	struct jr_doc elem;
+};
+
+void jr_iter_init(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr);
+const struct jr_node *jr_iter_next(struct jr_iter *it);
+const struct jr_doc *jr_iter_doc(const struct jr_iter *it);
+void jr_iter_free(struct jr_iter *it);
 
 static inline const struct jr_node *jr_root(const struct jr_doc *d)
 {

@@ -12,12 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <limits.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
 #include <stdint.h>
 #include "opts.h"
 #include "resenv.h"
+#include "outfile.h"
+#include "outpath.h"
 #include "plot_int.h"
 #include "util.h"
 
@@ -359,9 +363,22 @@ static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 	write_plot(f, fig);
 }
 
+struct script_args {
+	const struct plot_fig *fig;
+	const char *out;
+};
+
+static void write_script_file(FILE *f, void *arg)
+{
+	const struct script_args *a = arg;
+
+	write_script(f, a->fig, a->out);
+}
+
+/* In our private directory: a plain file. */
 static bool save_script(const char *path, const struct plot_fig *fig, const char *out)
 {
-	FILE *f = fopen(path, "we");
+	FILE *f = fopen(path, "wxe");
 	bool ok;
 
 	if (!f)
@@ -428,68 +445,104 @@ static int run_gnuplot(const char *script, const char *errfile)
 	return 0;
 }
 
-/*
- * Created before gnuplot runs, so an unwritable place gets our one line
- * rather than gnuplot's, and 0644 whatever the umask (gnuplot truncates it).
- */
-static bool create_output(const char *tmp, const char *out)
+/* What gnuplot drew (opened before: a file of ours just made), copied into the result file. */
+static void copy_image(FILE *f, void *arg)
 {
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	char buf[65536];
+	size_t n;
 
-	if (fd < 0 || fchmod(fd, 0644)) {
-		errmsg("plot: cannot write %s: %s", out, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		return false;
-	}
-	close(fd);
-	return true;
+	while ((n = fread(buf, 1, sizeof(buf), arg)) > 0)
+		if (fwrite(buf, 1, n, f) != n)
+			break;
 }
 
-static int draw_in(const struct plot_fig *fig, const char *dir, const char *tmp)
+static int write_image(const char *img, const char *out)
 {
-	char script[64], errfile[64];
-	int ret = 1;
+	FILE *in = fopen(img, "re");
+	int err;
+
+	if (!in) {
+		errmsg("plot: gnuplot drew nothing: %s", strerror(errno));
+		return 1;
+	}
+	err = write_file_atomic(out, copy_image, in);
+	fclose(in);
+	if (err) {
+		errmsg("plot: cannot write %s: %s", out, output_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+static int draw_in(const struct plot_fig *fig, const char *dir)
+{
+	char script[PATH_MAX], errfile[PATH_MAX], img[PATH_MAX];
+	struct script_args sa = { fig, fig->a->out };
+	int err;
 
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
 	snprintf(errfile, sizeof(errfile), "%s/err", dir);
-	if (!save_script(script, fig, tmp))
+	snprintf(img, sizeof(img), "%s/image", dir);
+	if (!save_script(script, fig, img)) {
 		errmsg("plot: cannot write in %s: %s", dir, strerror(errno));
-	else if (fig->a->script && !save_script(fig->a->script, fig, tmp))
-		errmsg("plot: cannot write %s: %s", fig->a->script, strerror(errno));
-	else if (!run_gnuplot(script, errfile))
-		ret = 0;
-	unlink(script);
-	unlink(errfile);
-	return ret;
+		return 1;
+	}
+	if (fig->a->script) {
+		err = write_file_atomic(fig->a->script, write_script_file, &sa);
+		if (err) {
+			errmsg("plot: cannot write %s: %s", fig->a->script, output_strerror(err));
+			return 1;
+		}
+	}
+	if (run_gnuplot(script, errfile))
+		return 1;
+	return write_image(img, fig->a->out);
 }
 
-/* gnuplot draws into a temporary name beside OUT, renamed once complete. */
+static void unlink_all(const char *dir)
+{
+	static const char *const names[] = { "plot.gp", "err", "image" };
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/*
+ * gnuplot draws into a private directory, /tmp/bpfbench-plot.<pid>.XXXXXX,
+ * locked while we live (a later plot removes it if we are killed); the
+ * image is then written as any result file (util.h: write_file_atomic).
+ * OUT is checked first, so an unwritable place is one line before gnuplot.
+ */
 int plot_draw(const struct plot_fig *fig)
 {
-	char dir[] = "/tmp/bpfbench-plot.XXXXXX", tmp[4096];
-	const char *out = fig->a->out;
-	int ret;
+	const char *bad = fig->a->out;
+	char dir[64];
+	int err, lock, ret;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, getpid()) >= (int)sizeof(tmp)) {
-		errmsg("plot: output name too long");
-		return EXIT_USAGE;
-	}
-	if (!create_output(tmp, out))
+	err = output_path_check(bad);
+	if (!err && fig->a->script)
+		err = output_path_check(bad = fig->a->script);
+	if (err) {
+		errmsg("plot: cannot write %s: %s", bad, output_strerror(err));
 		return 1;
+	}
+	outpath_sweep_dirs("/tmp", "bpfbench-plot.");
+	snprintf(dir, sizeof(dir), "/tmp/bpfbench-plot.%d.XXXXXX", (int)getpid());
 	if (!mkdtemp(dir)) {
 		errmsg("plot: cannot create a temporary directory: %s", strerror(errno));
-		unlink(tmp);
 		return 1;
 	}
-	ret = draw_in(fig, dir, tmp);
-	if (!ret && rename(tmp, out)) {
-		errmsg("plot: cannot write %s: %s", out, strerror(errno));
-		ret = 1;
-	}
-	unlink(tmp);
-	rmdir(dir);
+	lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock >= 0)
+		flock(lock, LOCK_EX);
+	ret = draw_in(fig, dir);
+	unlink_all(dir);
+	if (lock >= 0)
+		close(lock);
 	return ret;
 }

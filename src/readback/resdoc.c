@@ -70,49 +70,71 @@ const char *rd_keep(struct res_doc *doc, const char *s)
 	return c->data + c->used - len;
 }
 
-/* Whole file into memory, one byte more for the parser's NUL, refusing anything over the cap. */
+/* EINTR from a signal that stops us, or a look between reads: the read ends. */
+static int read_interrupted(struct res_doc *doc)
+{
+	return rd_bad(doc, "interrupted by signal %d", interrupted_signal());
+}
+
+/* The last read returned r: the end (0), an error or the interruption. */
+static int read_end(struct res_doc *doc, int fd, ssize_t r, size_t n, size_t *len)
+{
+	int err = errno;
+
+	close(fd);
+	*len = n;
+	if (interrupted())
+		return read_interrupted(doc);
+	if (r < 0)
+		return rd_bad(doc, "cannot read: %s", strerror(err));
+	return 0;
+}
+
+/*
+ * Whole file into memory, one byte more for the parser's NUL: as large
+ * as it is (a regular file in one read), a pipe's in doubling steps.
+ * SIGINT ends it between reads, and a read waiting on a pipe returns.
+ */
 static int read_all(struct res_doc *doc, char **buf, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
+	bool known = false;
 	struct stat st;
+	char probe;
 	ssize_t r;
 	int fd;
 
 	fd = open(doc->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return rd_bad(doc, "cannot open: %s", strerror(errno));
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
-		if (st.st_size > RESDOC_MAX_BYTES) {
-			close(fd);
-			return rd_bad(doc, "%lld bytes, more than the %u MiB a result may have",
-				      (long long)st.st_size, RESDOC_MAX_BYTES >> 20);
-		}
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size >= 0) {
 		cap = (size_t)st.st_size + 1;	/* one read, no copy */
+		known = true;
 	}
 	*buf = malloc(cap);
 	while (*buf) {
+		if (n + 1 >= cap && known) {	/* the size fstat() gave: the end, without doubling? */
+			known = false;
+			do
+				r = read(fd, &probe, 1);
+			while (r < 0 && errno == EINTR && !interrupted());
+			if (r != 1)
+				return read_end(doc, fd, r, n, len);
+			(*buf)[n++] = probe;	/* it grew meanwhile: read on, by doubling */
+		}
 		if (n + 1 >= cap) {
 			cap *= 2;
 			*buf = realloc(*buf, cap);
 			if (!*buf)
 				break;
 		}
-		r = read(fd, *buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
+		r = interrupted() ? -1 : read(fd, *buf + n, cap - n - 1 > (1 << 24) ? 1 << 24 :
+					      cap - n - 1);
+		if (r < 0 && errno == EINTR && !interrupted())
 			continue;
-		if (r <= 0) {
-			close(fd);
-			*len = n;
-			if (r < 0)
-				return rd_bad(doc, "cannot read: %s", strerror(errno));
-			return 0;
-		}
+		if (r <= 0)
+			return read_end(doc, fd, r, n, len);
 		n += r;
-		if (n > RESDOC_MAX_BYTES) {
-			close(fd);
-			return rd_bad(doc, "more than the %u MiB a result may have",
-				      RESDOC_MAX_BYTES >> 20);
-		}
 	}
 	close(fd);
 	die("out of memory");
@@ -303,7 +325,7 @@ static int parse(struct loader *l, char *buf, size_t len)
 
 	if (!len)
 		return rd_bad(l->doc, "empty file, not a bpfbench result");
-	if (jr_parse(&l->jd, buf, len, err, sizeof(err)))
+	if (jr_parse_lazy(&l->jd, buf, len, "samples", err, sizeof(err)))
 		return rd_bad(l->doc, "%s", err);
 	return check_schema(l);
 }
@@ -327,6 +349,8 @@ static int load_doc(struct loader *l)
 	doc->runs = xcalloc(runs->u.kids.count ?: 1, sizeof(*doc->runs));
 	for (jr = jr_first(&l->jd, runs); jr; jr = jr_next(&l->jd, jr), i++) {
 		doc->nr_runs = i + 1;	/* what resdoc_free() must release, even on error */
+		if (interrupted())
+			return read_interrupted(doc);
 		if (jr->type != JR_OBJ)
 			return rd_bad(doc, "malformed result: runs[%d] is not an object", i);
 		ret = load_run(l, i, jr);

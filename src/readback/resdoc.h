@@ -5,10 +5,12 @@
  * refused with one line; so is a number that is not finite (NaN,
  * Infinity, 1e400), naming its field.
  *
- * Memory is in proportion to the file: the text is parsed into compact
- * nodes (src/readback/jsonr.c), samples are kept as one double per value, and the
- * text and nodes are freed before resdoc_load() returns.  A file of the
- * full RESDOC_MAX_BYTES needs about three times its size while it loads.
+ * Memory is in proportion to the file: the text is read whole and parsed
+ * into compact nodes (src/readback/jsonr.c), except each run's samples, kept as
+ * their text and read one sample at a time into one double per value;
+ * the text and nodes are freed before resdoc_load() returns.  A long
+ * run's file needs about its size again while it loads.  No size cap
+ * (jsonr's offsets: 4 GiB); SIGINT ends the load with one line.
  */
 #ifndef BPFBENCH_RESDOC_H
 #define BPFBENCH_RESDOC_H
@@ -16,12 +18,6 @@
 #include <stdbool.h>
 #include <json-c/json.h>
 #include "resenv.h"
-
-/*
- * The size limit of a result file.  A million samples of a few metrics
- * are ~50 MiB; a suite with -r 10 a few MiB.
- */
-#define RESDOC_MAX_BYTES	(64u << 20)
 
 /* What a metric is (JSON "kind"), which decides how compare treats it. */
 enum res_kind {

@@ -17,7 +17,6 @@
 #include "resdoc_int.h"
 #include "util.h"
 
-#define RESDOC_MAX_VALUES	(32u << 20)	/* metrics x samples of one run */
 
 static const char *const kind_names[] = {
 	[RES_SAMPLED] = "sampled", [RES_RATE] = "rate", [RES_TIME] = "time",
@@ -176,10 +175,57 @@ static struct res_metric *sample_metric(struct res_run *r, const char *key, int 
 	return NULL;
 }
 
-static int sample_member(struct loader *l, int ri, size_t si, const struct jr_node *v,
-			 struct res_run *r, int *hint)
+/*
+ * The samples of a run as they are read, their number not known before:
+ * each metric's array grows by doubling, and is filled (NaN where a
+ * sample lacks the metric) only up to the sample written, so memory
+ * follows what was read.  A run may hold no more metric values than its
+ * samples' text could spell (one per two bytes, and a million more): a
+ * small file that names many metrics and has many empty samples is
+ * refused, not expanded (memory stays within 4 times the text).
+ */
+struct cols {
+	size_t cap;		/* room in every metric's array */
+	size_t *filled;		/* per metric: [0, filled) hold a value or NaN */
+	size_t limit;		/* metrics x samples allowed */
+	const struct jr_doc *d;	/* where the sample being read lives */
+};
+
+static void fill_nan(double *v, size_t from, size_t to)
 {
-	const char *key = jr_key(&l->jd, v);
+	for (; from < to; from++)
+		v[from] = NAN;
+}
+
+static int cols_room(struct loader *l, int ri, struct res_run *r, struct cols *c, size_t si)
+{
+	size_t cap = c->cap ? c->cap * 2 : 8;
+	int i;
+
+	if (si < c->cap)
+		return 0;
+	if ((uint64_t)r->nr_metrics * (si + 1) > c->limit)
+		return rd_bad(l->doc, "malformed result: runs[%d] has %d metrics and more than %zu "
+			      "samples: more values than its text holds", ri, r->nr_metrics, si);
+	for (i = 0; i < r->nr_metrics; i++) {
+		r->metrics[i].samples = realloc(r->metrics[i].samples, cap * sizeof(double));
+		if (!r->metrics[i].samples)
+			die("out of memory");
+	}
+	if (r->sample_repeat) {
+		r->sample_repeat = realloc(r->sample_repeat, cap * sizeof(int));
+		if (!r->sample_repeat)
+			die("out of memory");
+		memset(r->sample_repeat + c->cap, 0, (cap - c->cap) * sizeof(int));
+	}
+	c->cap = cap;
+	return 0;
+}
+
+static int sample_member(struct loader *l, int ri, size_t si, const struct jr_node *v,
+			 struct res_run *r, struct cols *c, int *hint)
+{
+	const char *key = jr_key(c->d, v);
 	struct res_metric *m;
 
 	if (!strcmp(key, "repeat")) {
@@ -187,7 +233,7 @@ static int sample_member(struct loader *l, int ri, size_t si, const struct jr_no
 			return rd_bad(l->doc, "malformed result: runs[%d].samples[%zu].repeat is not "
 				      "a run index", ri, si);
 		if (!r->sample_repeat)
-			r->sample_repeat = xcalloc(r->nr_samples, sizeof(int));
+			r->sample_repeat = xcalloc(c->cap, sizeof(int));
 		r->sample_repeat[si] = (int)v->u.i;
 		return 0;
 	}
@@ -197,34 +243,61 @@ static int sample_member(struct loader *l, int ri, size_t si, const struct jr_no
 	if (v->type != JR_INT && v->type != JR_NUM)
 		return rd_bad(l->doc, "malformed result: runs[%d].samples[%zu].%s is not a number",
 			      ri, si, key);
+	fill_nan(m->samples, c->filled[m - r->metrics], si);
+	c->filled[m - r->metrics] = si + 1;
 	m->samples[si] = jr_num(v);
 	m->nr_values++;
 	return 0;
 }
 
+/* The arrays cut to the samples read, NaN where none was. */
+static void cols_finish(struct res_run *r, struct cols *c, size_t n)
+{
+	int i;
+
+	for (i = 0; i < r->nr_metrics; i++) {
+		/* a run without samples still has an array */
+		r->metrics[i].samples = realloc(r->metrics[i].samples, (n ?: 1) * sizeof(double));
+		if (!r->metrics[i].samples)
+			die("out of memory");
+		fill_nan(r->metrics[i].samples, c->filled[i], n);
+	}
+	if (r->sample_repeat && n <= c->cap)	/* else a failed load: freed as it is */
+		r->sample_repeat = realloc(r->sample_repeat, (n ?: 1) * sizeof(int));
+	r->nr_samples = (int)n;
+	free(c->filled);
+}
+
 static int load_samples(struct loader *l, int ri, const struct jr_node *samples, struct res_run *r)
 {
+	struct cols c = { .filled = xcalloc(r->nr_metrics ?: 1, sizeof(size_t)) };
 	const struct jr_node *s, *v;
-	int i, hint = 0, ret;
-	size_t si = 0, k;
+	struct jr_iter it;
+	int hint = 0, ret = 0;
+	size_t si = 0;
 
-	r->nr_samples = (int)samples->u.kids.count;
-	for (i = 0; i < r->nr_metrics; i++) {
-		r->metrics[i].samples = xcalloc(r->nr_samples ?: 1, sizeof(double));
-		for (k = 0; k < (size_t)r->nr_samples; k++)
-			r->metrics[i].samples[k] = NAN;
-	}
-	for (s = jr_first(&l->jd, samples); s; s = jr_next(&l->jd, s), si++) {
-		if (s->type != JR_OBJ)
-			return rd_bad(l->doc, "malformed result: runs[%d].samples[%zu] is not an object",
-				      ri, si);
-		for (v = jr_first(&l->jd, s); v; v = jr_next(&l->jd, v)) {
-			ret = sample_member(l, ri, si, v, r, &hint);
+	c.limit = (samples->type == JR_RAW ? samples->u.s.len / 2 : UINT32_MAX) + (1u << 20);
+	jr_iter_init(&it, &l->jd, samples);
+	for (; !ret && (s = jr_iter_next(&it)); si++) {
+		c.d = jr_iter_doc(&it);
+		if (!(si & 4095) && interrupted())
+			ret = rd_bad(l->doc, "interrupted by signal %d", interrupted_signal());
+		else if (si > INT32_MAX - 1)
+			ret = rd_bad(l->doc, "malformed result: runs[%d] has too many samples", ri);
+		else if (s->type != JR_OBJ)
+			ret = rd_bad(l->doc, "malformed result: runs[%d].samples[%zu] is not an object",
+				     ri, si);
+		else
+			ret = cols_room(l, ri, r, &c, si);
+		for (v = ret ? NULL : jr_first(c.d, s); v; v = jr_next(c.d, v)) {
+			ret = sample_member(l, ri, si, v, r, &c, &hint);
 			if (ret)
-				return ret;
+				break;
 		}
 	}
-	return 0;
+	jr_iter_free(&it);
+	cols_finish(r, &c, si);
+	return ret;
 }
 
 /* runs[].repeats: [{"index": k, "metrics": {NAME: {"n", "mean", "stddev"}}}], one per run. */
@@ -262,15 +335,12 @@ static int load_repeats(struct loader *l, int ri, const struct jr_node *reps, st
 int resdoc_load_metrics(struct loader *l, int ri, const struct jr_node *jr, struct res_run *r)
 {
 	const struct jr_node *metrics = jr_typed(&l->jd, jr, "metrics", JR_OBJ);
-	const struct jr_node *samples = jr_typed(&l->jd, jr, "samples", JR_ARR);
+	const struct jr_node *samples = jr_member(&l->jd, jr, "samples");
 	const struct jr_node *reps = jr_member(&l->jd, jr, "repeats"), *jm;
 	int ret;
 
-	if (!metrics || !samples)
+	if (!metrics || !samples || (samples->type != JR_RAW && samples->type != JR_ARR))
 		return rd_bad(l->doc, "malformed result: runs[%d] lacks its metrics or samples", ri);
-	if ((uint64_t)metrics->u.kids.count * samples->u.kids.count > RESDOC_MAX_VALUES)
-		return rd_bad(l->doc, "malformed result: runs[%d] has more than %u values", ri,
-			      RESDOC_MAX_VALUES);
 	if (reps && reps->type != JR_ARR)
 		return rd_bad(l->doc, "malformed result: runs[%d].repeats is not an array", ri);
 	r->metrics = xcalloc(metrics->u.kids.count ?: 1, sizeof(*r->metrics));
