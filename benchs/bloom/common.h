@@ -118,17 +118,12 @@ void bloom_period(struct bench_env *env, struct bloom_tally *d);
 const uint8_t *bloom_value(const struct bloom_state *s, uint64_t i);
 
 /*
- * latency.c: --latency.  validate adds its metrics; prepare sets the
- * programs up before load (every benchmark: off leaves one map entry);
- * open times the clock after load; sample reads the histogram in
- * measure(); close (teardown, before the skeleton goes) adds it to the
- * result.
+ * latency.c: --latency.  validate adds its metrics; sample reads the
+ * histogram in measure().  The histogram itself is bench_skel_load()'s
+ * (setup.c) and BENCH_SKEL_TEARDOWN's.
  */
 void bloom_latency_validate(struct bench_env *env);
-void bloom_latency_prepare(struct bloom_state *s);
-int bloom_latency_open(struct bench_env *env, struct bloom_state *s);
 void bloom_latency_sample(struct bench_env *env, double *vals);
-void bloom_latency_close(struct bench_env *env, struct bloom_state *s);
 
 /* hashmap.c: the key slots, random bytes with --hit_percent of them inserted values. */
 int hash_keys_fill(struct bloom_state *s);

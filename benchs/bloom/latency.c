@@ -6,14 +6,8 @@
  * ops per second of the run (lookups or updates), as noop's: the gap
  * between the two is the trigger, the per-run counts and the harness.
  */
-#include <errno.h>
-#include <string.h>
 #include "bench.h"
 #include "common.h"
-#include "bloom.skel.h"
-
-/* The ops the program timed in each sample: the histogram holds them all. */
-static const struct metric_def sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
 
 static struct metric_def latency_metric(const struct bench_env *env)
 {
@@ -30,20 +24,7 @@ void bloom_latency_validate(struct bench_env *env)
 	if (!a->latency)
 		return;
 	bench_add_metric(env, &lat);
-	bench_add_metric(env, &sampled_metric);
-}
-
-void bloom_latency_prepare(struct bloom_state *s)
-{
-	HIST_SKEL_EVERY(s->skel, s->a->latency ? s->a->latency_every : 0);
-}
-
-int bloom_latency_open(struct bench_env *env, struct bloom_state *s)
-{
-	if (!s->a->latency)
-		return 0;
-	s->m_sampled = bench_add_metric(env, &sampled_metric);
-	return HIST_SKEL_OPEN(&s->hist, s->skel, env, "op", "latency");
+	bench_add_metric(env, &bench_sampled_metric);
 }
 
 void bloom_latency_sample(struct bench_env *env, double *vals)
@@ -52,7 +33,3 @@ void bloom_latency_sample(struct bench_env *env, double *vals)
 	hist_bpf_measure(&s->hist, env, &vals[s->m_sampled]);
 }
 
-void bloom_latency_close(struct bench_env *env, struct bloom_state *s)
-{
-	hist_bpf_close(&s->hist, env);
-}

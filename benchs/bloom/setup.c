@@ -330,7 +330,8 @@ static void size_maps(struct bloom_state *s)
  * of its figure.  --trigger test-run leaves it out.  The filter
  * benchmarks' runs are whole passes: any trigger is as good.
  */
-static int pick_trigger(struct bench_env *env, struct bloom_state *s)
+/* The periodic benchmarks' trigger programs; a one-shot run has none. */
+static struct trigger_progs trigger_progs_of(struct bench_env *env, struct bloom_state *s)
 {
 	struct trigger_progs progs = {
 		.test_run = s->skel->progs.bloom_test_run,
@@ -338,12 +339,12 @@ static int pick_trigger(struct bench_env *env, struct bloom_state *s)
 		.fentry = s->skel->progs.bloom_fentry,
 	};
 
+	if (env->bench->flags & BENCH_F_ONESHOT)
+		return (struct trigger_progs){ 0 };
 	if (s->v->hashmap && env->opts->trigger == TRIG_AUTO &&
-	    probe_feature(PROBE_TRIG_RAW_TP, NULL, 0) == 1) {
-		bpf_program__set_autoload(progs.test_run, false);
+	    probe_feature(PROBE_TRIG_RAW_TP, NULL, 0) == 1)
 		progs.test_run = NULL;
-	}
-	return trigger_prepare(env, &progs);
+	return progs;
 }
 
 /* Loads the job program and, for the periodic benchmarks, the trigger's. */
@@ -354,17 +355,13 @@ static int load(struct bench_env *env, struct bloom_state *s)
 
 	bpf_object__for_each_program(prog, s->skel->obj)
 		bpf_program__set_autoload(prog, prog == s->skel->progs.bloom_job);
-	bloom_latency_prepare(s);	/* after the line above: it may load the clock program */
-	if (!(env->bench->flags & BENCH_F_ONESHOT)) {
-		err = pick_trigger(env, s);
-		if (err)
-			return err;
-	}
-	err = bloom_bpf__load(s->skel);
-	if (err)
-		return err;
-	s->job_fd = bpf_program__fd(s->skel->progs.bloom_job);
-	return bloom_latency_open(env, s);
+	err = bench_skel_load(env, &(struct bench_skel){
+				BENCH_SKEL_BASE(s->skel), BENCH_SKEL_HIST(s->skel),
+				.progs = trigger_progs_of(env, s),
+			      }, s->a->latency ? s->a->latency_every : 0, &s->hist, &s->m_sampled);
+	if (!err)
+		s->job_fd = bpf_program__fd(s->skel->progs.bloom_job);
+	return err;
 }
 
 static int map_values(struct bloom_state *s)
@@ -447,7 +444,6 @@ static int open_and_fill(struct bench_env *env, struct bloom_state *s)
 	s->skel = bloom_bpf__open();
 	if (!s->skel)
 		return -errno;
-	BENCH_SKEL_INIT(s->skel);
 	size_maps(s);
 	err = load(env, s);
 	if (!err)
@@ -568,12 +564,9 @@ void bloom_teardown(struct bench_env *env)
 	if (!s)
 		return;
 	print_totals(env, s);
-	bloom_latency_close(env, s);
 	if (s->values)
 		munmap(s->values, s->values_len);
-	bloom_bpf__destroy(s->skel);
-	free(s);
-	env->priv = NULL;
+	BENCH_SKEL_TEARDOWN(env, &s->hist, s->skel);
 }
 
 /* ---- figures for the reports ---- */

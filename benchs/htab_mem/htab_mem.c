@@ -209,7 +209,7 @@ static int htab_mem_validate(struct bench_env *env)
 }
 
 /* The kernel bench's way in: a program per syscall.  Else test-run. */
-static int pick_trigger(struct bench_env *env, struct htab_mem_bpf *skel)
+static struct trigger_progs trigger_progs_of(struct bench_env *env, struct htab_mem_bpf *skel)
 {
 	struct trigger_progs progs = {
 		.test_run = skel->progs.htab_mem_test_run,
@@ -228,7 +228,7 @@ static int pick_trigger(struct bench_env *env, struct htab_mem_bpf *skel)
 		bpf_program__set_autoload(progs.test_run, false);
 		progs.test_run = NULL;
 	}
-	return trigger_prepare(env, &progs);
+	return progs;
 }
 
 static int configure_map(struct bench_env *env, struct htab_mem_bpf *skel)
@@ -294,13 +294,15 @@ static int htab_mem_setup(struct bench_env *env)
 	s->skel = htab_mem_bpf__open();
 	if (!s->skel)
 		return -errno;
-	BENCH_SKEL_INIT(s->skel);
 	s->skel->rodata->use_case = a->use_case;
 	s->skel->rodata->nr_producers = env->nr_producers;
 	err = configure_map(env, s->skel);
 	err = err ?: htab_mem_hist_prepare(&s->hist, s->skel);
-	err = err ?: pick_trigger(env, s->skel);
-	err = err ?: htab_mem_bpf__load(s->skel);
+	/* its histograms are htab_mem_hist's: the helper's parts left out */
+	err = err ?: bench_skel_load(env, &(struct bench_skel){
+					BENCH_SKEL_BASE(s->skel),
+					.progs = trigger_progs_of(env, s->skel),
+				     }, 0, NULL, NULL);
 	err = err ?: htab_mem_hist_open(&s->hist, s->skel, env);
 	if (err)
 		return err;

@@ -88,8 +88,6 @@ static const struct metric_def lpm_kernel_metrics[] = {
 };
 
 /* --latency: the ops the program timed in each sample (the histogram holds them all). */
-static const struct metric_def lpm_sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
-
 static const enum probe_id lpm_requires[] = {
 	PROBE_MAP_LPM_TRIE, PROBE_HELPER_BPF_LOOP, PROBE_TRIG_TEST_RUN, PROBE__COUNT
 };
@@ -256,7 +254,7 @@ static int lpm_validate(struct bench_env *env)
 	}
 	err = v->resets ? 0 : add_wall_metrics(env);
 	if (!err && a->latency)
-		bench_add_metric(env, &lpm_sampled_metric);
+		bench_add_metric(env, &bench_sampled_metric);
 	return err;
 }
 
@@ -453,7 +451,6 @@ static int lpm_setup(struct bench_env *env)
 	s->skel = lpm_trie_bpf__open();
 	if (!s->skel)
 		return -errno;
-	BENCH_SKEL_INIT(s->skel);
 	s->skel->rodata->op = s->v->op;
 	s->skel->rodata->nr_entries = a->nr_entries;
 	s->skel->rodata->prefix_len = a->prefix_len;
@@ -461,20 +458,13 @@ static int lpm_setup(struct bench_env *env)
 	bpf_map__set_max_entries(s->skel->maps.trie, a->nr_entries);
 	bpf_program__set_autoload(s->skel->progs.lpm_free_start, false);
 	bpf_program__set_autoload(s->skel->progs.lpm_free_end, false);
-	HIST_SKEL_EVERY(s->skel, a->latency ? a->latency_every : 0);
-	err = trigger_prepare(env, &(struct trigger_progs){ .test_run = s->skel->progs.lpm_run });
-	if (err)
-		return err;
-	err = lpm_trie_bpf__load(s->skel);
+	err = bench_skel_load(env, &(struct bench_skel){
+				BENCH_SKEL_BASE(s->skel), BENCH_SKEL_HIST(s->skel),
+				.progs = { .test_run = s->skel->progs.lpm_run },
+			      }, a->latency ? a->latency_every : 0, &s->hist, &s->m_sampled);
 	if (err)
 		return err;
 	env->trig.repeat = 1;	/* one run per call: the producer acts on each run's result */
-	if (a->latency) {
-		s->m_sampled = bench_add_metric(env, &lpm_sampled_metric);
-		err = HIST_SKEL_OPEN(&s->hist, s->skel, env, "op", "latency");
-		if (err)
-			return err;
-	}
 	err = trigger_attach(&env->trig);
 	if (err)
 		return err;
@@ -494,11 +484,8 @@ static void lpm_teardown(struct bench_env *env)
 	if (!s)
 		return;
 	trigger_detach(&env->trig);
-	hist_bpf_close(&s->hist, env);
-	lpm_trie_bpf__destroy(s->skel);
 	lpm_keys_free(&s->keys);
-	free(s);
-	env->priv = NULL;
+	BENCH_SKEL_TEARDOWN(env, &s->hist, s->skel);
 }
 
 /* The kernel bench's frac_second/ops shape, its 'K' spelled as it spells it. */

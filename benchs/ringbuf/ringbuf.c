@@ -350,7 +350,8 @@ static void choose_maps(struct rb_state *s)
 	bpf_map__set_autocreate(k->maps.perfbuf, false);
 }
 
-static int choose_trigger(struct bench_env *env, struct rb_state *s)
+/* The trigger programs of the variant's buffer. */
+static struct trigger_progs trigger_progs_of(struct bench_env *env, struct rb_state *s)
 {
 	struct ringbuf_bpf *k = s->skel;
 	bool perf = rb_is_perf(s);
@@ -362,7 +363,7 @@ static int choose_trigger(struct bench_env *env, struct rb_state *s)
 	/* one getpgid() per batch, as the kernel bench; see the top of the file */
 	if (env->opts->trigger == TRIG_AUTO && probe_feature(PROBE_TRIG_RAW_TP, NULL, 0) == 1)
 		progs.test_run = NULL;
-	return trigger_prepare(env, &progs);
+	return progs;
 }
 
 static void set_rodata(struct rb_state *s)
@@ -370,7 +371,6 @@ static void set_rodata(struct rb_state *s)
 	struct ringbuf_bpf *k = s->skel;
 	const struct rb_args *a = s->a;
 
-	BENCH_SKEL_INIT(k);
 	k->rodata->batch_cnt = a->batch_cnt;
 	k->rodata->use_output = !rb_is_perf(s) && a->use_output;
 	if (!rb_is_perf(s) && a->sampled)	/* a record and its header take 16 bytes */
@@ -417,10 +417,10 @@ static int rb_setup(struct bench_env *env)
 		return -errno;
 	set_rodata(s);
 	choose_maps(s);
-	err = choose_trigger(env, s);
-	if (err)
-		return err;
-	err = ringbuf_bpf__load(s->skel);
+	/* no histograms: the BPF side has none */
+	err = bench_skel_load(env, &(struct bench_skel){
+				BENCH_SKEL_BASE(s->skel), .progs = trigger_progs_of(env, s),
+			      }, 0, NULL, NULL);
 	if (err)
 		return err;
 	s->repeat = test_run_repeat(s);
@@ -526,12 +526,10 @@ static void rb_teardown(struct bench_env *env)
 	ring_buffer__free(s->rb);
 	perf_buffer__free(s->pb);
 	close_rings(s);
-	ringbuf_bpf__destroy(s->skel);
 	free(s->chk.next);
 	free(s->rings);
 	free(s->wrap_buf);
-	free(s);
-	env->priv = NULL;
+	BENCH_SKEL_TEARDOWN(env, NULL, s->skel);
 }
 
 /* The seed script's row: "X ± YM/s (drops X ± YM/s)", ± even for one sample, as the kernel's. */

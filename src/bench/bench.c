@@ -130,24 +130,38 @@ void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env)
 
 const struct metric_def bench_sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };
 
-int bench_skel_setup(struct bench_env *env, const struct bench_skel *sk, unsigned int every,
-		     struct hist_bpf *hb, int *m_sampled)
+static bool skel_has_trigger(const struct bench_skel *sk)
 {
-	int err;
+	return sk->progs.test_run || sk->progs.raw_tp || sk->progs.fentry;
+}
+
+int bench_skel_load(struct bench_env *env, const struct bench_skel *sk, unsigned int every,
+		    struct hist_bpf *hb, int *m_sampled)
+{
+	int err = 0;
 
 	*sk->tgid = getpid();
 	*sk->getpgid_nr = __NR_getpgid;
-	*sk->hist_every = every;
-	bpf_program__set_autoload(sk->hist_clock, every != 0);
-	bpf_map__set_max_entries(sk->hist_map, every ? HIST_MAP_ENTRIES : 1);
-	err = trigger_prepare(env, &sk->progs);
+	if (sk->hist_map) {
+		*sk->hist_every = every;
+		bpf_program__set_autoload(sk->hist_clock, every != 0);
+		bpf_map__set_max_entries(sk->hist_map, every ? HIST_MAP_ENTRIES : 1);
+	}
+	if (skel_has_trigger(sk))
+		err = trigger_prepare(env, &sk->progs);
 	err = err ?: bpf_object__load_skeleton(sk->obj);
 	if (!err && every) {
 		*m_sampled = bench_add_metric(env, &bench_sampled_metric);
 		err = hist_bpf_open(hb, env, bpf_map__fd(sk->hist_map), bpf_program__fd(sk->hist_clock),
 				    sk->clock_q, "op", "latency");
 	}
-	return err ?: trigger_attach(&env->trig);
+	return err;
+}
+
+int bench_skel_setup(struct bench_env *env, const struct bench_skel *sk, unsigned int every,
+		     struct hist_bpf *hb, int *m_sampled)
+{
+	return bench_skel_load(env, sk, every, hb, m_sampled) ?: trigger_attach(&env->trig);
 }
 
 void bench_skel_teardown(struct bench_env *env, struct hist_bpf *hb,

@@ -198,14 +198,25 @@ extern const struct metric_def bench_sampled_metric;
 /* What bench_skel_setup() needs of a skeleton: BENCH_SKEL() fills it. */
 struct bench_skel {
 	struct bpf_object_skeleton *obj;	/* (skel)->skeleton */
-	struct trigger_progs progs;
+	struct trigger_progs progs;		/* all NULL: no trigger (one-shot runs) */
 	__u32 *tgid, *getpgid_nr;		/* rodata of bench_common.bpf.h */
-	/* hist.bpf.h's */
+	/* hist.bpf.h's; hist_map NULL: the BPF side has none (every must be 0) */
 	__u32 *hist_every;
 	struct bpf_map *hist_map;
 	struct bpf_program *hist_clock;
 	volatile __u64 *clock_q;
 };
+
+/* The parts of a struct bench_skel initializer, for a family that names its trigger programs. */
+#define BENCH_SKEL_BASE(skel)							\
+	.obj = (skel)->skeleton,						\
+	.tgid = &(skel)->rodata->bench_tgid,					\
+	.getpgid_nr = &(skel)->rodata->bench_getpgid_nr
+#define BENCH_SKEL_HIST(skel)							\
+	.hist_every = &(skel)->rodata->hist_every,				\
+	.hist_map = (skel)->maps.hist_map,					\
+	.hist_clock = (skel)->progs.hist_clock,					\
+	.clock_q = &(skel)->bss->hist_clock_q
 
 /*
  * A skeleton whose BPF side includes bench_common.bpf.h and hist.bpf.h
@@ -213,18 +224,13 @@ struct bench_skel {
  * PREFIX_fentry.  Its .rodata and .bss keep their address across load.
  */
 #define BENCH_SKEL(skel, prefix) (&(struct bench_skel){				\
-	.obj = (skel)->skeleton,						\
+	BENCH_SKEL_BASE(skel),							\
+	BENCH_SKEL_HIST(skel),							\
 	.progs = {								\
 		.test_run = (skel)->progs.prefix##_test_run,			\
 		.raw_tp = (skel)->progs.prefix##_raw_tp,			\
 		.fentry = (skel)->progs.prefix##_fentry,			\
 	},									\
-	.tgid = &(skel)->rodata->bench_tgid,					\
-	.getpgid_nr = &(skel)->rodata->bench_getpgid_nr,			\
-	.hist_every = &(skel)->rodata->hist_every,				\
-	.hist_map = (skel)->maps.hist_map,					\
-	.hist_clock = (skel)->progs.hist_clock,					\
-	.clock_q = &(skel)->bss->hist_clock_q,					\
 })
 
 /*
@@ -237,6 +243,12 @@ struct bench_skel {
  */
 int bench_skel_setup(struct bench_env *env, const struct bench_skel *sk, unsigned int every,
 		     struct hist_bpf *hb, int *m_sampled);
+/*
+ * The same without the attach, for a family with work between load and
+ * trigger_attach() (filling maps, a test-run repeat of its own).
+ */
+int bench_skel_load(struct bench_env *env, const struct bench_skel *sk, unsigned int every,
+		    struct hist_bpf *hb, int *m_sampled);
 /*
  * The end of a skeleton family's teardown: the histograms (hb may be
  * NULL) into the result, the skeleton destroyed (NULL: open failed),

@@ -588,7 +588,6 @@ int cli_parse(int argc, char **argv, struct run_spec *spec)
 		run_spec_free(spec);
 		return ret;
 	}
-	verbose = spec->opts.verbose;
 	return 0;
 }
 

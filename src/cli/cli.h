@@ -13,7 +13,9 @@ extern const struct opt_def global_opts[];	/* at offsets in struct run_opts */
  * Parses `[global options] BENCH [bench options]` in any order ("--"
  * ends the options).  Returns 0 with spec filled (free it with
  * run_spec_free), or EXIT_USAGE after printing one line naming the
- * problem (spec then holds nothing to free).
+ * problem (spec then holds nothing to free).  It sets no global: the
+ * caller sets util.h's verbose from spec->opts.verbose when it runs with
+ * these options.
  */
 int cli_parse(int argc, char **argv, struct run_spec *spec);
 enum opt_scope { OPT_SCOPE_NONE, OPT_SCOPE_GLOBAL, OPT_SCOPE_BENCH };

@@ -199,6 +199,7 @@ int main(int argc, char **argv)
 	ret = cli_parse(argc, argv, &spec);
 	if (ret)
 		return ret;
+	verbose = spec.opts.verbose;
 	ret = bench_main(argc, argv, &spec);
 	run_spec_free(&spec);
 	return ret;

@@ -115,6 +115,7 @@ static int split_side(struct ab_side *s, const char *text, const struct ab_args 
 	s->words[s->argc] = NULL;
 	if (cli_parse(s->argc, s->words, &s->spec))
 		return EXIT_USAGE;
+	verbose = s->spec.opts.verbose;
 	if (!s->spec.bench) {
 		errmsg("ab: '%s' names no benchmark", text);
 		return EXIT_USAGE;

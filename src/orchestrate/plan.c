@@ -193,6 +193,7 @@ static bool step_parse(const struct step *s, struct run_spec *spec)
 {
 	if (cli_parse(s->argc, s->argv, spec))
 		return false;
+	verbose = spec->opts.verbose;
 	if (spec->bench && !cli_validate(spec))
 		return true;
 	run_spec_free(spec);

@@ -160,6 +160,7 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	free(args);
 	if (ret)
 		return ret;
+	verbose = spec.opts.verbose;
 	if (spec.bench) {
 		errmsg("suite: unexpected argument '%s' (only options follow the suite name)",
 		       spec.bench->name);

@@ -425,7 +425,7 @@ static int add_static_metrics(struct bench_env *env)
 	return env->bench->validate(env);
 }
 
-static int run_bench_muted(const struct run_spec *spec, struct run_result *res);
+static int run_bench_body(const struct run_spec *spec, struct run_result *res);
 
 /*
  * A signal ended the run after some samples: each of them was a whole
@@ -450,7 +450,7 @@ static void interrupted_summary(struct bench_env *env, struct run_result *res)
 int run_bench(const struct run_spec *spec, struct run_result *res)
 {
 	bool was = errmsg_mute(spec->opts.batch);	/* a suite's row says why, once */
-	int st = run_bench_muted(spec, res);
+	int st = run_bench_body(spec, res);
 
 	errmsg_mute(was);
 	if (!res->st)	/* refused before it ran: still a whole result, of no samples */
@@ -458,7 +458,8 @@ int run_bench(const struct run_spec *spec, struct run_result *res)
 	return st;
 }
 
-static int run_bench_muted(const struct run_spec *spec, struct run_result *res)
+/* The run itself: run_bench() around it mutes its error lines in a suite (--batch). */
+static int run_bench_body(const struct run_spec *spec, struct run_result *res)
 {
 	const struct bench *b = spec->bench;
 	struct bench_env env = { .bench = b };
