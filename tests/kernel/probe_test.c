@@ -13,16 +13,7 @@
 
 #include "probe.h"
 
-static int test_num;
-static int failures;
-
-static void ok(bool cond, const char *what)
-{
-	test_num++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", test_num, what);
-}
+#include "../unit/tap.h"
 
 /*
  * BPF objects this process holds.  A probe's program, map or link can

@@ -16,16 +16,7 @@
 #include "sysfs.h"
 #include "util.h"
 
-static int test_num;
-static int failures;
-
-static void ok(bool cond, const char *what)
-{
-	test_num++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", test_num, what);
-}
+#include "tap.h"
 
 static void put(const char *dir, const char *name, const char *text)
 {
