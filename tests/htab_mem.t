@@ -363,8 +363,10 @@ ok $? "overwrite --latency: Latency line, histogram = the ops timed (1 a run), l
 run -w0 -d1 -q -p2 --period-ms 250 htab-mem --use-case batch_add_batch_del --latency --latency-every 1 --json "$J"
 [ "$RC" -eq 0 ] && hist_ok "$J" op sampled_ops "$NCPU * 2" latency && json_check "$J" '
 r = d["runs"][0]; h = r["histograms"]["op"]; ops = sum(x["ops"] for x in r["samples"])
-# every run timed: the histogram holds every op counted (and its tail) but for runs at the edges
-h["count"] == 2 * h["batches"] and h["half_batches"] == 0 and abs(h["count"] - h["tail_ops"] - ops) <= 2 * 2 * 2'
+# every run timed: the histogram holds every op counted (and its tail) but for runs at the
+# edges, up to 4 a producer (2 ops each): those each producer ends after the last sample is
+# read, before it sees the stop (on 2 CPUs shared with the sampler, a few)
+h["count"] == 2 * h["batches"] and h["half_batches"] == 0 and abs(h["count"] - h["tail_ops"] - ops) <= 2 * 4 * 2'
 ok $? "batch_add_batch_del --latency-every 1: every run timed as its 2 ops, never halved" ||
 	diag "rc=$RC $ERR" "$(hist_diag "$J")"
 
