@@ -23,6 +23,8 @@ PIDS=/sys/fs/cgroup/pids
 if [ -w "$PIDS" ] && [ -f "$PIDS/cgroup.procs" ]; then
 	cg="$PIDS/bpfbench-threads-$$"
 	mkdir "$cg" && echo 24 >"$cg/pids.max"
+	# removed however the test ends (an interrupted one left its cgroup behind)
+	trap 'rmdir "$cg" 2>/dev/null; rm -rf "$TMPD"' EXIT
 	bad=0
 	for i in 1 2 3 4 5; do
 		(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$BPFBENCH" -w0 -d0.5 --period-ms 100 \
