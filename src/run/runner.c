@@ -93,6 +93,20 @@ static void add_sample(struct bench_env *env, struct precision *p, const double 
 
 /* ---- sampling ---- */
 
+/*
+ * Ticks stay on the grid of the first one while the sampler keeps up.
+ * One that woke late by most of a period starts a new grid from where it
+ * woke: firing the missed ticks back to back would give samples that
+ * cover microseconds (and rates of noise), where the kernel's bench,
+ * whose interval timer coalesces missed ticks, never does.
+ */
+static uint64_t next_tick(uint64_t prev_target, uint64_t last, uint64_t period)
+{
+	uint64_t next = prev_target + period;
+
+	return next < last + period / 2 ? last + period : next;
+}
+
 static int sample_periods(struct bench_env *env, double *vals)
 {
 	const struct run_opts *o = env->opts;
@@ -100,7 +114,7 @@ static int sample_periods(struct bench_env *env, double *vals)
 	uint64_t period = o->period_ms * 1000000ull;
 	uint64_t warm = o->warmup_ms / o->period_ms;
 	uint64_t total = warm + o->duration_ms / o->period_ms;
-	uint64_t start = now_ns(), last = start, measured = start, t, target, i;
+	uint64_t start = now_ns(), last = start, measured = start, t, target = start, i;
 	struct precision prec = { 0 };
 	struct noise_sample ns;
 	struct noise_mon mon;
@@ -111,7 +125,7 @@ static int sample_periods(struct bench_env *env, double *vals)
 	noise_begin(&mon, env->nr_producers + env->nr_consumers);
 
 	for (i = 0; i < total; i++) {
-		target = start + (i + 1) * period;
+		target = next_tick(target, last, period);
 		if (!sleep_until(env, target))
 			break;
 		t = now_ns();
