@@ -49,7 +49,7 @@ source "$(dirname "$0")/hist.sh"
 CPUS=$(nproc)
 J="$TMPD/lat.json"
 run -w0 -d1 --period-ms 250 bpf-for --nr_loops 100 --latency --json "$J"
-[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*ops sampled; mean [0-9.]+ ns vs [0-9.]+ ns from throughput' <<<"$OUT" &&
+[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*mean [0-9.]+ ns vs [0-9.]+ ns from throughput.* [0-9]+ ops sampled; clock' <<<"$(latency_lines "$OUT")" &&
 	hist_ok "$J" op sampled_ops "$CPUS * 100000" latency && json_check "$J" "
 r = d['runs'][0]; h = r['histograms']['op']; ops = sum(x['ops'] for x in r['samples'])
 lat = r['metrics']['latency']['of_mean_inverse']

@@ -53,13 +53,15 @@ h = d["runs"][0]["histograms"]["op"]
 0 < h["clock_ns"] < 10000 and h["batches"] > 0 and h["bin_error_pct"] == 6.25'
 ok $? "the clock's cost was measured and is reported beside"
 
-line=$(grep '^Latency:' <<<"$OUT")
-grep -Eq '^Latency: p50 [0-9.]+ ns, p90 [0-9.]+ ns, p99 [0-9.]+ ns, p99\.9 [0-9.]+ ns, max [0-9.]+ ns \([0-9]+ ops sampled; mean [0-9.-]+ ns vs [0-9.]+ ns from throughput' <<<"$line"
+line=$(latency_lines "$OUT" | grep '^Latency:')
+grep -Eq '^Latency: p50 [0-9.]+ ns, p90 [0-9.]+ ns, p99 [0-9.]+ ns, p99\.9 [0-9.]+ ns, max [0-9.]+ ns mean [0-9.-]+ ns vs [0-9.]+ ns from throughput.* [0-9]+ ops sampled; clock [0-9.]+ ns' <<<"$line"
 ok $? "the summary has the Latency line" || diag "$OUT"
 
 count=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]["count"])' "$J")
-grep -q "($count ops sampled;" <<<"$line"
+grep -q " $count ops sampled;" <<<"$line"
 ok $? "the Latency line and the JSON count the same ops ($count)" || diag "$line"
+awk 'length > 120 { wide = 1 } END { exit wide }' <<<"$OUT"
+ok $? "--latency, default output: no line over 120 columns" || diag "$(awk 'length > 120' <<<"$OUT")"
 
 # the line's verdict on the mean, recomputed from the JSON figures
 verdict=$(python3 - "$J" <<'PY'

@@ -193,7 +193,7 @@ s = d["runs"][0]["samples"]
 len(set(x["setup-peak-memory"] for x in s)) == 1 and s[0]["setup-peak-memory"] > 0 and all(x["peak-memory"] >= x["memory"] for x in s) and all(b["peak-memory"] >= a["peak-memory"] for a, b in zip(s, s[1:]))'
 ok $? "setup-peak-memory is one value for the run; peak-memory never falls and is never below usage"
 setup=$(python3 -c 'import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["runs"][0]["metrics"]["setup-peak-memory"]["max"])' "$TMPD/sum.json")
-grep -q "^Memory: .*; setup peak $setup MiB" <<<"$SUM_OUT"
+grep -A1 '^Memory: ' <<<"$SUM_OUT" | grep -q "^  setup peak $setup MiB"
 ok $? "the Memory line gives setup's peak ($setup MiB), apart from the Summary's" || diag "$SUM_OUT"
 
 if [ "$MEMCG_KIND" = v1 ]; then
@@ -351,7 +351,7 @@ source "$(dirname "$0")/hist.sh"
 NCPU=$(nproc)
 J="$TMPD/lat.json"
 run -w0 -d1 -p2 --period-ms 250 htab-mem --latency --json "$J"
-[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*ops sampled; mean [0-9.]+ ns vs [0-9.]+ ns from throughput' <<<"$OUT" &&
+[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*mean [0-9.]+ ns vs [0-9.]+ ns from throughput.* [0-9]+ ops sampled; clock' <<<"$(latency_lines "$OUT")" &&
 	hist_ok "$J" op sampled_ops "$NCPU * 2" latency && json_check "$J" '
 r = d["runs"][0]; h = r["histograms"]["op"]; s = r["samples"]
 ops = sum(x["ops"] for x in s)
@@ -359,6 +359,9 @@ ok = all(abs(x["latency"] * x["per-prod-op"] - 1e6) <= 1e-6 * 1e6 for x in s)
 ok and h["half_batches"] == 0 and h["count"] == h["batches"] and 0 < h["count"] < ops and all(x["failed-ops"] == 0 for x in s)'
 ok $? "overwrite --latency: Latency line, histogram = the ops timed (1 a run), latency = 1e6 / per-prod-op" ||
 	diag "rc=$RC $(grep '^Latency' <<<"$OUT") $ERR" "$(hist_diag "$J")"
+awk 'length > 120 { wide = 1 } END { exit wide }' <<<"$OUT"
+ok $? "htab-mem --latency, default output (Iter, Latency, Summary): no line over 120 columns" ||
+	diag "$(awk 'length > 120' <<<"$OUT")"
 
 run -w0 -d1 -q -p2 --period-ms 250 htab-mem --use-case batch_add_batch_del --latency --latency-every 1 --json "$J"
 [ "$RC" -eq 0 ] && hist_ok "$J" op sampled_ops "$NCPU * 2" latency && json_check "$J" '

@@ -6,7 +6,7 @@
 # kernel's exit 4) where overwrite mode is missing.
 source "$(dirname "$0")/lib.sh"
 need_bpf
-total_of() { grep -o "$1 [0-9a-f]*" <<<"$(grep '^Totals:' <<<"$OUT")" | head -1 | cut -d' ' -f2; }
+total_of() { grep -o "$1 [0-9a-f]*" <<<"$(grep -A1 '^Totals:' <<<"$OUT")" | head -1 | cut -d' ' -f2; }
 N=100000
 before=$(kernel_objects_settle "0 0 0")
 

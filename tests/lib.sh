@@ -32,6 +32,12 @@ todo() {
 	fi
 }
 fail() { ok 1 "$1"; [ -n "${2:-}" ] && diag "$2"; }
+latency_lines() {	# latency_lines TEXT: each Latency line joined with its indented lines
+	awk '/^Latency/ { if (l != "") print l; l = $0; next }
+	     l != "" && /^  / { sub(/^ +/, " "); l = l $0; next }
+	     { if (l != "") print l; l = ""; print }
+	     END { if (l != "") print l }' <<<"$1"
+}
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 skip() { _n=$((_n + 1)); echo "ok $_n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }

@@ -84,7 +84,7 @@ ok and h["verdict"] in "'"$verdicts"'".split()'
 }
 J="$TMPD/lat.json"
 run -w0 -d1 lpm-trie-lookup --latency --json "$J"
-[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 .* ops sampled; mean .* from throughput' <<<"$OUT" &&
+[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 .* mean .* from throughput.* ops sampled; clock' <<<"$(latency_lines "$OUT")" &&
 	hist_ok "$J" && json_check "$J" '
 h = d["runs"][0]["histograms"]["op"]
 h["half_batches"] > 0 and h["half_ops"] == 8 * h["half_batches"] and h["count"] == 16 * h["batches"] - h["half_ops"]'

@@ -172,7 +172,7 @@ bad "not both" map-lookup --fill 50 --nr_entries 10
 source "$(dirname "$0")/hist.sh"
 J="$TMPD/lat.json"
 run -w0 -d1 map-lookup --latency --json "$J"
-[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*ops sampled; mean [0-9.]+ ns vs [0-9.]+ ns from throughput' <<<"$OUT" &&
+[ "$RC" -eq 0 ] && grep -qE '^Latency: p50 [0-9.]+ ns, .*mean [0-9.]+ ns vs [0-9.]+ ns from throughput.* [0-9]+ ops sampled; clock' <<<"$(latency_lines "$OUT")" &&
 	hist_ok "$J" op sampled_ops 0 wall_latency && json_check "$J" '
 r = d["runs"][0]; h = r["histograms"]["op"]; s = r["samples"]; m = r["metrics"]
 ok = h["count"] == sum(x["ops"] for x in s) and h["half_batches"] == 0

@@ -14,8 +14,8 @@ N=100000
 
 before=$(kernel_objects_settle "0 0 0")	# ours only (lib.sh): none yet
 
-# total_of FIELD: a number from the "Totals:" line of the last run
-total_of() { grep -o "$1 [0-9a-f]*" <<<"$(grep '^Totals:' <<<"$OUT")" | head -1 | cut -d' ' -f2; }
+# total_of FIELD: a number from the "Totals:" lines of the last run
+total_of() { grep -o "$1 [0-9a-f]*" <<<"$(grep -A1 '^Totals:' <<<"$OUT")" | head -1 | cut -d' ' -f2; }
 
 big_of() { case $1 in rb-*) echo "$BIG_RB" ;; *) echo "$BIG_PB" ;; esac; }
 

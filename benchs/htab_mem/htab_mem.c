@@ -330,7 +330,7 @@ static int htab_mem_setup(struct bench_env *env)
 	env->method = memcg_method_label(&s->mem);
 	memcg_describe(&s->mem, desc, sizeof(desc));
 	if (!env->opts->quiet)
-		fprintf(stderr, "htab-mem: memory measured by %s\n", desc);
+		report_wrapped(stderr, "htab-mem: memory measured by ", desc);
 	return 0;
 }
 
@@ -498,7 +498,8 @@ static void htab_mem_report_final(struct bench_env *env, const struct run_result
 	FILE *out = report_out(env->opts);
 	char line[256];
 
-	fprintf(out, "Memory: %s; setup peak %.2lf MiB", env->method ? env->method : "none",
+	/* the method's file names can be long: the figures go on a line of their own */
+	fprintf(out, "Memory: %s\n  setup peak %.2lf MiB", env->method ? env->method : "none",
 		res_st(res, M_SETUP_PEAK)->max);
 	if (kmem >= 0)
 		fprintf(out, ", kernel %.2lf MiB", res_st(res, kmem)->mean);

@@ -437,7 +437,7 @@ static void lpm_free_teardown(struct bench_env *env)
 static void lpm_free_report_final(struct bench_env *env, const struct run_result *res)
 {
 	if (env->method)
-		fprintf(report_out(env->opts), "Method: %s\n", env->method);
+		report_wrapped(report_out(env->opts), "Method: ", env->method);
 	lpm_report_summary(env, res);
 }
 

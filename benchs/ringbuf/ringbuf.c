@@ -490,8 +490,9 @@ static void print_totals(struct bench_env *env, struct rb_state *s)
 		return;
 	drops = slots_sum(s->skel->bss->bench_slots, SLOT_DROPS);
 	produced = s->a->bench_producer ? written(s) : tries - drops;
+	/* two lines: ten-digit counts still fit in 120 columns */
 	fprintf(report_out(env->opts), "Totals: attempted %llu, produced %llu, dropped %llu, "
-		"consumed %llu, gaps %llu, overwritten %llu, digest %016llx\n",
+		"consumed %llu\n  gaps %llu, overwritten %llu, digest %016llx\n",
 		(unsigned long long)tries, (unsigned long long)produced,
 		(unsigned long long)drops, (unsigned long long)s->chk.consumed,
 		(unsigned long long)(rb_is_perf(s) ? 0 : s->chk.gaps),

@@ -263,6 +263,12 @@ void bench_skel_teardown(struct bench_env *env, struct hist_bpf *hb,
 
 /* Where human output goes: stdout, or stderr while an export (--json/--csv/--md -) takes stdout. */
 FILE *report_out(const struct run_opts *o);
+/*
+ * lead and text on out, broken at blanks into lines of at most 120
+ * columns, the later ones indented by two: a long description (a
+ * method's) stays within what the default output allows.
+ */
+void report_wrapped(FILE *out, const char *lead, const char *text);
 /* "mean ± sd" with the decimals the spread justifies; "mean" alone for one sample. */
 const char *report_figure(char *buf, size_t len, double mean, const struct stats *st);
 /*

@@ -120,6 +120,11 @@ static const char *ns(char *buf, size_t len, double v)
 	return buf;
 }
 
+/*
+ * The verdict on the mean against the throughput's ns per op; the
+ * reason a DISAGREE may have goes on a line of its own, so that no line
+ * passes 120 columns.
+ */
 static void consistency(FILE *out, const struct hist *h, double thr)
 {
 	double diff = thr - h->time_ns / h->ops;
@@ -127,22 +132,27 @@ static void consistency(FILE *out, const struct hist *h, double thr)
 
 	switch (verdict(h, thr)) {
 	case V_AGREE:
-		fprintf(out, ": agree within %g%%", HIST_AGREE_PCT);
+		fprintf(out, ": agree within %g%%\n", HIST_AGREE_PCT);
 		break;
 	case V_OUTSIDE:
-		fprintf(out, ": %s ns per op (%.0f%%) is spent outside the timed ops (trigger, harness)",
+		fprintf(out, ": %s ns per op (%.0f%%) is spent outside the timed ops: trigger, harness\n",
 			ns(a, sizeof(a), diff), diff / thr * 100);
 		break;
 	case V_DISAGREE:
-		fprintf(out, ": DISAGREE by %.0f%% (more than %g%%): the timed ops take longer than "
-			"the throughput allows; an op is mis-counted or timing slows the runs",
+		fprintf(out, ": DISAGREE by %.0f%% (over %g%%), the timed ops take longer\n"
+			"  than the throughput allows: an op is mis-counted, or timing slows the runs\n",
 			-diff / thr * 100, HIST_AGREE_PCT);
 		break;
 	case V_NONE:
+		fputc('\n', out);
 		break;
 	}
 }
 
+/*
+ * Percentiles; the mean beside the throughput with its verdict; the ops
+ * sampled and the clock's cost; then a line for each warning.
+ */
 void hist_latency_line(FILE *out, const struct hist *h, const char *label, double thr)
 {
 	char a[32], b[32], c[32], d[32], e[32];
@@ -154,23 +164,24 @@ void hist_latency_line(FILE *out, const struct hist *h, const char *label, doubl
 		return;
 	}
 	hist_summarize(h, &s);
-	fprintf(out, "p50 %s ns, p90 %s ns, p99 %s ns, p99.9 %s ns, max %s ns",
+	fprintf(out, "p50 %s ns, p90 %s ns, p99 %s ns, p99.9 %s ns, max %s ns\n",
 		ns(a, sizeof(a), s.p50), ns(b, sizeof(b), s.p90), ns(c, sizeof(c), s.p99),
 		ns(d, sizeof(d), s.p999), ns(e, sizeof(e), s.max));
-	fprintf(out, " (%llu ops sampled; mean %s ns", (unsigned long long)s.ops,
-		ns(a, sizeof(a), s.mean));
+	fprintf(out, "  mean %s ns", ns(a, sizeof(a), s.mean));
 	if (thr > 0) {
 		fprintf(out, " vs %s ns from throughput", ns(b, sizeof(b), thr));
 		consistency(out, h, thr);
+	} else {
+		fputc('\n', out);
 	}
-	fprintf(out, "; clock %s ns per timed batch taken off)", ns(a, sizeof(a), h->clock_ns));
+	fprintf(out, "  %llu ops sampled; clock %s ns per timed batch, taken off each\n",
+		(unsigned long long)s.ops, ns(a, sizeof(a), h->clock_ns));
 	if (h->batches && h->below * 10 > h->batches)
-		fprintf(out, "; %.0f%% of the timed batches took less than the clock's cost: "
-			"these are clock noise, time more ops per batch", 100.0 * h->below / h->batches);
+		fprintf(out, "  %.0f%% of the timed batches took less than the clock's cost: these are "
+			"clock noise, time more ops per batch\n", 100.0 * h->below / h->batches);
 	if (linear_warning(&s))
-		fprintf(out, "; batches of 2N ops took %.2f times as long as N, not 2: system noise "
-			"or a cost per batch may affect this figure", 2 * s.linearity);
-	fputc('\n', out);
+		fprintf(out, "  batches of 2N ops took %.2f times as long as N, not 2: system noise "
+			"or a cost per batch may affect this figure\n", 2 * s.linearity);
 }
 
 void hist_report(FILE *out, const struct run_result *res)

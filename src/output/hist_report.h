@@ -15,11 +15,12 @@ struct run_result;
  */
 void hist_json(struct jsonw *w, const struct run_result *res, const struct hist_set *set);
 /*
- * The Latency line of one histogram: thr_ns is the ns per op the
- * throughput gives (per producer), 0 if none.
+ * The Latency lines of one histogram (the first starts "Latency", the
+ * others are indented, none passes 120 columns): thr_ns is the ns per op
+ * the throughput gives (per producer), 0 if none.
  */
 void hist_latency_line(FILE *out, const struct hist *h, const char *label, double thr_ns);
-/* Every histogram of res, one Latency line each. */
+/* Every histogram of res, its Latency lines each. */
 void hist_report(FILE *out, const struct run_result *res);
 
 #endif

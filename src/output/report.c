@@ -7,6 +7,8 @@
 #include "report.h"
 #include "util.h"
 
+#define REPORT_COLS	120	/* the widest line of the default output */
+
 static bool is_stdout(const char *path)
 {
 	return path && !strcmp(path, "-");
@@ -17,6 +19,25 @@ FILE *report_out(const struct run_opts *o)
 	if (is_stdout(o->json_path) || is_stdout(o->csv_path) || is_stdout(o->md_path))
 		return stderr;
 	return stdout;
+}
+
+void report_wrapped(FILE *out, const char *lead, const char *text)
+{
+	int col = fprintf(out, "%s", lead), word;
+	bool fresh = true;	/* no word on this line yet */
+
+	while (*text) {
+		word = strcspn(text, " ");
+		if (!fresh && col + 1 + word > REPORT_COLS) {
+			col = fprintf(out, "\n  ");
+			fresh = true;
+		}
+		col += fprintf(out, "%s%.*s", fresh ? "" : " ", word, text);
+		fresh = false;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
 }
 
 static void human_setup(const struct bench_env *env)
@@ -46,7 +67,7 @@ static const char *fmt_value(char *buf, size_t len, const struct metric_def *m, 
 	return buf;
 }
 
-#define ITER_COLS	120	/* an Iter line's width without -v */
+#define ITER_COLS	REPORT_COLS	/* an Iter line's width without -v */
 #define ITER_HEAD_COLS	24	/* "Iter NNN (DDDDD.DDDus): " */
 #define ITER_NUM_COLS	8	/* a figure's width as the budget counts it (%8.3lf) */
 

@@ -273,6 +273,50 @@ static void test_linearity(void)
 	free(h);
 }
 
+/* The longest line of text, in columns (bytes: the text is ASCII). */
+static int widest(const char *text)
+{
+	int most = 0, n;
+
+	while (*text) {
+		n = strcspn(text, "\n");
+		most = n > most ? n : most;
+		text += n + !!text[n];
+	}
+	return most;
+}
+
+/*
+ * Figures far past what a benchmark here gives (ops of tens of µs, a
+ * hundred million of them, a long label) with every note and warning on:
+ * still no line over 120 columns.
+ */
+static void test_widest_lines(void)
+{
+	static const double thrs[] = { 99999, 34750, 999.99 };	/* outside, agree, disagree */
+	struct hist *w = new_hist();
+	int i, most = 0, notes = 0;
+	char *l;
+
+	for (i = 0; i < 100; i++)
+		put(w, 10000 + i * 500, 1000000);
+	w->clock_ns = 12345.6;
+	w->below = 90;
+	w->batches = 100;
+	w->half_bins[hist_bin_of(Q(60000.0))] += 40 * 32;
+	w->half_batches = 40;
+	w->half_ops = 40 * 32;
+	for (i = 0; i < 3; i++) {
+		l = line_of(w, "hashmap-without-bloom", thrs[i]);
+		most = widest(l) > most ? widest(l) : most;
+		notes += strstr(l, "clock noise") && strstr(l, "times as long as N");
+		free(l);
+	}
+	ok(most <= 120 && notes == 3,
+	   "extreme figures, every note on: no Latency line over 120 columns (%d, %d)", most, notes);
+	free(w);
+}
+
 static void test_line(void)
 {
 	struct hist *h = new_hist();
@@ -284,9 +328,11 @@ static void test_line(void)
 	h->clock_ns = 21;
 	l = line_of(h, NULL, 11);
 	ok(!strncmp(l, "Latency: p50 ", 13) && strstr(l, "p90 ") && strstr(l, "p99 ") &&
-	   strstr(l, "p99.9 ") && strstr(l, "max ") && strstr(l, "(1000 ops sampled; mean ") &&
-	   strstr(l, "vs 11.0 ns from throughput: agree within 10%") && strstr(l, "clock 21.0 ns"),
-	   "the Latency line: percentiles, ops, mean vs throughput, agreement, clock");
+	   strstr(l, "p99.9 ") && strstr(l, "max ") && strstr(l, " ns\n  mean ") &&
+	   strstr(l, "vs 11.0 ns from throughput: agree within 10%\n") &&
+	   strstr(l, "\n  1000 ops sampled; clock 21.0 ns"),
+	   "the Latency lines: percentiles; mean vs throughput, agreement; ops and clock");
+	ok(widest(l) <= 120, "every Latency line within 120 columns (%d)", widest(l));
 	free(l);
 	l = line_of(h, "lookup", 40);
 	ok(!strncmp(l, "Latency lookup: ", 16) && strstr(l, "(73%) is spent outside the timed ops"),
@@ -295,6 +341,7 @@ static void test_line(void)
 	l = line_of(h, NULL, 5);
 	ok(strstr(l, "DISAGREE") != NULL, "timed ops slower than the throughput allows: DISAGREE");
 	free(l);
+	test_widest_lines();
 	l = line_of(h, NULL, 0);
 	ok(!strstr(l, "throughput"), "no throughput metric: no comparison");
 	free(l);
