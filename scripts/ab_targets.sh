@@ -9,6 +9,8 @@
 # Run it on an idle machine, as root:
 #   scripts/ab_targets.sh build/bpfbench "bpf-loop --nr_loops 1000" 20 5
 #   scripts/ab_targets.sh build/bpfbench "lpm-trie-lookup" 20 5
+# PAIRS p2 runs each try as `ab --precision 2 --max-duration ${MAXTRY:-60}`
+# (pairs until the CI of B/A is within +-2%) instead of a fixed -r.
 set -u
 BIN=${1:?usage: ab_targets.sh BPFBENCH "BENCH ARGS" [TRIES] [PAIRS] [-w -d ...]}
 ARGS=${2:?the benchmark and its options}
@@ -59,9 +61,19 @@ PY
 }
 
 alarms=0 found=0 n=0
+case $PAIRS in
+p*) HOW="--precision ${PAIRS#p} --max-duration ${MAXTRY:-60}" ;;
+*) HOW="-r $PAIRS" ;;
+esac
 for t in $(seq 1 "$TRIES"); do
-	"$BIN" $RUNOPTS ab "$ARGS" "$ARGS" -r "$PAIRS" -q --json "$DIR/ab.json" >"$DIR/ab.out" || true
+	rm -f "$DIR/ab.json"
+	began=$(date +%s)
+	# shellcheck disable=SC2086
+	"$BIN" $RUNOPTS ab "$ARGS" "$ARGS" $HOW -q --json "$DIR/ab.json" >"$DIR/ab.out" || true
 	[ -s "$DIR/ab.json" ] || continue
+	took=$(($(date +%s) - began))
+	pairs=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["runs"][0]["repeats"]))' \
+		"$DIR/ab.json" 2>/dev/null)
 	n=$((n + 1))
 	split "$DIR/ab.json" "$DIR/a.json" "$DIR/b.json" 1.0
 	same=$("$BIN" compare -q --paired "$DIR/a.json" "$DIR/b.json" | head -1)
@@ -69,7 +81,8 @@ for t in $(seq 1 "$TRIES"); do
 	slow=$("$BIN" compare -q --paired "$DIR/a.json" "$DIR/b5.json" | head -1)
 	grep -qE ' × (slower|faster) than ' <<<"$same" && alarms=$((alarms + 1))
 	grep -qE ' × slower than ' <<<"$slow" && found=$((found + 1))
-	printf '%2d  same: %s\n    -5%%: %s\n' "$t" "${same#*: }" "${slow#*: }"
+	printf '%2d  (%s pairs, %s s) same: %s\n    -5%%: %s\n' "$t" "$pairs" "$took" \
+		"${same#*: }" "${slow#*: }"
 done
-echo "== $ARGS, $n tries of $PAIRS pairs ($RUNOPTS): $alarms false alarms (alpha 0.05)," \
+echo "== $ARGS, $n tries of $HOW ($RUNOPTS): $alarms false alarms (alpha 0.05)," \
 	"5% slowdown called slower in $found"
