@@ -31,8 +31,16 @@ ok $? "-r 3: three repetitions, each record the mean and count of its samples"
 # At the default alpha a self-comparison is called a change 1 time in 20 by
 # design (tests/compare.t counts such false alarms against the binomial
 # bound); here --alpha 0.001, so that a failure means a broken verdict.
+# (and a work directory a killed ab left behind, its process gone: swept)
+sh -c 'exit 0' & dead=$!
+wait $dead
+left="/tmp/bpfbench-ab.$dead.Zq3xY9"
+mkdir -m 700 "$left" && echo '{}' >"$left/a.json"
 run ab "noop -w0 -d1 --period-ms 250" "noop -w0 -d1 --period-ms 250" -r 3 --seed 1 \
 	--alpha 0.001 --json "$TMPD/ab.json"
+[ ! -e "$left" ]
+ok $? "ab removes the work directory of an ab that was killed (process $dead gone)" ||
+	{ diag "$(ls -la "$left")"; rm -rf "$left"; }
 verdict=$(grep '^  throughput  ' <<<"$OUT" | awk '{ print $NF }')
 [ "$RC" -eq 0 ] && { [ "$verdict" = equal ] || [ "$verdict" = inconclusive ]; }
 ok $? "ab of noop against itself: $verdict" || diag "$OUT" "$ERR"

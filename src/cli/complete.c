@@ -43,6 +43,7 @@ struct sub_spec {
 	const struct sub_opt *opts;	/* NULL-name terminated */
 	enum pos_kind pos[2];		/* the first two positional arguments */
 	bool global_opts;		/* also takes the global options (suite) */
+	const struct sub_opt *shared;	/* a second table of its options, or NULL */
 };
 
 static const struct sub_opt probe_opts[] = {
@@ -57,14 +58,11 @@ static const struct sub_opt suite_opts[] = {
 	{ NULL },
 };
 
-static const struct sub_opt compare_opts[] = {
-	{ "--fail-on-regression", ARG_VALUE, "exit 1 if a slower/worse verdict changes more than PCT%" },
+/* What compare and ab share: the verdicts' options and how much they print. */
+static const struct sub_opt verdict_opts[] = {
 	{ "--noise", ARG_VALUE, "equal within +-PCT%" },
 	{ "--alpha", ARG_VALUE, "significance level after adjustment" },
 	{ "--adjust", ARG_VALUE, "across the rows: holm, bh or none" },
-	{ "--match", ARG_VALUE, "runs match on the benchmark and these parts only" },
-	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
-	{ "--paired", ARG_FLAG, "the runs of the two files are pairs, in order (as ab's)" },
 	{ "-q", ARG_FLAG, "only the answer lines" },
 	{ "--quiet", ARG_FLAG, NULL },
 	{ "-v", ARG_FLAG, "also the methods and every column" },
@@ -73,23 +71,23 @@ static const struct sub_opt compare_opts[] = {
 	{ NULL },
 };
 
+static const struct sub_opt compare_opts[] = {
+	{ "--fail-on-regression", ARG_VALUE, "exit 1 if a slower/worse verdict changes more than PCT%" },
+	{ "--match", ARG_VALUE, "runs match on the benchmark and these parts only" },
+	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
+	{ "--paired", ARG_FLAG, "the runs of the two files are pairs, in order (as ab's)" },
+	{ NULL },
+};
+
 static const struct sub_opt ab_opts[] = {
 	{ "-r", ARG_VALUE, "pairs of runs" },
 	{ "--runs", ARG_VALUE, NULL },
 	{ "--seed", ARG_VALUE, "the seed of each pair's order" },
 	{ "--json", ARG_FILE, "both sides as a result file" },
-	{ "--noise", ARG_VALUE, "equal within +-PCT%" },
-	{ "--alpha", ARG_VALUE, "significance level after adjustment" },
 	{ "--fail-on-regression", ARG_VALUE, "exit 1 if B is slower/worse beyond PCT%" },
-	{ "--adjust", ARG_VALUE, "across the rows: holm, bh or none" },
 	{ "--precision", ARG_VALUE, "add pairs until the CI of B/A is within +-PCT%" },
 	{ "--max-duration", ARG_VALUE, "--precision's time bound, seconds (300)" },
 	{ "--name", ARG_VALUE, "the name of A, given again the name of B" },
-	{ "-q", ARG_FLAG, "only the answer lines" },
-	{ "--quiet", ARG_FLAG, NULL },
-	{ "-v", ARG_FLAG, "also the methods and every column" },
-	{ "--verbose", ARG_FLAG, NULL },
-	{ "--help", ARG_FLAG, "usage" },
 	{ NULL },
 };
 
@@ -113,9 +111,10 @@ static const struct sub_spec sub_specs[] = {
 	{ "suite", "run a suite of benchmarks, one table row per step", suite_opts,
 	  { POS_SUITE }, true },
 	{ "compare", "what changed between two result files, significantly", compare_opts,
-	  { POS_FILE, POS_FILE } },
+	  { POS_FILE, POS_FILE }, false, verdict_opts },
 	{ "plot", "draw a metric against an option with gnuplot", plot_opts, { POS_FILE } },
-	{ "ab", "two command lines run alternately, then compare's verdict", ab_opts },
+	{ "ab", "two command lines run alternately, then compare's verdict", ab_opts,
+	  { POS_NONE }, false, verdict_opts },
 	{ "completion", "print a bash or zsh completion script", completion_opts, { POS_SHELL } },
 };
 
@@ -276,10 +275,16 @@ static void print_table_words(FILE *f, const struct opt_def *t)
 			list_word(f, "--", t->name, t->help);
 }
 
+static void print_sub_words(FILE *f, const struct sub_opt *o)
+{
+	for (; o && o->name; o++)
+		if (o->help)	/* not the other spellings */
+			list_word(f, "", o->name, o->help);
+}
+
 static void print_opts_fn(FILE *f)
 {
 	const struct bench *const *b;
-	const struct sub_opt *o;
 	size_t i;
 
 	fputs("# Appends the options of $1 ('' for the global ones, an option table,\n"
@@ -291,9 +296,8 @@ static void print_opts_fn(FILE *f)
 	fputs(") ;;\n", f);
 	for (i = 0; i < ARRAY_SIZE(sub_specs); i++) {
 		fprintf(f, "\t'@%s')\n\t\t_bpfbench_list+=(", sub_specs[i].name);
-		for (o = sub_specs[i].opts; o->name; o++)
-			if (o->help)	/* not the other spellings */
-				list_word(f, "", o->name, o->help);
+		print_sub_words(f, sub_specs[i].opts);
+		print_sub_words(f, sub_specs[i].shared);
 		fprintf(f, ")%s ;;\n", sub_specs[i].global_opts ? "\n\t\t_bpfbench_opts ''" : "");
 	}
 	for (b = bench_table; *b; b++) {
@@ -428,6 +432,8 @@ static void print_arg_fn(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(sub_specs); i++) {
 		snprintf(ctx, sizeof(ctx), "@%s", sub_specs[i].name);
 		for (so = sub_specs[i].opts; so->name; so++)
+			print_arg_case(f, ctx, "", so->name, 0, so->arg, NULL);
+		for (so = sub_specs[i].shared; so && so->name; so++)
 			print_arg_case(f, ctx, "", so->name, 0, so->arg, NULL);
 	}
 	for (o = global_opts; o->name; o++)

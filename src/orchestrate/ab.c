@@ -16,10 +16,12 @@
  * would count it as noise.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 #include "ab.h"
@@ -30,6 +32,7 @@
 #include "export.h"
 #include "runner.h"
 #include "outfile.h"
+#include "outpath.h"
 #include "stats.h"
 #include "util.h"
 
@@ -367,17 +370,23 @@ static char *intro(const struct ab_args *a)
 /* compare's verdict of B (new) against A (old), pair by pair, from two private files. */
 static int verdict(struct ab_args *a)
 {
-	char dir[] = "/tmp/bpfbench-ab.XXXXXX", pa[64], pb[64];
 	char **argv = xcalloc((size_t)a->nr_cmp + 8, sizeof(char *));
 	struct cmp_extra x = { .paired = true, .old_name = a->name[0], .new_name = a->name[1],
 			       .old_shown = a->side[0].text, .new_shown = a->side[1].text };
-	int argc = 0, i, st;
+	char dir[64], pa[80], pb[80];
+	int argc = 0, i, st, lock;
 
+	/* named by its process and locked: a later run removes it if this one was killed */
+	outpath_sweep_dirs("/tmp", "bpfbench-ab.");
+	snprintf(dir, sizeof(dir), "/tmp/bpfbench-ab.%d.XXXXXX", (int)getpid());
 	if (!mkdtemp(dir)) {
 		errmsg("ab: cannot make a temporary directory: %s", strerror(errno));
 		free(argv);
 		return 1;
 	}
+	lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock >= 0)
+		flock(lock, LOCK_EX);
 	snprintf(pa, sizeof(pa), "%s/a.json", dir);
 	snprintf(pb, sizeof(pb), "%s/b.json", dir);
 	argv[argc++] = "compare";
@@ -396,6 +405,8 @@ static int verdict(struct ab_args *a)
 	unlink(pa);
 	unlink(pb);
 	rmdir(dir);
+	if (lock >= 0)
+		close(lock);
 	free(argv);
 	return st;
 }

@@ -332,7 +332,7 @@ int export_rows(const struct export_paths *p, const char *title,
 		d.write = exporters[i].write;
 		err = write_file_atomic(path, write_doc, &d);
 		if (err) {
-			errmsg("cannot write %s: %s", path, strerror(-err));
+			errmsg("cannot write %s: %s", path, output_strerror(err));
 			ret = 1;
 		}
 	}
