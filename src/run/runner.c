@@ -107,14 +107,14 @@ static uint64_t next_tick(uint64_t prev_target, uint64_t last, uint64_t period)
 	return next < last + period / 2 ? last + period : next;
 }
 
-static int sample_periods(struct bench_env *env, double *vals)
+static int sample_periods(struct bench_env *env, double *vals, uint64_t start)
 {
 	const struct run_opts *o = env->opts;
 	struct run_result *res = env->res;
 	uint64_t period = o->period_ms * 1000000ull;
 	uint64_t warm = o->warmup_ms / o->period_ms;
 	uint64_t total = warm + o->duration_ms / o->period_ms;
-	uint64_t start = now_ns(), last = start, measured = start, t, target = start, i;
+	uint64_t last = start, measured = start, t, target = start, i;
 	struct precision prec = { 0 };
 	struct noise_sample ns;
 	struct noise_mon mon;
@@ -322,6 +322,7 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
 	struct kstats_probe kp = { .stats_fd = -1 };
+	uint64_t start;
 	double *vals;
 	int err;
 
@@ -334,9 +335,16 @@ static int measure_run(struct bench_env *env, struct crew *c)
 		b->measure(env, 1, vals);
 	if (env->opts->kernel_stats)
 		kstats_begin(&kp, env->trig.kind ? env->trig.prog_fd : -1, &res->kstats);
+	/*
+	 * The clock starts before the gate opens: a main thread descheduled
+	 * while hundreds of producers wake would otherwise count their first
+	 * work in a first sample that does not count its time.
+	 */
+	start = now_ns();
 	crew_go(c);
 	env->reporter->started(env);
-	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals) : sample_periods(env, vals);
+	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals) :
+	      sample_periods(env, vals, start);
 	crew_stop(c);
 	kstats_end(&kp, &res->kstats);
 	count_calls(env, c);
