@@ -18,7 +18,16 @@ mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t bpf bpf /sys/fs/bpf
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+cwd=$(cat "$V/cwd")
 for d in /tmp /var/tmp; do
+	case $cwd/ in
+	"$d"/*)	# the tree was run from under $d: keep it in sight
+		[ -w / ] && continue	# the overlay's upper layer takes the writes
+		mkdir -p /run/keep && mount --bind "$d" /run/keep
+		mount -t tmpfs tmpfs "$d" 2>/dev/null
+		mkdir -p "$cwd" && mount --bind "/run/keep${cwd#"$d"}" "$cwd"
+		continue ;;
+	esac
 	mount -t tmpfs tmpfs "$d" 2>/dev/null
 done
 # on a read-only root (no overlay), where the tests write beside the tree
@@ -31,7 +40,7 @@ export HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/
 exec 7<>/dev/hvc0 8<>/dev/hvc1 9<>/dev/hvc2
 for fd in 7 8 9; do stty raw -echo <&$fd 2>/dev/null; done
 . "$V/env"
-cd "$(cat "$V/cwd")" || { echo "bpfbench-vm: error: guest: no $(cat "$V/cwd")" >/dev/hvc1; echo 125 >/dev/hvc2; echo o >/proc/sysrq-trigger; }
+cd "$cwd" || { echo "bpfbench-vm: error: guest: no $cwd" >/dev/hvc1; echo 125 >/dev/hvc2; echo o >/proc/sysrq-trigger; }
 bash "$V/job" </dev/null >&7 2>&8 7>&- 8>&- 9>&-
 echo $? >&9
 exec 7>&- 8>&- 9>&-	# a tty's last close waits until its output is sent
