@@ -460,6 +460,20 @@ static void test_keys(void)
 	run_result_free(&r);
 }
 
+/* What the tests wrote, and the directory: a test leaves nothing in /tmp. */
+static void remove_tmpdir(void)
+{
+	static const char *const files[] = { "out", "err", "suite.json", "sweep.json" };
+	char path[sizeof(tmpdir) + 16];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, files[i]);
+		unlink(path);
+	}
+	ok(rmdir(tmpdir) == 0, "the test's directory is removed: nothing else was left in it");
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -473,6 +487,7 @@ int main(void)
 	test_suite();
 	test_sweep();
 	test_keys();
+	remove_tmpdir();
 	printf("1..%d\n", test_no);
 	return failures ? 1 : 0;
 }
