@@ -10,7 +10,7 @@ command -v taskset >/dev/null || skip_all "needs taskset"
 
 HOG=
 stop_hog() { [ -n "$HOG" ] && kill "$HOG" 2>/dev/null; wait "$HOG" 2>/dev/null; HOG=; }
-trap stop_hog EXIT
+trap 'stop_hog; rm -rf "$TMPD"' EXIT
 
 # noisy_of FILE: "flagged total" of the run's samples
 noisy_of() {
