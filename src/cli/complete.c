@@ -414,9 +414,14 @@ static void print_bench_arg_cases(FILE *f)
 	}
 }
 
+static void print_sub_arg_cases(FILE *f, const char *ctx, const struct sub_opt *so)
+{
+	for (; so && so->name; so++)
+		print_arg_case(f, ctx, "", so->name, 0, so->arg, NULL);
+}
+
 static void print_arg_fn(FILE *f)
 {
-	const struct sub_opt *so;
 	const struct opt_def *o;
 	char ctx[64];
 	size_t i;
@@ -431,10 +436,8 @@ static void print_arg_fn(FILE *f)
 	/* A subcommand's own options first: probe's --json is a flag, the global one is not. */
 	for (i = 0; i < ARRAY_SIZE(sub_specs); i++) {
 		snprintf(ctx, sizeof(ctx), "@%s", sub_specs[i].name);
-		for (so = sub_specs[i].opts; so->name; so++)
-			print_arg_case(f, ctx, "", so->name, 0, so->arg, NULL);
-		for (so = sub_specs[i].shared; so && so->name; so++)
-			print_arg_case(f, ctx, "", so->name, 0, so->arg, NULL);
+		print_sub_arg_cases(f, ctx, sub_specs[i].opts);
+		print_sub_arg_cases(f, ctx, sub_specs[i].shared);
 	}
 	for (o = global_opts; o->name; o++)
 		print_arg_case(f, "*", "--", o->name, o->short_name, opt_arg(o), o->choices);

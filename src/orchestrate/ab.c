@@ -16,12 +16,10 @@
  * would count it as noise.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 #include "ab.h"
@@ -377,16 +375,12 @@ static int verdict(struct ab_args *a)
 	int argc = 0, i, st, lock;
 
 	/* named by its process and locked: a later run removes it if this one was killed */
-	outpath_sweep_dirs("/tmp", "bpfbench-ab.");
-	snprintf(dir, sizeof(dir), "/tmp/bpfbench-ab.%d.XXXXXX", (int)getpid());
-	if (!mkdtemp(dir)) {
-		errmsg("ab: cannot make a temporary directory: %s", strerror(errno));
+	st = outpath_private_dir("bpfbench-ab.", dir, sizeof(dir), &lock);
+	if (st) {
+		errmsg("ab: cannot make a temporary directory: %s", strerror(-st));
 		free(argv);
 		return 1;
 	}
-	lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (lock >= 0)
-		flock(lock, LOCK_EX);
 	snprintf(pa, sizeof(pa), "%s/a.json", dir);
 	snprintf(pb, sizeof(pb), "%s/b.json", dir);
 	argv[argc++] = "compare";

@@ -388,3 +388,15 @@ void outpath_sweep_dirs(const char *dir, const char *prefix)
 	each_entry(fd, sweep_dir, prefix);
 	close(fd);
 }
+
+int outpath_private_dir(const char *prefix, char *dir, size_t len, int *lock)
+{
+	outpath_sweep_dirs("/tmp", prefix);
+	snprintf(dir, len, "/tmp/%s%d.XXXXXX", prefix, (int)getpid());
+	if (!mkdtemp(dir))
+		return -errno;
+	*lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*lock >= 0)
+		flock(*lock, LOCK_EX);
+	return 0;
+}

@@ -49,5 +49,11 @@ int outpath_tmp_create(int dirfd, const char *name, char *tmp, size_t len);
 void outpath_sweep(int dirfd, const char *name);
 /* The same for private directories "<dir>/<prefix><pid>.*" (plot's /tmp/bpfbench-plot.<pid>.XXXXXX). */
 void outpath_sweep_dirs(const char *dir, const char *prefix);
+/*
+ * A private directory "/tmp/<prefix><pid>.XXXXXX" (its name in dir, len
+ * bytes), made after sweeping those a killed process left, and flocked
+ * while *lock is open (-1 if the lock could not be taken).  0 or -errno.
+ */
+int outpath_private_dir(const char *prefix, char *dir, size_t len, int *lock);
 
 #endif

@@ -531,15 +531,11 @@ int plot_draw(const struct plot_fig *fig)
 		errmsg("plot: cannot write %s: %s", bad, output_strerror(err));
 		return 1;
 	}
-	outpath_sweep_dirs("/tmp", "bpfbench-plot.");
-	snprintf(dir, sizeof(dir), "/tmp/bpfbench-plot.%d.XXXXXX", (int)getpid());
-	if (!mkdtemp(dir)) {
-		errmsg("plot: cannot create a temporary directory: %s", strerror(errno));
+	err = outpath_private_dir("bpfbench-plot.", dir, sizeof(dir), &lock);
+	if (err) {
+		errmsg("plot: cannot create a temporary directory: %s", strerror(-err));
 		return 1;
 	}
-	lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (lock >= 0)
-		flock(lock, LOCK_EX);
 	ret = draw_in(fig, dir);
 	unlink_all(dir);
 	if (lock >= 0)
