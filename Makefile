@@ -72,7 +72,7 @@ FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BUILD)/bpfbench $(UNIT_BINS) $(REPLAY_BINS) $(DOCS)
+all: $(BUILD)/bpfbench $(UNIT_BINS) $(REPLAY_BINS) $(DOCS) $(BUILD)/tests/calib
 
 $(BUILD)/vmlinux.h:
 	@mkdir -p $(@D)
@@ -108,6 +108,14 @@ $(BUILD)/tests/core_test: tests/unit/core_test.c tests/unit/mock_bench.c \
 			  $(CORE_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The verdicts' calibration harness (tests/calib/): the core's verdict code
+# on drawn and recorded comparisons; BPF-free, like core_test.
+CALIB_SRCS	:= $(wildcard tests/calib/*.c)
+$(BUILD)/tests/calib: $(CALIB_SRCS) tests/calib/calib.h tests/unit/mock_bench.c $(CORE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/calib $(LDFLAGS) $(CALIB_SRCS) tests/unit/mock_bench.c \
+		$(CORE_OBJS) $(LDLIBS) -o $@
 
 $(BUILD)/doc/bpfbench.1.scd: doc/bpfbench.1.scd.in $(BUILD)/bpfbench
 	@mkdir -p $(@D)

@@ -76,6 +76,7 @@ static const struct sub_opt compare_opts[] = {
 	{ "--match", ARG_VALUE, "runs match on the benchmark and these parts only" },
 	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
 	{ "--paired", ARG_FLAG, "the runs of the two files are pairs, in order (as ab's)" },
+	{ "--drift", ARG_VALUE, "separate sessions' noise beyond their runs' spread, PCT%" },
 	{ NULL },
 };
 

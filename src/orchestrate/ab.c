@@ -35,7 +35,15 @@
 #include "util.h"
 
 #define AB_DEFAULT_PAIRS	5	/* >= 3: a paired test has a few degrees of freedom */
-#define AB_PRECISION_PAIRS	3	/* --precision: the fewest pairs unless -r says */
+/*
+ * --precision: the fewest pairs unless -r says, and the stop rule's bound
+ * on the pairs' spread (stats_sd_upper_factor): with 3 pairs and the
+ * spread as it came out, 10% of same-configuration ab runs were called a
+ * change on the calibration's idle-host model; with these, 5.7%
+ * (doc/calibration.md).
+ */
+#define AB_PRECISION_PAIRS	5
+#define AB_PRECISION_SD_Q	0.1
 #define AB_MAX_PAIRS		1000
 #define AB_MAX_WORDS		64
 #define AB_MAX_DURATION		300	/* --precision's default bound, s */
@@ -310,7 +318,8 @@ static bool more_pairs(struct ab_args *a)
 	if (!a->precision || a->done >= AB_MAX_PAIRS || a->secs >= a->max_duration)
 		return false;
 	a->reached = ratio_reach(a);
-	return !(a->reached <= a->precision);
+	return !(a->reached * stats_sd_upper_factor(a->done - 1, AB_PRECISION_SD_Q) <=
+		 a->precision);
 }
 
 /* A B or B A, drawn per pair: neither side always runs first. */

@@ -298,6 +298,34 @@ static void precision_line(FILE *out, const struct run_result *res)
 		res->wall_ns / 1e9, res->nr_samples);
 }
 
+/*
+ * A Noise line only where the noise moved the figure: its noisy samples
+ * ran measurably apart from its quiet ones, or every sample ran under a
+ * pressure that moves figures on the reference VM; otherwise one quiet
+ * line under -v.
+ */
+static void noise_line(FILE *out, const struct run_result *res, bool loud)
+{
+	struct noise_effect e;
+
+	if (!res->nr_noisy || !res->nr_metrics)
+		return;
+	noise_effect(res->vals, res->nr_metrics, res->noise, res->nr_samples, &e);
+	if (e.moved)
+		fprintf(out, "Noise: %d of %d samples under CPU pressure > %g%% or steal > %g%% "
+			"ran %+.1f%% from the other %d:\n  this figure is affected (rerun on an "
+			"idle machine)\n", e.noisy, e.noisy + e.quiet, NOISE_PRESSURE_PCT,
+			NOISE_STEAL_PCT, e.shift_pct, e.quiet);
+	else if (!e.quiet)
+		fprintf(out, "Noise: every sample ran under CPU pressure > %g%% or steal > %g%% "
+			"(median pressure %.0f%%),\n  which moves figures by 25-60%% on a 2-vCPU "
+			"VM: this figure is likely affected\n", NOISE_PRESSURE_PCT,
+			NOISE_STEAL_PCT, e.median_pressure);
+	else if (loud)
+		fprintf(out, "Noise: %d of %d samples under CPU pressure or steal, %+.1f%% from the "
+			"rest: not a measurable effect\n", e.noisy, e.noisy + e.quiet, e.shift_pct);
+}
+
 static void human_summary(struct bench_env *env, const struct run_result *res)
 {
 	FILE *out = report_out(env->opts);
@@ -311,10 +339,7 @@ static void human_summary(struct bench_env *env, const struct run_result *res)
 		runs_line(out, res);
 	if (res->spec.opts.kernel_stats)
 		kstats_line(out, &res->kstats);
-	if (res->nr_noisy)
-		fprintf(out, "Noise: %d of %d samples were taken under hypervisor steal > %g%% or "
-			"CPU pressure > %g%%: this figure may be affected\n", res->nr_noisy,
-			res->nr_samples, NOISE_STEAL_PCT, NOISE_PRESSURE_PCT);
+	noise_line(out, res, env->opts->verbose);
 	if (res->precision_target)
 		precision_line(out, res);
 	if (env->bench->report_final)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare's and ab's first lines: per run, the answer a reader came for,
- * as hyperfine gives it ("B is 1.38 ± 0.03 × faster than A"), or that no
- * difference was found and how small one could hide, or what would make a
- * verdict possible.  The table follows them; -q prints only these.
+ * in the one vocabulary of verdict.h: "NEW is 1.35× faster than OLD"
+ * with NEW/OLD's interval, "equal" (inside the noise), "cannot tell" (and
+ * what would narrow it) or "no verdict" (why, and what would make a test
+ * valid).  Intervals are asymmetric on the log scale, so they are printed
+ * as "× r [lo, hi]", never "r ± e".  The table follows; -q prints only these.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,7 +13,7 @@
 #include "cmp_print.h"
 #include "util.h"
 
-#define ANSWER_MAX	256
+#define ANSWER_MAX	384
 
 /* A row that can lead: its own test or threshold, not a derived or bookkeeping one. */
 static bool can_lead(const struct cmp_row *r)
@@ -35,36 +37,29 @@ static int headline(const struct cmp_table *t, int first, int end)
 	return any;
 }
 
-static bool is_change(const struct cmp_row *r)
+/* A row with a line of its own besides the headline: a change, or a level its counter cannot see. */
+static bool own_line(const struct cmp_row *r)
 {
-	return r->cls == CLS_GOOD || r->cls == CLS_BAD || r->cls == CLS_UP || r->cls == CLS_DOWN;
+	return can_lead(r) && (cmp_row_is_change(r) || r->why == WHY_RESOLUTION);
 }
 
-/* The farther bound of new/old's interval from 1, in percent. */
-static double ci_reach(const struct cmp_row *r)
+/* Enough digits that an interval's bounds differ where the figure does. */
+static int digits(const struct cmp_row *r)
 {
-	return fmax(r->hi - 1, 1 - r->lo) * 100;
+	double span = r->has_ci ? r->hi - r->lo : 1;
+
+	return span >= 0.1 ? 2 : span >= 0.01 ? 3 : 4;
 }
 
-/*
- * "1.25 ± 0.02 × slower": the factor the change is by, in the verdict's
- * own direction, with as many decimals as the interval's half-width needs.
- */
-static int factor(char *buf, size_t len, const struct cmp_row *r)
+/* "NEW/OLD × 1.349 [1.210, 1.503]" */
+int cmp_fmt_interval(char *buf, size_t len, const struct cmp_row *r, const struct cmp_opts *o)
 {
-	bool up = r->ratio >= 1;
-	double f = up ? r->ratio : 1 / r->ratio, lo, hi, e;
-	int n, dec = 2;
+	int d = digits(r) + 1;
 
-	if (!r->has_ci || !(r->lo > 0))
-		return snprintf(buf, len, f < 100 ? "%.2f ×" : "%.3g ×", f);
-	lo = up ? r->lo : 1 / r->hi;
-	hi = up ? r->hi : 1 / r->lo;
-	e = fmax(hi - f, f - lo);
-	while (dec < 4 && e < 0.5 * pow(10, -dec))
-		dec++;
-	n = snprintf(buf, len, "%.*f ± %.*f ×", dec, f, dec, e);
-	return n;
+	if (!r->has_ci)
+		return snprintf(buf, len, "%s/%s × %.*f", o->new_name, o->old_name, d, r->ratio);
+	return snprintf(buf, len, "%s/%s × %.*f [%.*f, %.*f]", o->new_name, o->old_name, d,
+			r->ratio, d, r->lo, d, r->hi);
 }
 
 static void change_text(char *buf, size_t len, const struct cmp_row *r)
@@ -75,53 +70,108 @@ static void change_text(char *buf, size_t len, const struct cmp_row *r)
 		snprintf(buf, len, "%+.1f%%", r->change_pct);
 }
 
-/* What would let so few values be tested. */
-static const char *what_would(const struct cmp_opts *o)
-{
-	return o->paired ? "run 3 or more pairs: -r 3 or --precision" :
-			   "-r 3, a longer -d, or ab";
-}
-
-/* An inconclusive row: what would narrow its interval. */
-static const char *narrower(const struct cmp_row *r, const struct cmp_opts *o)
+/* What would let a test be valid, or narrow one. */
+static const char *remedy(const struct cmp_row *r, const struct cmp_opts *o)
 {
 	if (o->paired)
-		return "more pairs would narrow it (-r, --precision)";
-	if (r->one_process)
-		return "-r 3, a longer -d or ab would narrow it";
-	return "more runs would narrow it (-r)";
+		return "more pairs would narrow it: a larger -r or --precision";
+	if (r->one_process || r->basis == BASIS_SHORT || r->basis == BASIS_BATCHES)
+		return "-r 3 on each side, a longer -d, or ab --precision 2";
+	return "more runs (-r) on each side would narrow it";
 }
 
-static void answer(char *buf, size_t len, const struct cmp_row *r, const struct cmp_opts *o)
+static void no_verdict_text(char *buf, size_t len, const struct cmp_row *r,
+			    const struct cmp_opts *o, const char *ch)
 {
-	char f[64], ch[96];
+	const char *id = r->nm->id;
 
-	change_text(ch, sizeof(ch), r);
-	if (is_change(r) && r->has_ratio && r->ratio > 0 && r->ratio != 1) {
-		factor(f, sizeof(f), r);
-		snprintf(buf, len, "%s is %s %s than %s (%s %s%s)", o->new_name, f,
-			 cmp_class_text(r), o->old_name, r->nm->id, ch,
-			 r->tested ? "" : ", no test");
-	} else if (is_change(r)) {
+	switch (r->why) {
+	case WHY_CORRELATED:
+		snprintf(buf, len, "no verdict (%s %s: %d/%d samples, correlated (lag-1 r %.2f), "
+			 "about %.1f/%.1f independent values: too few to test); %s", id, ch,
+			 r->ounits, r->nunits, r->r_used, r->eff_old, r->eff_new, remedy(r, o));
+		break;
+	case WHY_WIDE:
+		snprintf(buf, len, "no verdict (%s %s: its 95%% CI spans more than %g×); %s", id,
+			 ch, CMP_MAX_SPAN, remedy(r, o));
+		break;
+	case WHY_FLAT:
+		snprintf(buf, len, "no verdict (%s %s: one side's values do not vary, no spread "
+			 "to test a change against)", id, ch);
+		break;
+	default:
+		if (o->paired)
+			snprintf(buf, len, "no verdict (%s %s: %d/%d runs, too few pairs to test); "
+				 "run 3 or more pairs: -r 3 or --precision", id, ch, r->ounits,
+				 r->nunits);
+		else
+			snprintf(buf, len, "no verdict (%s %s: n %d/%d, too few to test); %s", id,
+				 ch, r->om->nr_values, r->nm->nr_values, remedy(r, o));
+	}
+}
+
+static void cannot_tell_text(char *buf, size_t len, const struct cmp_row *r,
+			     const struct cmp_opts *o, const char *ch)
+{
+	char ci[96];
+
+	if (r->why == WHY_RESOLUTION) {
+		snprintf(buf, len, "cannot tell (%s %s: %.4g → %.4g %s, within the ±%.3g %s "
+			 "resolution of its measurement)", r->nm->id, ch, r->ofig, r->nfig,
+			 r->nm->unit, fmax(r->om->resolution, r->nm->resolution), r->nm->unit);
+		return;
+	}
+	cmp_fmt_interval(ci, sizeof(ci), r, o);
+	if (r->why == WHY_ADJUSTED)
+		snprintf(buf, len, "cannot tell (%s %s, %s: not significant after the "
+			 "adjustment over the compared rows); %s", r->nm->id, ch, ci, remedy(r, o));
+	else
+		snprintf(buf, len, "cannot tell (%s %s, %s, wider than ±%g%%); %s", r->nm->id, ch,
+			 ci, o->noise * 100, remedy(r, o));
+}
+
+static void change_answer(char *buf, size_t len, const struct cmp_row *r,
+			  const struct cmp_opts *o, const char *ch)
+{
+	double f = r->ratio >= 1 ? r->ratio : 1 / r->ratio;
+	char ci[96];
+
+	if (!(r->has_ratio && r->ratio > 0 && r->ratio != 1)) {
 		snprintf(buf, len, "%s is %s than %s in %s (%s)", o->new_name, cmp_class_text(r),
 			 o->old_name, r->nm->id, ch);
+		return;
+	}
+	if (!r->tested) {	/* a level or a count: the threshold, no test */
+		snprintf(buf, len, "%s is %.*f× %s than %s (%s %s, a %s: no test)", o->new_name,
+			 f < 10 ? 2 : 1, f, cmp_class_text(r), o->old_name, r->nm->id, ch,
+			 r->basis == BASIS_EXACT ? "count" : "level");
+		return;
+	}
+	cmp_fmt_interval(ci, sizeof(ci), r, o);
+	snprintf(buf, len, "%s is %.*f× %s than %s (%s %s, %s)", o->new_name, f < 10 ? 2 : 1, f,
+		 cmp_class_text(r), o->old_name, r->nm->id, ch, ci);
+}
+
+void cmp_answer_text(char *buf, size_t len, const struct cmp_row *r, const struct cmp_opts *o)
+{
+	char ch[96], ci[96];
+
+	change_text(ch, sizeof(ch), r);
+	if (cmp_row_is_change(r)) {
+		change_answer(buf, len, r, o, ch);
 	} else if (r->basis == BASIS_ZERO) {
-		snprintf(buf, len, "no difference (%s 0 on both sides)", r->nm->id);
+		snprintf(buf, len, "equal (%s 0 on both sides)", r->nm->id);
 	} else if (r->cls == CLS_EQUAL && r->has_ci && r->tested) {
-		snprintf(buf, len, "no difference detected (%s ±%.1f%%, within the ±%g%% noise)",
-			 r->nm->id, ci_reach(r), o->noise * 100);
+		cmp_fmt_interval(ci, sizeof(ci), r, o);
+		snprintf(buf, len, "equal (%s %s, within the ±%g%% noise)", r->nm->id, ci,
+			 o->noise * 100);
 	} else if (r->cls == CLS_EQUAL) {
-		snprintf(buf, len, "no difference detected (%s %s, within the ±%g%% noise)",
-			 r->nm->id, ch, o->noise * 100);
-	} else if (r->tested && r->has_ci && r->lo <= 1 && r->hi >= 1 && ci_reach(r) < 50) {
-		snprintf(buf, len, "no difference detected (%s ±%.1f%%); %s", r->nm->id,
-			 ci_reach(r), narrower(r, o));
-	} else if (r->tested && r->has_ci) {
-		snprintf(buf, len, "no difference detected (%s %s/%s %.3g [%.3g, %.3g]); %s",
-			 r->nm->id, o->new_name, o->old_name, r->ratio, r->lo, r->hi, narrower(r, o));
+		snprintf(buf, len, "equal (%s %s, within the ±%g%% noise%s)", r->nm->id, ch,
+			 o->noise * 100, r->ofig == r->nfig ? "" : "; no test");
+	} else if (r->cls == CLS_CANNOT_TELL) {
+		cannot_tell_text(buf, len, r, o, ch);
 	} else {
-		snprintf(buf, len, "no verdict: %s n %d/%d, too few to test (%s)",
-			 r->nm->id, r->om->nr_values, r->nm->nr_values, what_would(o));
+		no_verdict_text(buf, len, r, o, ch);
 	}
 }
 
@@ -132,13 +182,13 @@ static void print_run(const struct cmp_table *t, int first, int end, const struc
 
 	if (lead < 0)
 		return;
-	answer(buf, sizeof(buf), &t->rows[lead], o);
+	cmp_answer_text(buf, sizeof(buf), &t->rows[lead], o);
 	printf("%s: %s\n", t->rows[lead].run, buf);
-	/* every other metric that changed, each on a line of its own */
+	/* every other metric that changed (or moved unseen), each on a line of its own */
 	for (i = first; i < end; i++) {
-		if (i == lead || !can_lead(&t->rows[i]) || !is_change(&t->rows[i]))
+		if (i == lead || !own_line(&t->rows[i]))
 			continue;
-		answer(buf, sizeof(buf), &t->rows[i], o);
+		cmp_answer_text(buf, sizeof(buf), &t->rows[i], o);
 		printf("%s: %s\n", t->rows[i].run, buf);
 	}
 }

@@ -81,8 +81,9 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 		return 0;
 	}
 	if (!eq && strncmp(arg, "--", 2) == 0 && (opt_is(arg, "--alpha") ||
-	    opt_is(arg, "--fail-on-regression") || opt_is(arg, "--noise") ||
-	    opt_is(arg, "--adjust") || opt_is(arg, "--match") || opt_is(arg, "--ignore-option")))
+	    opt_is(arg, "--fail-on-regression") || opt_is(arg, "--noise") || opt_is(arg, "--drift") ||
+	    opt_is(arg, "--adjust") || opt_is(arg, "--match") || opt_is(arg, "--ignore-option") ||
+	    opt_is(arg, "--json")))
 		++*i;	/* the value is the next word */
 	if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet") || !strcmp(arg, "-v") ||
 	    !strcmp(arg, "--verbose")) {
@@ -103,8 +104,22 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 		a->o.noise /= 100;
 		return 0;
 	}
+	if (opt_is(arg, "--drift")) {
+		if (parse_real("--drift", val, 0, 100, false, &a->o.drift))
+			return EXIT_USAGE;
+		a->o.drift /= 100;
+		return 0;
+	}
 	if (opt_is(arg, "--adjust"))
 		return parse_adjust(val, &a->o.adjust);
+	if (opt_is(arg, "--json")) {
+		if (!val || !*val) {
+			errmsg("compare: --json needs a file name ('-': stdout)");
+			return EXIT_USAGE;
+		}
+		a->json = val;
+		return 0;
+	}
 	ignore = opt_is(arg, "--ignore-option");
 	if (ignore || opt_is(arg, "--match")) {
 		if (a->nr_names && a->match_only == ignore) {

@@ -12,6 +12,7 @@ struct cmp_args {
 	const char *old_path, *new_path;
 	const char *old_shown, *new_shown;	/* in messages: the paths, or ab's sides */
 	const char *intro;		/* ab: what A and B are, before the table */
+	const char *json;		/* --json FILE: the rows and verdicts */
 	struct cmp_opts o;
 	bool match_only;		/* --match: only the bench and these parts */
 	int nr_names;

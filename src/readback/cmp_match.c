@@ -267,40 +267,60 @@ static void sum_part(void *arg, const char *name, const char *value)
 
 /* ---- differences, as they are printed ---- */
 
-/* One part: counted, and written as "name (NEW x, OLD y)" when it differs. */
+/* Where differences are written: buf (NULL: only counted), and names alone or with values. */
+struct diff_out {
+	char *buf;
+	size_t len, used;
+	bool names;
+};
+
+/* One part: counted, and written as "name (NEW x, OLD y)" (or "name") when it differs. */
 static int differ(const struct cmp_args *a, const char *name, const char *ov, const char *nv,
-		  char *buf, size_t len, size_t *used)
+		  struct diff_out *out)
 {
 	/* an option left out of the identity is absent or at its default: the same thing */
 	const char *none = cmp_is_fixed_part(name) ? "none" : "default";
+	const char *sep = out->used ? (out->names ? "," : ", ") : "";
 
 	if (!keyed(a, name) || same_text(ov, nv))
 		return 0;
-	if (buf && *used < len)
-		*used += (size_t)snprintf(buf + *used, len - *used, "%s%s (NEW %s, OLD %s)",
-					  *used ? ", " : "", name, nv ?: none, ov ?: none);
+	if (out->buf && out->used < out->len && out->names)
+		out->used += (size_t)snprintf(out->buf + out->used, out->len - out->used, "%s%s",
+					      sep, name);
+	else if (out->buf && out->used < out->len)
+		out->used += (size_t)snprintf(out->buf + out->used, out->len - out->used,
+					      "%s%s (NEW %s, OLD %s)", sep, name, nv ?: none,
+					      ov ?: none);
 	return 1;
 }
 
-/* The parts of the identity o and n differ in (written into buf unless NULL); their number. */
+/* The parts of the identity o and n differ in (written into out->buf unless NULL); their number. */
+static int diff_parts(const struct cmp_args *a, const struct res_run *o, const struct res_run *n,
+		      struct diff_out *out)
+{
+	size_t i;
+	int nr = 0;
+
+	if (out->buf)
+		out->buf[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(fixed_parts); i++)
+		nr += differ(a, fixed_parts[i], cmp_part_value(o, fixed_parts[i]),
+			     cmp_part_value(n, fixed_parts[i]), out);
+	for (i = 0; i < (size_t)n->nr_mopts; i++)
+		nr += differ(a, n->mopt_name[i], cmp_part_value(o, n->mopt_name[i]), n->mopt_value[i],
+			     out);
+	for (i = 0; i < (size_t)o->nr_mopts; i++)
+		if (!cmp_part_value(n, o->mopt_name[i]))
+			nr += differ(a, o->mopt_name[i], o->mopt_value[i], NULL, out);
+	return nr;
+}
+
 static int differences(const struct cmp_args *a, const struct res_run *o, const struct res_run *n,
 		       char *buf, size_t len)
 {
-	size_t used = 0, i;
-	int nr = 0;
+	struct diff_out out = { buf, len, 0, false };
 
-	if (buf)
-		buf[0] = 0;
-	for (i = 0; i < ARRAY_SIZE(fixed_parts); i++)
-		nr += differ(a, fixed_parts[i], cmp_part_value(o, fixed_parts[i]),
-			     cmp_part_value(n, fixed_parts[i]), buf, len, &used);
-	for (i = 0; i < (size_t)n->nr_mopts; i++)
-		nr += differ(a, n->mopt_name[i], cmp_part_value(o, n->mopt_name[i]), n->mopt_value[i],
-			     buf, len, &used);
-	for (i = 0; i < (size_t)o->nr_mopts; i++)
-		if (!cmp_part_value(n, o->mopt_name[i]))
-			nr += differ(a, o->mopt_name[i], o->mopt_value[i], NULL, buf, len, &used);
-	return nr;
+	return diff_parts(a, o, n, &out);
 }
 
 /* ---- the indexes ---- */
@@ -543,4 +563,17 @@ char *cmp_run_name(struct cmp_match *m, bool is_new, int ri)
 		fputc(']', f);
 	fclose(f);
 	return name;
+}
+
+int cmp_closest_names(struct cmp_match *m, int ri, char *buf, size_t len)
+{
+	struct near_arg x = { m, false, -1, &m->doc[1]->runs[ri], true };
+	struct diff_out out = { buf, len, 0, true };
+	int best, d;
+
+	buf[0] = 0;
+	best = nearest(&x, &d);
+	if (best < 0 || strcmp(m->doc[0]->runs[best].bench, x.r->bench))
+		return 0;
+	return diff_parts(m->a, &m->doc[0]->runs[best], x.r, &out);
 }

@@ -26,6 +26,13 @@ void cmp_match_free(struct cmp_match *m);
 int cmp_pair_runs(struct cmp_match *m, int *pair, bool *used);
 /* The run of the other document with the fewest differences from run ri, and what they are. */
 void cmp_closest(struct cmp_match *m, int ri, bool r_is_new, char *buf, size_t len);
+/*
+ * The names of the parts (options, label, ...) run ri of NEW differs in
+ * from its closest run of OLD of the same benchmark, comma-joined as
+ * --ignore-option takes them; their number, 0 when no run of OLD is of
+ * that benchmark.
+ */
+int cmp_closest_names(struct cmp_match *m, int ri, char *buf, size_t len);
 /* bench[: section][: label], and the options that tell it from a run of the same name (malloc'ed). */
 char *cmp_run_name(struct cmp_match *m, bool is_new, int ri);
 

@@ -33,25 +33,32 @@ static const char *const adjust_names[] = {
 void cmp_print_help(void)
 {
 	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--paired] [--fail-on-regression PCT]\n"
-	       "       [--noise PCT] [--alpha A] [--adjust holm|bh|none]\n"
-	       "       [--match OPT,...|--ignore-option OPT,...]\n\n"
-	       "First a line per matching run: which side is faster by how much (95%% CI), or\n"
-	       "that no difference was detected; then per metric old and new figures, the change,\n"
-	       "new/old with its 95%% CI and a verdict.  Metrics pair by name and key, shown as\n"
-	       "name{key}; units must agree.\n"
+	       "       [--noise PCT] [--drift PCT] [--alpha A] [--adjust holm|bh|none]\n"
+	       "       [--match OPT,...|--ignore-option OPT,...] [--json FILE]\n\n"
+	       "First a line per matching run, one of: NEW is 1.35× faster/slower than OLD\n"
+	       "(NEW/OLD × r [95%% CI]); equal (the CI inside ±--noise); cannot tell (the CI is\n"
+	       "wider, and what would narrow it); no verdict (no test is valid, why, and what\n"
+	       "would make one).  Then per metric old and new figures, the change, new/old with\n"
+	       "its 95%% CI and the verdict.  Metrics pair by name and key, shown as name{key};\n"
+	       "units must agree.\n"
 	       "-q, --quiet                only the answer lines\n"
 	       "-v, --verbose              also the methods, p-values, MDE and basis of each row\n"
 	       "--paired                   the runs of OLD and NEW were taken in pairs, in order\n"
 	       "                           (as ab runs them): a paired test on each pair's ratio\n"
 	       "--fail-on-regression PCT   exit 1 if a slower/worse verdict changes more than PCT%%\n"
 	       "--noise PCT                equal within +-PCT%%, default %g\n"
+	       "--drift PCT                two sessions (files) of one configuration may lie this\n"
+	       "                           far apart beyond their runs' spread, default %g; it\n"
+	       "                           widens every unpaired CI (0: trust the spread alone)\n"
 	       "--alpha A                  significance level after adjustment, default 0.05\n"
 	       "--adjust M                 across the rows: holm (default), bh, none\n"
 	       "--match OPT,...            runs match on the benchmark and these parts only\n"
 	       "--ignore-option OPT,...    runs match ignoring these parts\n"
 	       "Parts: bench, suite, section, label and any recorded option.\n\n"
-	       "Exit status: 0, 1 regression (or nothing matched), 2 bad usage or input.\n",
-	       CMP_NOISE_PCT);
+	       "--json FILE                the rows and verdicts as JSON ('-': stdout)\n"
+	       "Exit status: 0, 1 regression, a failed or interrupted NEW run under\n"
+	       "--fail-on-regression, or nothing matched; 2 bad usage or input.\n",
+	       CMP_NOISE_PCT, CMP_DRIFT_PCT);
 }
 
 /* Fields every run has its own of: not a difference in the conditions. */
@@ -110,13 +117,15 @@ void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 	printf(" two-sided;\n  p adjusted over %d rows by %s (a row too short to\n"
 	       "  test counts as p = 1); significant when adjusted p < %g.\n",
 	       family, adjust_names[o->adjust], o->alpha);
-	printf("Verdicts: equal when the 95%% CI of new/old lies within +-%g%% (--noise); else\n"
-	       "  faster/slower (better/worse) when significant; else inconclusive.  Levels, peaks\n"
-	       "  and counts: no significance test, a change beyond +-%g%% (and beyond the\n"
-	       "  measurement's resolution, where it has one) only.  A derived metric takes its\n"
-	       "  base's verdict; counts of what a sample did (ops, runs) follow the rate and get\n"
-	       "  none (-).  MDE: the change detectable at %.0f%% power.\n\n",
-	       o->noise * 100, o->noise * 100, CMP_POWER * 100);
+	printf("Verdicts: equal when the 95%% CI of new/old lies within +-%g%% (--noise, an\n"
+	       "  equivalence test); else faster/slower (better/worse) when significant; else\n"
+	       "  cannot tell.  No verdict where no test is valid: fewer than 2 values a side,\n"
+	       "  < %g degrees of freedom (correlated samples), one side constant, or a CI\n"
+	       "  wider than %g×.  Levels, peaks and counts: no test; a change beyond +-%g%%,\n"
+	       "  cannot tell within the measurement's resolution.  A derived metric takes\n"
+	       "  its base's verdict; counts of what a sample did (ops, runs) follow the rate\n"
+	       "  and get none (-).  MDE: the change detectable at %.0f%% power.\n\n",
+	       o->noise * 100, CMP_MIN_DF, CMP_MAX_SPAN, o->noise * 100, CMP_POWER * 100);
 }
 
 static void fmt_p(char *buf, double p, bool tested)
@@ -365,10 +374,11 @@ void cmp_count(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_t
 void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 		       const struct cmp_tally *tally)
 {
-	printf("\nSummary: %d faster/better, %d slower/worse, %d equal, %d inconclusive, "
-	       "%d higher/lower;\n  %d runs failed, %d only in %s, %d only in %s.\n",
+	printf("\nSummary: %d faster/better, %d slower/worse, %d equal, %d cannot tell, "
+	       "%d no verdict, %d higher/lower;\n  %d runs failed, %d only in %s, %d only in %s.\n",
 	       tally->cls[CLS_GOOD], tally->cls[CLS_BAD], tally->cls[CLS_EQUAL],
-	       tally->cls[CLS_INCONCLUSIVE], tally->cls[CLS_UP] + tally->cls[CLS_DOWN],
+	       tally->cls[CLS_CANNOT_TELL], tally->cls[CLS_NO_VERDICT],
+	       tally->cls[CLS_UP] + tally->cls[CLS_DOWN],
 	       tally->failed, tally->only_old, o->old_name, tally->only_new, o->new_name);
 	if (tally->one_process)
 		printf("Note: %d of %d verdicts rest on one process a side (its samples);\n"

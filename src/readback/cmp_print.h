@@ -25,8 +25,14 @@ void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 void cmp_count(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_tally *tally);
 /* The answer lines (src/cmp_answer.c): per run, what changed by how much, or that nothing did. */
 void cmp_print_answers(const struct cmp_table *t, const struct cmp_opts *o);
+/* One row's answer, as the answer lines and compare's JSON "answer" give it. */
+void cmp_answer_text(char *buf, size_t len, const struct cmp_row *r, const struct cmp_opts *o);
+/* "NEW/OLD × 1.349 [1.210, 1.503]": a ratio and its interval, never as "±". */
+int cmp_fmt_interval(char *buf, size_t len, const struct cmp_row *r, const struct cmp_opts *o);
 /* The rows: grouped by run, or with -v a line each with every column. */
 void cmp_print_table(const struct cmp_table *t, const struct cmp_opts *o);
+/* compare --json FILE: the rows and verdicts; 0, or 1 after a message. */
+int cmp_write_json(const char *path, const struct cmp_table *t, const struct cmp_opts *o);
 void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 		       const struct cmp_tally *tally);
 

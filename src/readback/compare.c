@@ -29,6 +29,7 @@
 #include "compare.h"
 #include "mkey.h"
 #include "opts.h"
+#include "outfile.h"
 #include "resdoc.h"
 #include "stats.h"
 #include "util.h"
@@ -115,7 +116,7 @@ static void add_rows(struct cmp_table *t, const struct cmp_args *a, const char *
  */
 static bool in_family(const struct cmp_row *r)
 {
-	return r->tested || r->basis == BASIS_FEW;
+	return cmp_row_in_family(r);
 }
 
 static void adjust(struct cmp_table *t, const struct cmp_opts *o, int *family)
@@ -205,6 +206,12 @@ static int metric_notes(const char *name, const struct res_run *o, const struct 
 	return units + nn + no;
 }
 
+/* A NEW run that cannot stand for its configuration: failed, or cut short by a signal. */
+static bool new_run_bad(const struct res_run *n)
+{
+	return n->status || n->interrupted;
+}
+
 static void print_unmatched(struct cmp_match *m, const struct res_doc *old,
 			    const struct res_doc *new, const int *pair, const bool *used,
 			    char **names, struct cmp_tally *tally)
@@ -215,9 +222,10 @@ static void print_unmatched(struct cmp_match *m, const struct res_doc *old,
 
 	for (i = 0; i < new->nr_runs && !interrupted(); i++) {
 		o = pair[i] >= 0 ? &old->runs[pair[i]] : NULL;
-		if (o && (o->status || new->runs[i].status))
-			note("%s  not compared: the run failed in %s (status %d)\n", names[i],
-			       o->status ? "OLD" : "NEW", o->status ?: new->runs[i].status);
+		if (o && (o->status || new_run_bad(&new->runs[i])))
+			note("%s  not compared: the run %s in %s (status %d)\n", names[i],
+			     o->status || new->runs[i].status ? "failed" : "was interrupted",
+			     o->status ? "OLD" : "NEW", o->status ?: new->runs[i].status);
 		else if (o)
 			tally->lone_metrics += metric_notes(names[i], o, &new->runs[i]);
 		if (o)
@@ -237,6 +245,49 @@ static void print_unmatched(struct cmp_match *m, const struct res_doc *old,
 	}
 }
 
+/*
+ * The answer lines of what could not be compared, even under -q: a NEW
+ * run that failed (a gate must not pass on it), and a NEW run that only
+ * an option keeps from its partner (the --ignore-option that pairs them).
+ */
+static void print_uncompared(struct cmp_match *m, const struct cmp_args *a,
+			     const struct res_doc *new, const int *pair, char **names)
+{
+	char parts[512];
+	int i;
+
+	for (i = 0; i < new->nr_runs && !interrupted(); i++) {
+		const struct res_run *n = &new->runs[i];
+
+		if (pair[i] >= 0 && new_run_bad(n))
+			printf("%s: not compared: %s's run %s%s\n", names[i], a->o.new_name,
+			       n->status ? "failed" : "was interrupted",
+			       n->status ? (n->status >= 128 ? " (interrupted)" : "") : "");
+		else if (pair[i] < 0 && cmp_closest_names(m, i, parts, sizeof(parts)))
+			printf("%s: not compared: no run of %s has its options (they differ in "
+			       "%s); to compare these configurations: --ignore-option %s\n",
+			       names[i], a->o.old_name, parts, parts);
+	}
+}
+
+/* Under --fail-on-regression, a failed or interrupted NEW run fails the gate. */
+static int gate_bad_runs(const struct cmp_args *a, const struct res_doc *new, const int *pair,
+			 char **names)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < new->nr_runs; i++) {
+		if (pair[i] < 0 || !new_run_bad(&new->runs[i]))
+			continue;
+		bad++;
+		if (a->o.fail_pct >= 0)
+			errmsg("gate: %s: %s's run %s (status %d): no verdict, the gate fails",
+			       names[i], a->o.new_name, new->runs[i].status ? "failed" :
+			       "was interrupted", new->runs[i].status);
+	}
+	return a->o.fail_pct >= 0 ? bad : 0;
+}
+
 static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 			const struct res_doc *new)
 {
@@ -247,12 +298,13 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	struct cmp_table t = { 0 };
 	struct cmp_tally tally = { 0 };
 	const struct res_run *o;
+	bool unwritten;
 
 	tally.matched = pair_runs(m, pair, used);
 	for (i = 0; i < new->nr_runs; i++) {
 		names[i] = cmp_run_name(m, true, i);
 		o = pair[i] >= 0 ? &old->runs[pair[i]] : NULL;
-		if (o && (o->status || new->runs[i].status))
+		if (o && (o->status || new_run_bad(&new->runs[i])))
 			tally.failed++;
 		else if (o && !interrupted())
 			add_rows(&t, a, names[i], o, &new->runs[i]);
@@ -260,6 +312,9 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	adjust(&t, &a->o, &family);
 	cmp_count(&t, &a->o, &tally);
 	cmp_print_answers(&t, &a->o);
+	print_uncompared(m, a, new, pair, names);
+	tally.regressions += gate_bad_runs(a, new, pair, names);
+	unwritten = a->json && cmp_write_json(a->json, &t, &a->o);
 	notes_muted = a->o.verbosity < 0;
 	if (!notes_muted) {
 		if (a->intro)
@@ -290,7 +345,7 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 		       a->new_shown, a->old_shown, notes_muted ? "" : ": see above");
 		return 1;
 	}
-	return tally.regressions ? 1 : 0;
+	return tally.regressions || unwritten ? 1 : 0;
 }
 
 /* Whether name is an option of r's benchmark (or a global one), recorded or at its default. */
@@ -330,6 +385,7 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 {
 	struct cmp_args a = {
 		.o = { .alpha = 0.05, .noise = CMP_NOISE_PCT / 100, .fail_pct = -1,
+		       .drift = CMP_DRIFT_PCT / 100,
 		       .adjust = STATS_ADJUST_HOLM, .old_name = "OLD", .new_name = "NEW" },
 	};
 	struct res_doc old = { 0 }, new = { 0 };
@@ -350,6 +406,8 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 		a.new_shown = x->new_shown;
 		a.intro = x->intro;
 	}
+	if (!ret && a.json && output_paths_check(&a.json, 1))
+		ret = EXIT_USAGE;
 	if (!ret)
 		ret = resdoc_load(a.old_path, &old);
 	if (!ret)

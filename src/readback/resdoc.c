@@ -292,6 +292,7 @@ static int load_run(struct loader *l, int ri, const struct jr_node *jr)
 	if (!r->bench || !status || !opts)
 		return rd_bad(l->doc, "malformed result: runs[%d] lacks bench, status or options", ri);
 	r->status = (int)status->u.i;
+	r->interrupted = jr_typed(&l->jd, jr, "interrupted", JR_TRUE) != NULL;
 	r->label = rd_str(l, jr, "label");
 	r->suite = rd_str(l, jr, "suite");
 	r->section = rd_str(l, jr, "section");

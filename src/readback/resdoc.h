@@ -54,6 +54,7 @@ struct res_metric {
 struct res_run {
 	const char *bench, *label, *suite, *section, *sweep_param;
 	int status;
+	bool interrupted;	/* a signal cut it short: fewer samples than asked for */
 	json_object *options;	/* as recorded */
 	int nr_mopts;		/* the options that say what was measured, sorted by name */
 	const char **mopt_name, **mopt_value;	/* value as compact JSON text */

@@ -105,7 +105,8 @@ void cmp_row_init(struct cmp_row *row, const char *run, const struct res_metric 
 	row->has_ratio = row->ofig > 0 && row->nfig >= 0;
 	row->ratio = row->has_ratio ? row->nfig / row->ofig : NAN;
 	row->p = row->p_adj = row->p_mw = row->mde_pct = row->mde_abs = NAN;
-	row->cls = CLS_INCONCLUSIVE;
+	row->df = row->eff_old = row->eff_new = row->r_used = NAN;
+	row->cls = CLS_CANNOT_TELL;
 }
 
 static int cmp_rep(const void *pa, const void *pb)
@@ -168,6 +169,17 @@ static int sample_values(const struct res_run *r, const struct res_metric *m, do
 	return k;
 }
 
+/* Whether v[0..n-1] are not all the same value. */
+static bool sd_positive(const double *v, int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] != v[0])
+			return true;
+	return false;
+}
+
 static bool all_zero(const double *v, int n)
 {
 	int i;
@@ -197,11 +209,43 @@ static void batch_units(struct cmp_row *row, const struct res_run *orun,
 	free(vb);
 }
 
-/* Carries an interval of ratio est onto the row's own ratio of figures. */
-static void ratio_interval(struct cmp_row *row, const struct stats_interval *ci,
+/*
+ * Two files taken apart in time differ by what the machine did between
+ * them (drift, a phase of a neighbour's load) and, with one run a side,
+ * by how much runs differ at all: neither side's spread shows it, so a
+ * comparison of separate sessions adds --drift to each side's noise, as
+ * a known variance (no degrees of freedom of its own: Satterthwaite).
+ * ab's pairs cancel it and need none.
+ */
+static void with_drift(struct stats_interval *ci, double drift)
+{
+	double v = ci->se * ci->se, vd = v + 2 * drift * drift, t;
+
+	if (!(drift > 0) || !(ci->est > 0))
+		return;
+	ci->df = v > 0 ? ci->df * (vd / v) * (vd / v) : INFINITY;
+	ci->se = sqrt(vd);
+	t = stats_t_quantile(0.975, ci->df);
+	ci->lo = ci->est * exp(-t * ci->se);
+	ci->hi = ci->est * exp(t * ci->se);
+}
+
+/*
+ * Carries an interval of ratio est onto the row's own ratio of figures.
+ * The p-value is the same log-scale test's, so that the verdict and the
+ * interval printed beside it never disagree on whether 1 is inside.
+ */
+static void ratio_interval(struct cmp_row *row, const struct stats_interval *data,
 			   const struct cmp_opts *o)
 {
+	struct stats_interval w = *data, *ci = &w;
+
+	if (!o->paired)
+		with_drift(&w, o->drift);
+	if (ci->se > 0 && isfinite(ci->df))
+		row->p = 2 * (1 - stats_t_cdf(fabs(log(ci->est)) / ci->se, ci->df));
 	row->has_ci = true;
+	row->df = data->df;	/* what the data can say: the validity of the test */
 	row->lo = row->ratio * ci->lo / ci->est;
 	row->hi = row->ratio * ci->hi / ci->est;
 	row->mde_pct = (exp(stats_mde(ci->se, ci->df, o->alpha, CMP_POWER)) - 1) * 100;
@@ -215,6 +259,7 @@ static void intervals(struct cmp_row *row, const double *a, int na, const double
 	if (row->has_ratio && !stats_ratio_ci(a, na, b, nb, 0.95, &ci)) {
 		ratio_interval(row, &ci, o);	/* est * exp(+-t se) onto the figures' ratio */
 	} else if (!stats_diff_ci(a, na, b, nb, 0.95, &ci)) {
+		row->df = ci.df;
 		row->mde_abs = stats_mde(ci.se, ci.df, o->alpha, CMP_POWER);
 		if (row->ofig) {
 			row->has_ci = true;	/* as a ratio: 1 + diff / |old| */
@@ -241,6 +286,7 @@ static void paired_test(struct cmp_row *row, const double *a, const double *b, i
 		row->ratio = ci.est;
 		ratio_interval(row, &ci, o);
 	} else if (!stats_paired_diff_ci(a, b, n, 0.95, &ci, &row->p, &row->p_mw)) {
+		row->df = ci.df;
 		row->mde_abs = stats_mde(ci.se, ci.df, o->alpha, CMP_POWER);
 		if (row->ofig) {
 			row->has_ci = true;
@@ -271,7 +317,12 @@ static void short_test(struct cmp_row *row, const struct res_run *orun,
 		row->ounits = na;
 		row->nunits = nb;
 		row->p_mw = stats_mann_whitney_p(a, na, b, nb);
+		row->r_used = r;
+		row->eff_old = na * (1 - r) / (1 + r);	/* an AR(1)'s independent values */
+		row->eff_new = nb * (1 - r) / (1 + r);
 		ratio_interval(row, &ci, o);
+		if (!sd_positive(a, na) || !sd_positive(b, nb))
+			row->why = WHY_FLAT;
 	}
 	free(a);
 	free(b);
@@ -310,6 +361,8 @@ static void run_tests(struct cmp_row *row, const struct res_run *orun,
 			short_test(row, orun, nrun, o);
 	} else {
 		row->tested = true;
+		if (!sd_positive(a, row->ounits) || !sd_positive(b, row->nunits))
+			row->why = WHY_FLAT;
 		row->p = stats_welch_p(a, row->ounits, b, row->nunits);
 		row->p_mw = stats_mann_whitney_p(a, row->ounits, b, row->nunits);
 		intervals(row, a, row->ounits, b, row->nunits, o);
@@ -321,7 +374,7 @@ out:
 
 static enum cmp_class change_class(const struct cmp_row *row)
 {
-	bool up = row->nfig > row->ofig;
+	bool up = row->has_ratio && row->tested ? row->ratio > 1 : row->nfig > row->ofig;
 
 	if (row->dir == DIR_NONE)
 		return up ? CLS_UP : CLS_DOWN;
@@ -338,6 +391,35 @@ static bool within_resolution(const struct cmp_row *row)
 	double res = fmax(row->om->resolution, row->nm->resolution);
 
 	return res > 0 && fabs(row->nfig - row->ofig) <= res;
+}
+
+/* A test that cannot be valid: no verdict, and no interval printed. */
+static void no_verdict(struct cmp_row *row, enum cmp_why why)
+{
+	row->cls = CLS_NO_VERDICT;
+	row->why = why;
+	row->tested = false;
+	row->has_ci = false;
+	row->mde_pct = row->mde_abs = NAN;
+}
+
+static void validate(struct cmp_row *row)
+{
+	if (row->cls == CLS_EQUAL)	/* all 0 on both sides */
+		return;
+	if (!row->tested) {
+		no_verdict(row, WHY_FEW);
+	} else if (row->why == WHY_FLAT || isinf(row->df)) {
+		if (row->ofig == row->nfig)
+			row->cls = CLS_EQUAL, row->tested = false;	/* the same constant */
+		else
+			no_verdict(row, WHY_FLAT);
+	} else if (row->df < CMP_MIN_DF) {
+		no_verdict(row, row->basis == BASIS_SHORT || row->basis == BASIS_BATCHES ?
+				WHY_CORRELATED : WHY_FEW);
+	} else if (row->has_ci && !(row->hi <= row->lo * CMP_MAX_SPAN)) {
+		no_verdict(row, WHY_WIDE);
+	}
 }
 
 void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct res_run *nrun,
@@ -360,9 +442,12 @@ void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct 
 	case RES_PEAK:
 	case RES_COUNT:
 		row->basis = row->kind == RES_COUNT ? BASIS_EXACT : BASIS_NOISE;
-		if (row->ofig == row->nfig || within_resolution(row))
+		if (row->ofig == row->nfig) {
 			row->cls = CLS_EQUAL;
-		else if (!row->from_zero && fabs(row->change_pct) <= o->noise * 100)
+		} else if (within_resolution(row)) {
+			row->cls = CLS_CANNOT_TELL;	/* the counter cannot see it, either way */
+			row->why = WHY_RESOLUTION;
+		} else if (!row->from_zero && fabs(row->change_pct) <= o->noise * 100)
 			row->cls = CLS_EQUAL;
 		else
 			row->cls = change_class(row);
@@ -372,6 +457,7 @@ void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct 
 		return;
 	default:
 		run_tests(row, orun, nrun, o);
+		validate(row);
 	}
 }
 
@@ -379,17 +465,45 @@ void cmp_row_decide(struct cmp_row *row, const struct cmp_opts *o)
 {
 	if (!row->tested)
 		return;
-	if (row->has_ci && row->lo >= 1 - o->noise && row->hi <= 1 + o->noise)
-		row->cls = CLS_EQUAL;
-	else if (row->p_adj < o->alpha)
+	row->why = WHY_NONE;
+	if (row->has_ci && row->lo >= 1 - o->noise && row->hi <= 1 + o->noise) {
+		row->cls = CLS_EQUAL;	/* an equivalence test at the --noise margin */
+	} else if (row->p_adj < o->alpha) {
 		row->cls = change_class(row);
-	else
-		row->cls = CLS_INCONCLUSIVE;
+	} else {
+		row->cls = CLS_CANNOT_TELL;
+		if (row->has_ci && (row->lo > 1 || row->hi < 1))
+			row->why = WHY_ADJUSTED;
+	}
+}
+
+bool cmp_row_in_family(const struct cmp_row *row)
+{
+	return row->tested || row->cls == CLS_NO_VERDICT;
+}
+
+void cmp_row_judge(struct cmp_row *row, const struct res_run *orun, const struct res_run *nrun,
+		   const struct cmp_opts *o)
+{
+	cmp_row_test(row, orun, nrun, o);
+	row->p_adj = row->tested ? row->p : NAN;
+	cmp_row_decide(row, o);
+}
+
+bool cmp_row_is_change(const struct cmp_row *row)
+{
+	return row->cls == CLS_GOOD || row->cls == CLS_BAD || row->cls == CLS_UP ||
+	       row->cls == CLS_DOWN;
 }
 
 void cmp_row_follow(struct cmp_row *row, const struct cmp_row *base)
 {
 	row->cls = base->cls;
+	row->why = base->why;
+	row->df = base->df;
+	row->eff_old = base->eff_old;
+	row->eff_new = base->eff_new;
+	row->r_used = base->r_used;
 	if (base->cls == CLS_UP || base->cls == CLS_DOWN)	/* an inverse moves the other way */
 		row->cls = base->cls == CLS_UP ? CLS_DOWN : CLS_UP;
 	row->speed = base->speed;
@@ -419,8 +533,10 @@ const char *cmp_class_text(const struct cmp_row *row)
 		return "lower";
 	case CLS_NONE:
 		return "-";
+	case CLS_NO_VERDICT:
+		return "no verdict";
 	default:
-		return "inconclusive";
+		return "cannot tell";
 	}
 }
 

@@ -18,17 +18,41 @@
  * reference machine (issue 14).
  */
 #define CMP_NOISE_PCT	2.0
+/*
+ * --drift default, in percent: how far two sessions of one configuration
+ * may lie apart beyond what their runs' spread shows (src/readback/verdict.c,
+ * with_drift); fitted on the reference VM (doc/calibration.md).
+ */
+#define CMP_DRIFT_PCT	3.0
 #define CMP_POWER	0.8	/* for the minimal detectable effect */
 #define CMP_MIN_RUNS	3	/* run means are the basis from this many runs a side */
 
 enum cmp_dir { DIR_NONE, DIR_HIGHER, DIR_LOWER };
 
+/*
+ * One vocabulary for every answer, table row and JSON verdict.  "equal" is
+ * an equivalence test (the 95% CI of new/old inside +-noise), never the
+ * absence of a detected change; "cannot tell" is a valid test that found
+ * neither; "no verdict" is where no test is valid (row->why says why).
+ */
 enum cmp_class {
-	CLS_EQUAL,		/* within the noise */
-	CLS_GOOD, CLS_BAD,	/* faster/slower, better/worse */
+	CLS_EQUAL,		/* the CI within +-noise */
+	CLS_GOOD, CLS_BAD,	/* faster/slower, better/worse: significant after adjustment */
 	CLS_UP, CLS_DOWN,	/* a change of a metric with no better direction */
-	CLS_INCONCLUSIVE,
-	CLS_NONE,		/* no verdict: a count that only follows the duration */
+	CLS_CANNOT_TELL,	/* tested (or a level within its resolution): neither */
+	CLS_NO_VERDICT,		/* no valid test */
+	CLS_NONE,		/* a count that only follows the duration: "-" */
+};
+
+/* Why a row is "no verdict" or "cannot tell" (what the answer line explains). */
+enum cmp_why {
+	WHY_NONE,
+	WHY_FEW,		/* fewer than two values (runs, batches, pairs) a side */
+	WHY_CORRELATED,		/* the correlated samples leave < CMP_MIN_DF degrees of freedom */
+	WHY_WIDE,		/* an interval wider than CMP_MAX_SPAN times */
+	WHY_FLAT,		/* one side's values do not vary: no spread to test against */
+	WHY_RESOLUTION,		/* a level that moved less than its measurement's resolution */
+	WHY_ADJUSTED,		/* the CI excludes 1, not significant after adjustment */
 };
 
 enum cmp_basis {
@@ -47,6 +71,7 @@ enum cmp_basis {
 struct cmp_opts {
 	double alpha;
 	double noise;		/* a fraction: 0.02 */
+	double drift;		/* a fraction: separate sessions' noise beyond their spread */
 	double fail_pct;	/* < 0: no gate */
 	enum stats_adjust adjust;
 	bool paired;		/* the i-th runs of OLD and NEW are a pair (ab) */
@@ -56,6 +81,15 @@ struct cmp_opts {
 
 /* Lag-1 correlation a short series is assumed to have at least (stats_short_ratio_ci). */
 #define CMP_SHORT_MIN_R	0.4
+/*
+ * Below this many degrees of freedom the t quantile runs away (12.7 at 1,
+ * 63.7 at 0.5): two default runs whose five samples are correlated gave
+ * intervals of 1e-14 .. 1e+14.  Such a test is not valid: "no verdict".
+ * Measured by tests/calib (doc/calibration.md).
+ */
+#define CMP_MIN_DF	2.0
+/* An interval whose hi/lo exceeds this says nothing a reader can use: "no verdict". */
+#define CMP_MAX_SPAN	100.0
 
 struct cmp_row {
 	const char *run;	/* the run's name as printed */
@@ -75,7 +109,11 @@ struct cmp_row {
 	double mde_abs;		/* from a zero or negative figure: in the metric's unit */
 	int ounits, nunits;	/* values tested on each side */
 	bool one_process;	/* a side is one process: the verdict rests on it */
+	double df;		/* of the test; NAN when untested */
+	double eff_old, eff_new;	/* independent values a side (short series); NAN: as counted */
+	double r_used;		/* the lag-1 correlation a short series was tested with; NAN */
 	enum cmp_basis basis;
+	enum cmp_why why;
 	int base;		/* BASIS_BASE: index of the row followed; -1 */
 	enum cmp_class cls;
 };
@@ -91,6 +129,13 @@ void cmp_row_decide(struct cmp_row *row, const struct cmp_opts *o);
 /* A derived metric takes the verdict of its base row. */
 void cmp_row_follow(struct cmp_row *row, const struct cmp_row *base);
 const char *cmp_class_text(const struct cmp_row *row);
+/* A row on its own (a family of one, as ab's --precision and the calibration see it). */
+void cmp_row_judge(struct cmp_row *row, const struct res_run *orun, const struct res_run *nrun,
+		   const struct cmp_opts *o);
+/* Whether the verdict is a change (faster/slower, better/worse, higher/lower). */
+bool cmp_row_is_change(const struct cmp_row *row);
+/* Whether the row takes part in the p-value adjustment (p = 1 when untestable). */
+bool cmp_row_in_family(const struct cmp_row *row);
 bool cmp_row_regression(const struct cmp_row *row, const struct cmp_opts *o);
 
 #endif

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "noise.h"
+#include "stats.h"
 #include "util.h"
 
 static bool read_stat(unsigned long long *steal, unsigned long long *total)
@@ -64,4 +67,56 @@ void noise_next(struct noise_mon *m, struct noise_sample *out)
 	m->total = total;
 	m->psi_us = psi;
 	m->t_ns = t;
+}
+
+static int cmp_float(const void *pa, const void *pb)
+{
+	float a = *(const float *)pa, b = *(const float *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static double median_pressure(const struct noise_sample *ns, int n)
+{
+	float *p = xcalloc((size_t)n + 1, sizeof(float));
+	int i, k = 0;
+	double med;
+
+	for (i = 0; i < n; i++)
+		if (ns[i].pressure_pct >= 0)
+			p[k++] = ns[i].pressure_pct;
+	qsort(p, (size_t)k, sizeof(float), cmp_float);
+	med = k ? (k % 2 ? p[k / 2] : (p[k / 2 - 1] + p[k / 2]) / 2.0) : NAN;
+	free(p);
+	return med;
+}
+
+void noise_effect(const double *v, int stride, const struct noise_sample *ns, int n,
+		  struct noise_effect *out)
+{
+	double *a = xcalloc((size_t)n + 1, sizeof(double)), *b = xcalloc((size_t)n + 1, sizeof(double));
+	double mq, mn;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		if (isnan(v[(size_t)i * stride]))
+			continue;
+		if (ns[i].noisy)
+			a[out->noisy++] = v[(size_t)i * stride];
+		else
+			b[out->quiet++] = v[(size_t)i * stride];
+	}
+	out->median_pressure = median_pressure(ns, n);
+	out->shift_pct = NAN;
+	mn = stats_mean(a, out->noisy);
+	mq = stats_mean(b, out->quiet);
+	if (out->noisy && out->quiet && mq != 0) {
+		out->shift_pct = (mn - mq) / fabs(mq) * 100;
+		out->moved = out->noisy >= 2 && out->quiet >= 2 &&
+			     fabs(out->shift_pct) > NOISE_SHIFT_PCT &&
+			     stats_welch_p(a, out->noisy, b, out->quiet) < 0.05;
+	}
+	free(a);
+	free(b);
 }

@@ -120,6 +120,16 @@ double stats_signed_rank_p(const double *d, int n);
 int stats_short_ratio_ci(const double *a, int na, const double *b, int nb, double r_floor,
 			 double conf, struct stats_interval *out, double *p, double *r_used);
 
+/*
+ * The factor that raises a sample standard deviation on df degrees of
+ * freedom to its one-sided upper bound at confidence 1 - q (q = 0.1: the
+ * 90% bound), sqrt(df / chi2_q(df)), the chi-square quantile by
+ * Wilson-Hilferty.  A sequential rule that stops when an interval is
+ * narrow enough stops early on the draws whose spread came out small;
+ * judged with this bound instead, it keeps its interval's coverage.
+ */
+double stats_sd_upper_factor(double df, double q);
+
 enum stats_adjust { STATS_ADJUST_HOLM, STATS_ADJUST_BH, STATS_ADJUST_NONE };
 /*
  * Multiplicity-adjusted p-values, as R's p.adjust: Holm's step-down

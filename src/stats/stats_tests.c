@@ -211,3 +211,13 @@ int stats_short_ratio_ci(const double *a, int na, const double *b, int nb, doubl
 	*p = 2 * (1 - stats_t_cdf(fabs(log(out->est)) / out->se, out->df));
 	return 0;
 }
+
+double stats_sd_upper_factor(double df, double q)
+{
+	double z = stats_t_quantile(q, INFINITY), c;
+
+	if (!(df >= 1))
+		return INFINITY;
+	c = df * pow(1 - 2 / (9 * df) + z * sqrt(2 / (9 * df)), 3);
+	return c > 0 ? sqrt(df / c) : INFINITY;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The calibration on recorded runs: DIR/TAG-A-NN.json and DIR/TAG-B-NN.json,
+ * taken alternately (A1 B1 A2 B2 ...) by scripts/calib_record.sh.  The
+ * true ratio of B to A is what all the runs together say (the ratio of the
+ * mean run means; 1 where A and B are one configuration); comparisons
+ * drawn from them go through the same judge() as the models' ones, and
+ * the same runs with B scaled by 0.95 stand for a real 5% slowdown.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib.h"
+#include "stats.h"
+#include "util.h"
+
+#define MAX_RUNS	200
+
+struct series {
+	int n;
+	double *v[MAX_RUNS];	/* each run's samples of its headline metric */
+	int len[MAX_RUNS];
+	double mean[MAX_RUNS];
+	const char *metric;
+};
+
+/* The first rate or time of the run: what compare's answer line is about. */
+static const struct res_metric *headline(const struct res_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_metrics; i++)
+		if (r->metrics[i].kind == RES_RATE || r->metrics[i].kind == RES_TIME)
+			return &r->metrics[i];
+	return NULL;
+}
+
+static int load_one(const char *path, struct series *s)
+{
+	struct res_doc d = { 0 };
+	const struct res_metric *m;
+	int i, k = 0;
+
+	if (resdoc_load(path, &d))
+		return -1;
+	m = d.nr_runs == 1 && !d.runs[0].status ? headline(&d.runs[0]) : NULL;
+	if (m) {
+		s->v[s->n] = xcalloc((size_t)d.runs[0].nr_samples + 1, sizeof(double));
+		for (i = 0; i < d.runs[0].nr_samples; i++)
+			if (!isnan(m->samples[i]))
+				s->v[s->n][k++] = m->samples[i];
+		s->len[s->n] = k;
+		s->mean[s->n] = stats_mean(s->v[s->n], k);
+		s->metric = s->metric ?: strdup(m->id);
+		s->n++;
+	}
+	resdoc_free(&d);
+	return m ? 0 : -1;
+}
+
+static void load_series(const char *dir, const char *tag, char side, struct series *s)
+{
+	char path[4096];
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 1; i < MAX_RUNS; i++) {
+		snprintf(path, sizeof(path), "%s/%s-%c-%02d.json", dir, tag, side, i);
+		if (load_one(path, s))
+			break;
+	}
+}
+
+/* Runs idx[0..n-1] of s, their samples scaled, as one side. */
+static void take(struct side *out, const struct series *s, const int *idx, int n, double scale)
+{
+	double *v = xcalloc(4096, sizeof(double));
+	int per[64], k, i, j = 0;
+
+	for (k = 0; k < n; k++) {
+		per[k] = s->len[idx[k]];
+		for (i = 0; i < per[k] && j < 4096; i++)
+			v[j++] = s->v[idx[k]][i] * scale;
+	}
+	side_build(out, v, per, n);
+	free(v);
+}
+
+static void one(struct tally *t, const struct series *a, const int *ia, const struct series *b,
+		const int *ib, int n, bool paired, double scale, double truth)
+{
+	struct side sa, sb;
+	struct cmp_row row;
+
+	take(&sa, a, ia, n, 1);
+	take(&sb, b, ib, n, scale);
+	judge(&row, &sa, &sb, paired);
+	tally_add(t, &row, truth);
+	side_free(&sa);
+	side_free(&sb);
+}
+
+/*
+ * Windows of n consecutive recorded pairs (ab's pairs), or n runs a side
+ * drawn at random (-r n taken apart from the other side), or every pair of
+ * single runs (plain).
+ */
+static void draw(struct tally *t, const struct series *a, const struct series *b, int n,
+		 bool paired, double scale, double truth, int trials, struct rng *r)
+{
+	int ia[64], ib[64], k, i, j, runs = a->n < b->n ? a->n : b->n;
+
+	if (n == 1) {
+		for (i = 0; i < a->n; i++)
+			for (j = 0; j < b->n; j++)
+				if (a != b || i < j)
+					one(t, a, (int[]){ i }, b, (int[]){ j }, 1, false, scale,
+					    truth);
+		return;
+	}
+	for (k = 0; k < trials && runs >= n + (a == b) * n; k++) {
+		i = (int)(rng_unit(r) * (runs - n + 1 - (a == b) * n));
+		for (j = 0; j < n; j++) {
+			ia[j] = paired ? i + j : (int)(rng_unit(r) * a->n);
+			ib[j] = paired ? i + j + (a == b) * n : (int)(rng_unit(r) * b->n);
+		}
+		one(t, a, ia, b, ib, n, paired, scale, truth);
+	}
+}
+
+static double ratio_of_means(const struct series *a, const struct series *b)
+{
+	return stats_mean(b->mean, b->n) / stats_mean(a->mean, a->n);
+}
+
+static void row(const char *tag, const char *what, const char *path, const struct tally *t)
+{
+	printf("| %s %s | %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.3g× |\n", tag, what, path,
+	       t->n, pct_of(t->covered, t->ci), pct_of(t->change - t->right, t->n),
+	       pct_of(t->equal, t->n), pct_of(t->right, t->n), pct_of(t->none + t->cannot, t->n),
+	       t->max_span);
+}
+
+int calib_real(const char *dir, const char *tag, int trials, uint64_t seed)
+{
+	static const struct { const char *name; int n; bool paired; } paths[] = {
+		{ "plain (1 run a side)", 1, false }, { "-r 3", 3, false },
+		{ "ab -r 5", 5, true },
+	};
+	struct series a, b;
+	struct rng r;
+	double truth;
+	size_t p;
+
+	load_series(dir, tag, 'A', &a);
+	load_series(dir, tag, 'B', &b);
+	if (a.n < 6 || b.n < 6) {
+		fprintf(stderr, "calib: %s/%s-{A,B}-NN.json: %d and %d runs, at least 6 each\n",
+			dir, tag, a.n, b.n);
+		return 1;
+	}
+	truth = ratio_of_means(&a, &b);
+	printf("%s: %s, %d A and %d B runs, B/A of the mean run means %.4f\n", tag, a.metric,
+	       a.n, b.n, truth);
+	printf("| runs | compared | path | n | CI cover %% | wrong-way or false change %% | "
+	       "equal %% | right change %% | no verdict or cannot tell %% | widest CI |\n"
+	       "|---|---|---|---|---|---|---|---|---|---|\n");
+	rng_seed(&r, seed);
+	for (p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
+		struct tally same = { 0 }, ab = { 0 }, slow = { 0 };
+
+		draw(&same, &a, &a, paths[p].n, paths[p].paired, 1, 1, trials, &r);
+		draw(&ab, &a, &b, paths[p].n, paths[p].paired, 1, truth, trials, &r);
+		draw(&slow, &a, &b, paths[p].n, paths[p].paired, 0.95, truth * 0.95, trials, &r);
+		row(tag, "A vs A", paths[p].name, &same);
+		row(tag, "A vs B", paths[p].name, &ab);
+		row(tag, "A vs B×0.95", paths[p].name, &slow);
+	}
+	return 0;
+}
