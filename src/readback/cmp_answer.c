@@ -48,7 +48,7 @@ static int digits(const struct cmp_row *r)
 {
 	double span = r->has_ci ? r->hi - r->lo : 1;
 
-	return span >= 0.1 ? 2 : span >= 0.01 ? 3 : 4;
+	return span >= 0.01 ? 2 : 3;
 }
 
 /* "NEW/OLD × 1.349 [1.210, 1.503]" */
@@ -87,9 +87,15 @@ static void no_verdict_text(char *buf, size_t len, const struct cmp_row *r,
 
 	switch (r->why) {
 	case WHY_CORRELATED:
-		snprintf(buf, len, "no verdict (%s %s: %d/%d samples, correlated (lag-1 r %.2f), "
-			 "about %.1f/%.1f independent values: too few to test); %s", id, ch,
-			 r->ounits, r->nunits, r->r_used, r->eff_old, r->eff_new, remedy(r, o));
+		if (r->basis == BASIS_SHORT)
+			snprintf(buf, len, "no verdict (%s %s: %d/%d samples, correlated (lag-1 r "
+				 "%.2f), about %.1f/%.1f independent values: too few to test); %s",
+				 id, ch, r->ounits, r->nunits, r->r_used, r->eff_old, r->eff_new,
+				 remedy(r, o));
+		else
+			snprintf(buf, len, "no verdict (%s %s: %d/%d batch means of one process, "
+				 "%.1f degrees of freedom: too few to test); %s", id, ch, r->ounits,
+				 r->nunits, r->df, remedy(r, o));
 		break;
 	case WHY_WIDE:
 		snprintf(buf, len, "no verdict (%s %s: its 95%% CI spans more than %g×); %s", id,

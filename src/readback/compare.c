@@ -11,13 +11,18 @@
  * benchmark can be compared.
  *
  * Per metric (src/readback/verdict.c): estimates (rates, times, ratios) are tested
- * with Welch's t and Mann-Whitney's U on run means when both sides have at
- * least three runs, else on batch means of the samples of one process;
- * the p-values of all tested rows of the comparison are adjusted together
- * (Holm by default).  A row is "equal" when the 95% interval of new/old
- * lies within +-noise, faster/slower (better/worse) when the adjusted p is
- * below alpha, else inconclusive.  Levels, peaks and counts get no test,
- * only the noise threshold; a derived metric takes its base's verdict.
+ * on the log scale with Welch's t (Mann-Whitney's U beside) on run means
+ * when both sides have at least three runs, else on batch means of the
+ * samples of one process or a short series' samples; unpaired files also
+ * carry --drift, the noise between sessions that neither side's spread
+ * shows.  The p-values of all tested rows are adjusted together (Holm by
+ * default).  A row is "equal" when the 95% interval of new/old lies within
+ * +-noise, faster/slower (better/worse) when the adjusted p is below alpha,
+ * else "cannot tell"; "no verdict" where no test is valid (too few values,
+ * < CMP_MIN_DF degrees of freedom, a side constant, an interval over
+ * CMP_MAX_SPAN wide).  Levels, peaks and counts get no test, only the
+ * noise threshold and their resolution; a derived metric takes its base's
+ * verdict.
  */
 #include <math.h>
 #include <stdarg.h>

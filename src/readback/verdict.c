@@ -191,6 +191,15 @@ static bool all_zero(const double *v, int n)
 }
 
 /*
+ * Values that do not vary give no spread to test against, unless they
+ * are all 0: nothing happened (no drop, no failure), which is exact.
+ */
+static bool flat(const double *v, int n)
+{
+	return !sd_positive(v, n) && !all_zero(v, n);
+}
+
+/*
  * Batch means of both sides' samples, cut into as many batches as the more
  * correlated side allows, so that both are tested at one batch length.
  */
@@ -245,7 +254,7 @@ static void ratio_interval(struct cmp_row *row, const struct stats_interval *dat
 	if (ci->se > 0 && isfinite(ci->df))
 		row->p = 2 * (1 - stats_t_cdf(fabs(log(ci->est)) / ci->se, ci->df));
 	row->has_ci = true;
-	row->df = data->df;	/* what the data can say: the validity of the test */
+	row->df = ci->df;	/* of the variance the interval stands on, --drift's included */
 	row->lo = row->ratio * ci->lo / ci->est;
 	row->hi = row->ratio * ci->hi / ci->est;
 	row->mde_pct = (exp(stats_mde(ci->se, ci->df, o->alpha, CMP_POWER)) - 1) * 100;
@@ -321,7 +330,7 @@ static void short_test(struct cmp_row *row, const struct res_run *orun,
 		row->eff_old = na * (1 - r) / (1 + r);	/* an AR(1)'s independent values */
 		row->eff_new = nb * (1 - r) / (1 + r);
 		ratio_interval(row, &ci, o);
-		if (!sd_positive(a, na) || !sd_positive(b, nb))
+		if (flat(a, na) || flat(b, nb))
 			row->why = WHY_FLAT;
 	}
 	free(a);
@@ -361,7 +370,7 @@ static void run_tests(struct cmp_row *row, const struct res_run *orun,
 			short_test(row, orun, nrun, o);
 	} else {
 		row->tested = true;
-		if (!sd_positive(a, row->ounits) || !sd_positive(b, row->nunits))
+		if (flat(a, row->ounits) || flat(b, row->nunits))
 			row->why = WHY_FLAT;
 		row->p = stats_welch_p(a, row->ounits, b, row->nunits);
 		row->p_mw = stats_mann_whitney_p(a, row->ounits, b, row->nunits);
@@ -417,8 +426,9 @@ static void validate(struct cmp_row *row)
 	} else if (row->df < CMP_MIN_DF) {
 		no_verdict(row, row->basis == BASIS_SHORT || row->basis == BASIS_BATCHES ?
 				WHY_CORRELATED : WHY_FEW);
-	} else if (row->has_ci && !(row->hi <= row->lo * CMP_MAX_SPAN)) {
-		no_verdict(row, WHY_WIDE);
+	} else if (row->has_ci && (row->lo > 0 ? !(row->hi <= row->lo * CMP_MAX_SPAN) :
+					      !(row->hi - row->lo <= CMP_MAX_SPAN - 1))) {
+		no_verdict(row, WHY_WIDE);	/* a difference's interval: as wide on the linear scale */
 	}
 }
 
