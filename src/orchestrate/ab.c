@@ -36,14 +36,14 @@
 
 #define AB_DEFAULT_PAIRS	5	/* >= 3: a paired test has a few degrees of freedom */
 /*
- * --precision: the fewest pairs unless -r says, and the stop rule's bound
- * on the pairs' spread (stats_sd_upper_factor): with 3 pairs and the
- * spread as it came out, 10% of same-configuration ab runs were called a
- * change on the calibration's idle-host model; with these, 5.7%
- * (doc/calibration.md).
+ * --precision: the first stage's pairs unless -r says more.  After them,
+ * Stein's second stage (stats_pairs_needed): the pairs in all, decided
+ * once from the first stage's spread.  Stopping at the first CI narrow
+ * enough instead stopped on draws whose spread came out small: 10% of
+ * same-configuration ab runs were called a change on the calibration's
+ * idle-host model; decided once, 3.7-5% (doc/calibration.md).
  */
 #define AB_PRECISION_PAIRS	5
-#define AB_PRECISION_SD_Q	0.1
 #define AB_MAX_PAIRS		1000
 #define AB_MAX_WORDS		64
 #define AB_MAX_DURATION		300	/* --precision's default bound, s */
@@ -62,7 +62,8 @@ struct ab_args {
 	struct ab_side side[2];
 	const char *name[2];		/* "A", "B" or --name */
 	int nr_names;
-	uint64_t pairs;			/* -r: the pairs, or with --precision the fewest */
+	uint64_t pairs;			/* -r: the pairs, or with --precision the first stage */
+	int needed;			/* --precision: the pairs in all, once the first stage ran */
 	uint64_t seed;
 	const char *json;
 	double precision;		/* --precision PCT: 0, a fixed number of pairs */
@@ -280,11 +281,13 @@ static void progress(const struct ab_args *a, int k, int which)
 	if (!a->tty)
 		return;
 	fprintf(stderr, "\r\033[K[pair %d", k + 1);
-	if (!a->precision)
-		fprintf(stderr, "/%d", (int)a->pairs);
+	if (!a->precision || a->needed)
+		fprintf(stderr, "/%d", a->precision ? a->needed : (int)a->pairs);
 	fprintf(stderr, ", %.0f s", a->secs);
 	if (isfinite(reach))
 		fprintf(stderr, ", %s/%s ±%.1f%%", a->name[1], a->name[0], reach);
+	if (a->precision)
+		fprintf(stderr, " (target ±%g%%)", a->precision);
 	fprintf(stderr, "] %s: %.60s ", a->name[which], s->text);
 }
 
@@ -317,9 +320,9 @@ static bool more_pairs(struct ab_args *a)
 		return true;
 	if (!a->precision || a->done >= AB_MAX_PAIRS || a->secs >= a->max_duration)
 		return false;
-	a->reached = ratio_reach(a);
-	return !(a->reached * stats_sd_upper_factor(a->done - 1, AB_PRECISION_SD_Q) <=
-		 a->precision);
+	if (!a->needed)
+		a->needed = stats_pairs_needed(ratio_reach(a), a->done, a->precision);
+	return a->done < a->needed;
 }
 
 /* A B or B A, drawn per pair: neither side always runs first. */

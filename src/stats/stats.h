@@ -130,6 +130,17 @@ int stats_short_ratio_ci(const double *a, int na, const double *b, int nb, doubl
  */
 double stats_sd_upper_factor(double df, double q);
 
+/*
+ * Stein's two stages, for a paired CI to reach +-target (%): after n0
+ * pairs whose CI reached +-reach (%), the pairs to take in all, from the
+ * spread's 95% upper bound (stats_sd_upper_factor) and the 1/sqrt(n) law;
+ * n0 when reached already.  Decided once, from the first stage alone, the
+ * number of pairs does not follow the draws the way a stop at the first
+ * narrow CI does (which stops where the spread came out small and leaves
+ * the test overconfident).
+ */
+int stats_pairs_needed(double reach, int n0, double target);
+
 enum stats_adjust { STATS_ADJUST_HOLM, STATS_ADJUST_BH, STATS_ADJUST_NONE };
 /*
  * Multiplicity-adjusted p-values, as R's p.adjust: Holm's step-down

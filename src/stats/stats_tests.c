@@ -221,3 +221,13 @@ double stats_sd_upper_factor(double df, double q)
 	c = df * pow(1 - 2 / (9 * df) + z * sqrt(2 / (9 * df)), 3);
 	return c > 0 ? sqrt(df / c) : INFINITY;
 }
+
+int stats_pairs_needed(double reach, int n0, double target)
+{
+	double w = reach * stats_sd_upper_factor(n0 - 1, 0.05), n;
+
+	if (!(w > target))
+		return n0;
+	n = ceil(n0 * (w / target) * (w / target));
+	return n < 1e6 ? (int)n : 1000000;
+}

@@ -32,7 +32,7 @@ const struct model calib_models[] = {
 
 /*
  * What a user runs: two plain runs, -d 30, -r N a side, ab -r 5 and ab
- * --precision 2 (as ab.c: at least 5 pairs, the spread's 90% bound).
+ * --precision 2 (as ab.c: at least 5 pairs, the spread's 95% bound).
  */
 const struct path calib_paths[] = {
 	{ "plain (5 samples)",	1, 5 },
@@ -208,17 +208,15 @@ static double reach(const double *a, const double *b, int n, int samples)
 	return w;
 }
 
-/* How many runs a side the path ends with: -r, or --precision's sequential stop. */
+/* How many runs a side the path ends with: -r, or --precision's two stages (ab_pairs_needed). */
 static int runs_taken(const struct path *p, const double *a, const double *b)
 {
 	int n;
 
 	if (!p->precision)
 		return p->runs;
-	for (n = p->runs; n < p->max_pairs; n++)
-		if (reach(a, b, n, p->samples) * stats_sd_upper_factor(n - 1, 0.1) <= p->precision)
-			break;
-	return n;
+	n = stats_pairs_needed(reach(a, b, p->runs, p->samples), p->runs, p->precision);
+	return n < p->max_pairs ? n : p->max_pairs;
 }
 
 void trial_model(const struct path *p, const struct model *m, double truth, struct rng *r,

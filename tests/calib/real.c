@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "calib.h"
 #include "stats.h"
 #include "util.h"
@@ -67,7 +68,7 @@ static void load_series(const char *dir, const char *tag, char side, struct seri
 	memset(s, 0, sizeof(*s));
 	for (i = 1; i < MAX_RUNS; i++) {
 		snprintf(path, sizeof(path), "%s/%s-%c-%02d.json", dir, tag, side, i);
-		if (load_one(path, s))
+		if (access(path, R_OK) || load_one(path, s))
 			break;
 	}
 }
@@ -102,9 +103,11 @@ static void one(struct tally *t, const struct series *a, const int *ia, const st
 }
 
 /*
- * Windows of n consecutive recorded pairs (ab's pairs), or n runs a side
- * drawn at random (-r n taken apart from the other side), or every pair of
- * single runs (plain).
+ * Windows of n consecutive recorded pairs (ab's pairs: A and B taken side
+ * by side), or n runs a side drawn at random (-r n taken apart from the
+ * other side), or every pair of single runs (plain).  A against itself
+ * has no pairs taken side by side: ab's null is a recording of one
+ * configuration as A and B.
  */
 static void draw(struct tally *t, const struct series *a, const struct series *b, int n,
 		 bool paired, double scale, double truth, int trials, struct rng *r)
@@ -119,11 +122,13 @@ static void draw(struct tally *t, const struct series *a, const struct series *b
 					    truth);
 		return;
 	}
-	for (k = 0; k < trials && runs >= n + (a == b) * n; k++) {
-		i = (int)(rng_unit(r) * (runs - n + 1 - (a == b) * n));
+	if (paired && a == b)
+		return;
+	for (k = 0; k < trials && runs >= n; k++) {
+		i = (int)(rng_unit(r) * (runs - n + 1));
 		for (j = 0; j < n; j++) {
 			ia[j] = paired ? i + j : (int)(rng_unit(r) * a->n);
-			ib[j] = paired ? i + j + (a == b) * n : (int)(rng_unit(r) * b->n);
+			ib[j] = paired ? i + j : (int)(rng_unit(r) * b->n);
 		}
 		one(t, a, ia, b, ib, n, paired, scale, truth);
 	}
@@ -173,7 +178,8 @@ int calib_real(const char *dir, const char *tag, int trials, uint64_t seed)
 		draw(&same, &a, &a, paths[p].n, paths[p].paired, 1, 1, trials, &r);
 		draw(&ab, &a, &b, paths[p].n, paths[p].paired, 1, truth, trials, &r);
 		draw(&slow, &a, &b, paths[p].n, paths[p].paired, 0.95, truth * 0.95, trials, &r);
-		row(tag, "A vs A", paths[p].name, &same);
+		if (same.n)
+			row(tag, "A vs A", paths[p].name, &same);
 		row(tag, "A vs B", paths[p].name, &ab);
 		row(tag, "A vs B×0.95", paths[p].name, &slow);
 	}
