@@ -38,10 +38,10 @@
 /*
  * --precision: the first stage's pairs unless -r says more.  After them,
  * Stein's second stage (stats_pairs_needed): the pairs in all, decided
- * once from the first stage's spread.  Stopping at the first CI narrow
- * enough instead stopped on draws whose spread came out small: 10% of
- * same-configuration ab runs were called a change on the calibration's
- * idle-host model; decided once, 3.7-5% (doc/calibration.md).
+ * once from the first stage's spread, at least 3 more.  Stopping at the
+ * first CI narrow enough instead stopped on draws whose spread came out
+ * small: 10% of same-configuration ab runs were called a change on the
+ * calibration's idle-host model; decided once, 3.7-5% (doc/calibration.md).
  */
 #define AB_PRECISION_PAIRS	5
 #define AB_MAX_PAIRS		1000

@@ -133,12 +133,15 @@ double stats_sd_upper_factor(double df, double q);
 /*
  * Stein's two stages, for a paired CI to reach +-target (%): after n0
  * pairs whose CI reached +-reach (%), the pairs to take in all, from the
- * spread's 95% upper bound (stats_sd_upper_factor) and the 1/sqrt(n) law;
- * n0 when reached already.  Decided once, from the first stage alone, the
- * number of pairs does not follow the draws the way a stop at the first
- * narrow CI does (which stops where the spread came out small and leaves
- * the test overconfident).
+ * spread's 95% upper bound (stats_sd_upper_factor) and the 1/sqrt(n) law,
+ * and at least STATS_STAGE2_MIN more.  Decided once, from the first stage
+ * alone, the number of pairs does not follow the draws the way a stop at
+ * the first narrow CI does (which stops where the spread came out small
+ * and leaves the test overconfident); the pairs after the first stage
+ * dilute what choosing from it left (calibration, AR(1) r 0.9: CI
+ * coverage 91.4% with none more, 93.5% with 3).
  */
+#define STATS_STAGE2_MIN	3
 int stats_pairs_needed(double reach, int n0, double target);
 
 enum stats_adjust { STATS_ADJUST_HOLM, STATS_ADJUST_BH, STATS_ADJUST_NONE };

@@ -226,8 +226,7 @@ int stats_pairs_needed(double reach, int n0, double target)
 {
 	double w = reach * stats_sd_upper_factor(n0 - 1, 0.05), n;
 
-	if (!(w > target))
-		return n0;
-	n = ceil(n0 * (w / target) * (w / target));
+	n = w > target ? ceil(n0 * (w / target) * (w / target)) : n0;
+	n = fmax(n, n0 + STATS_STAGE2_MIN);
 	return n < 1e6 ? (int)n : 1000000;
 }
