@@ -87,9 +87,10 @@ static void ab_usage(void)
 	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
 	       "against A pair by pair (Student's t on the mean log ratio of the pairs,\n"
 	       "Wilcoxon's signed-rank beside) and prints first B's speed relative to A with\n"
-	       "its 95%% CI.  --precision PCT adds pairs (at least -r, default 3) until the CI\n"
-	       "of B/A in the first metric is within +-PCT%%, or --max-duration (default %d s)\n"
-	       "has passed.  Other options (-w, -d, -p, ...) apply to both sides.  -q: the\n"
+	       "its 95%% CI.  --precision PCT: a first stage of -r pairs (default 5), then as\n"
+	       "many more (at least 3) as its spread says the CI of B/A in the first metric\n"
+	       "needs to be within +-PCT%%, or until --max-duration (default %d s) has passed.\n"
+	       "Other options (-w, -d, -p, ...) apply to both sides.  -q: the\n"
 	       "answer lines only; -v: the methods and every column.  --json writes both sides\n"
 	       "(labelled as named).\n"
 	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression.\n",
