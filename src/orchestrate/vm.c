@@ -131,11 +131,12 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 		free(pargv);
 		return EXIT_USAGE;
 	}
-	if (at > 0 && strcmp(pargv[at], "suite")) {
-		free(pargv);	/* probe, compare, completion: stdout only */
+	if (at > 0 && (!strcmp(pargv[at], "probe") || !strcmp(pargv[at], "compare") ||
+		       !strcmp(pargv[at], "completion") || !strcmp(pargv[at], "gen-man"))) {
+		free(pargv);	/* stdout only */
 		return 0;
 	}
-	if (at > 0) {		/* suite NAME: the options around it, as suite parses them */
+	if (at > 0 && !strcmp(pargv[at], "suite")) {	/* suite NAME: the options around it */
 		w = at + 1 < k ? 2 : 1;
 		memmove(pargv + at, pargv + at + w, (size_t)(k - at - w) * sizeof(char *));
 		k -= w;
