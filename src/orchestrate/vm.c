@@ -121,6 +121,10 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 	struct run_spec spec;
 	int at, i, k = 0, w, ret;
 
+	if (n && (!strcmp(words[0], "--version") || !strcmp(words[0], "-V"))) {
+		free(pargv);
+		return 0;
+	}
 	pargv[k++] = "bpfbench";
 	for (i = 0; i < n; i++)
 		pargv[k++] = words[i];
