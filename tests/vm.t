@@ -154,6 +154,12 @@ vmrun --kernel "$IMAGE" -w0 -d0.3 --period-ms 100 --csv="$TMPD/k.csv" noop --md 
 ok $? "--kernel noop --js F (abbreviated): F is written on the host" || diag "exit $RC: $ERR"
 [ "$RC" -eq 0 ] && head -1 "$TMPD/k.csv" | grep -q , && grep -q '^|' "$TMPD/k.md"
 ok $? "... and --csv=F and --md F, before and after the benchmark" || diag "exit $RC: $ERR"
+vmrun --kernel "$IMAGE" -w0 -d0.2 --period-ms 100 suite bpf-loop --md "$TMPD/s.md"
+[ "$RC" -eq 0 ] && grep -q '^# bpfbench: suite bpf-loop' "$TMPD/s.md"
+ok $? "--kernel ... suite NAME --md F: F written on the host" || diag "exit $RC: $ERR"
+vmrun --kernel "$IMAGE" --version
+[ "$RC" -eq 0 ] && grep -q '^bpfbench ' <<<"$OUT"
+ok $? "--kernel ... --version still runs there" || diag "exit $RC: $ERR"
 vmrun --kernel "$IMAGE" noop -w0 -d0.3 --json "$TMPD/pub/x/k.json"
 one_error 1 "symbolic link another user could have planted" "--kernel --json through another user's link: refused before the boot"
 [ ! -e "$TMPD/victim/k.json" ]

@@ -36,7 +36,8 @@ stop() {
 	# shellcheck disable=SC2046
 	[ -z "$CHILD" ] || { kill $(tree "$CHILD") 2>/dev/null; wait "$CHILD" 2>/dev/null; }
 	[ -z "$UNPACK" ] || rm -rf "$UNPACK"
-	CHILD= UNPACK=
+	CHILD=
+	UNPACK=
 }
 trap stop EXIT
 for s in INT TERM HUP; do
