@@ -147,8 +147,10 @@ unshare --mount --propagation private -- bash -c '
 	mount --rbind / "$1"
 	findmnt -R -n -r -o TARGET "$1" | while read -r m; do
 		m=$(printf "%b" "$m")	# findmnt -r writes a space as \x20
+		# the root must be read-only; a special mount that refuses is logged
 		mount -o remount,bind,ro "$m" 2>/dev/null ||
-			[ "$m" != "$1" ] || { echo "cannot make $1 read-only" >&2; exit 1; }
+			{ [ "$m" != "$1" ] && echo "left writable: $m" >&2; } ||
+			{ echo "cannot make $1 read-only" >&2; exit 1; }
 	done
 	shift
 	exec "$@"' - "$WORK/root" \
