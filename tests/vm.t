@@ -124,14 +124,14 @@ chown -h nobody "$TMPD/pub/x"
 # 1: ab.sh's check wrote to ${TMPDIR:-/tmp}/.bpfbench-ab-check.<pid>: a link
 # planted there truncated its target, a FIFO hung it
 echo keep >"$TMPD/victim/file"
-first=$(sh -c 'echo $$')
-for i in $(seq $((first + 1)) $((first + 300))); do
-	if [ $((i % 2)) -eq 0 ]; then
-		ln -s "$TMPD/victim/file" "$TMPDIR/.bpfbench-ab-check.$i"
-	else
-		mkfifo "$TMPDIR/.bpfbench-ab-check.$i"
-	fi
-done
+# (one process plants them all: the next pids are bpfbench's and ab.sh's)
+python3 - "$TMPDIR" "$TMPD/victim/file" <<'PY'
+import os, sys
+first = os.getpid()
+for pid in range(first + 1, first + 2000):
+    at = f"{sys.argv[1]}/.bpfbench-ab-check.{pid}"
+    os.symlink(sys.argv[2], at) if pid % 2 else os.mkfifo(at)
+PY
 BPFBENCH_QEMU=false timeout 60 "$BPFBENCH" ab --kernel "$IMAGE" --kernel "$IMAGE" noop >/dev/null 2>&1
 RC=$?
 [ "$RC" -ne 124 ] && [ "$(cat "$TMPD/victim/file")" = keep ]
