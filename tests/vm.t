@@ -7,6 +7,8 @@ source "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 VM=$ROOT/scripts/vm/run.sh
 command -v cpio >/dev/null || skip_all "needs cpio"
+# virtiofsd's read-only view of / is a mount namespace (as the real one needs root)
+[ "$(id -u)" -eq 0 ] || skip_all "needs root (unshare --mount)"
 
 export TMPDIR=$TMPD/work BPFBENCH_VM_CACHE=$TMPD/cache
 mkdir -p "$TMPDIR"
@@ -98,6 +100,150 @@ reps = [len({s["repeat"] for s in x["samples"]}) for x in r]
 [x["label"] for x in r] == ["A", "B"] and all(x["env"]["vm"]["accel"] == "tcg" for x in r) and set(d["env"]["kernels"]) == {"A", "B"} and reps == [3, 3]'
 ok $? "ab --kernel A --kernel B -r 3: six VM runs, the emulation warned, an answer on throughput, 3 runs a side, both sides' env in the JSON" ||
 	diag "rc=$RC" "$(grep -c WARNING "$TMPD/err")" "$(grep "^noop" "$TMPD/out")"
+
+# --- issue 31: the VM path holds to the host's rules ---
+FAKES=(BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd")
+mkdir -p "$TMPD/bin"
+ln -s "$ROOT/tests/vm/fake-apt" "$TMPD/bin/apt-get"
+ln -s "$ROOT/tests/vm/fake-apt" "$TMPD/bin/apt-cache"
+PIN="linux-binary-7.3.4+deb13-cloud-amd64=7.3.4-1~bpo13+1 linux-modules-7.3.4+deb13-cloud-amd64=7.3.4-1~bpo13+1"
+# vmrun ARGS...: bpfbench through the runner, with the stand-ins for QEMU, virtiofsd and apt
+vmrun() {
+	env "${FAKES[@]}" PATH="$TMPD/bin:$PATH" FAKE_APT_LOG="$TMPD/apt.log" \
+		"$BPFBENCH" "$@" >"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	OUT=$(cat "$TMPD/out")
+	ERR=$(grep -v 'no KVM here' "$TMPD/err")
+}
+# a directory anyone may write to, as /tmp, and in it nobody's link to a directory of ours
+mkdir -m 1777 "$TMPD/pub"
+mkdir "$TMPD/victim"
+ln -s "$TMPD/victim" "$TMPD/pub/x"
+chown -h nobody "$TMPD/pub/x"
+
+# 1: ab.sh's check wrote to ${TMPDIR:-/tmp}/.bpfbench-ab-check.<pid>: a link
+# planted there truncated its target, a FIFO hung it
+echo keep >"$TMPD/victim/file"
+# (one process plants them all: the next pids are bpfbench's and ab.sh's)
+python3 - "$TMPDIR" "$TMPD/victim/file" <<'PY'
+import os, sys
+first = os.getpid()
+for pid in range(first + 1, first + 2000):
+    at = f"{sys.argv[1]}/.bpfbench-ab-check.{pid}"
+    os.symlink(sys.argv[2], at) if pid % 2 else os.mkfifo(at)
+PY
+BPFBENCH_QEMU=false timeout 60 "$BPFBENCH" ab --kernel "$IMAGE" --kernel "$IMAGE" noop >/dev/null 2>&1
+RC=$?
+[ "$RC" -ne 124 ] && [ "$(cat "$TMPD/victim/file")" = keep ]
+ok $? "ab --kernel: links and FIFOs planted at every name the old check file could take are neither followed nor opened" ||
+	diag "exit $RC, victim: $(cat "$TMPD/victim/file")"
+rm -f "$TMPDIR"/.bpfbench-ab-check.*
+
+# 2: ab --kernel --json went through planted links (python's open(out, "w"))
+rm -f "$TMPD/qargs"
+FAKE_QEMU_ARGS=$TMPD/qargs vmrun ab --kernel "$IMAGE" --kernel "$IMAGE" -r 1 \
+	--json "$TMPD/pub/x/o.json" "noop -w0 -d0.2 --period-ms 100"
+one_error 1 "symbolic link another user could have planted" \
+	"ab --kernel --json through another user's link: refused, as on the host, exit 1"
+[ ! -e "$TMPD/victim/o.json" ] && [ ! -e "$TMPD/qargs" ]
+ok $? "... nothing written there, and no VM booted" || diag "$(ls "$TMPD/victim")"
+
+# 6: --kernel ... --json F wrote F inside the guest's overlay: lost, exit 0
+vmrun --kernel "$IMAGE" -w0 -d0.3 --period-ms 100 --csv="$TMPD/k.csv" noop --md "$TMPD/k.md" --js "$TMPD/k.json"
+[ "$RC" -eq 0 ] && json_check "$TMPD/k.json" 'd["runs"][0]["bench"] == "noop" and d["runs"][0]["status"] == 0'
+ok $? "--kernel noop --js F (abbreviated): F is written on the host" || diag "exit $RC: $ERR"
+[ "$RC" -eq 0 ] && head -1 "$TMPD/k.csv" | grep -q , && grep -q '^|' "$TMPD/k.md"
+ok $? "... and --csv=F and --md F, before and after the benchmark" || diag "exit $RC: $ERR"
+vmrun --kernel "$IMAGE" -w0 -d0.2 --period-ms 100 suite bpf-loop --md "$TMPD/s.md"
+[ "$RC" -eq 0 ] && grep -q '^# bpfbench: suite bpf-loop' "$TMPD/s.md"
+ok $? "--kernel ... suite NAME --md F: F written on the host" || diag "exit $RC: $ERR"
+vmrun --kernel "$IMAGE" --version
+[ "$RC" -eq 0 ] && grep -q '^bpfbench ' <<<"$OUT"
+ok $? "--kernel ... --version still runs there" || diag "exit $RC: $ERR"
+vmrun --kernel "$IMAGE" noop -w0 -d0.3 --json "$TMPD/pub/x/k.json"
+one_error 1 "symbolic link another user could have planted" "--kernel --json through another user's link: refused before the boot"
+[ ! -e "$TMPD/victim/k.json" ]
+ok $? "... and not written there"
+rm -f "$TMPD/k.json"
+FAKE_QEMU=noreturn vmrun --kernel "$IMAGE" noop -w0 -d0.3 --period-ms 100 --json "$TMPD/k.json"
+[ "$RC" -eq 125 ] && [ ! -e "$TMPD/k.json" ] &&
+	[ "$(tail -1 <<<"$ERR")" = "bpfbench: error: --kernel: the VM gave back no json for $TMPD/k.json: not written" ]
+ok $? "a run whose file never comes back: exit 125, said (never exit 0 without it)" || diag "exit $RC: $ERR"
+vmrun --kernel "$IMAGE" plot "$TMPD/k.json" -o "$TMPD/k.svg"
+one_error 2 "plot runs on this machine" "--kernel plot: refused (its file would stay in the guest)"
+
+# 4: a name is a name, a path is a path
+mkdir -p "$TMPD/plant"
+echo "planted" >"$TMPD/plant/7.3"
+pushd "$TMPD/plant" >/dev/null
+FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cache7 FAKE_QEMU_ARGS=$TMPD/qargs vmrun --kernel 7.3 probe
+popd >/dev/null
+[ "$RC" -eq 0 ] && grep -qx "$TMPD/cache7/kernels/7.3.4+deb13-cloud-amd64/vmlinuz" "$TMPD/qargs" &&
+	! grep -q '^7.3$' "$TMPD/qargs"
+ok $? "--kernel 7.3 with a file ./7.3 here: the pinned 7.3 is booted, never the file" ||
+	diag "exit $RC: $ERR" "$(grep -A1 -- -kernel "$TMPD/qargs")"
+pushd "$TMPD/plant" >/dev/null
+FAKE_QEMU_ARGS=$TMPD/qargs vmrun --kernel ./7.3 probe
+popd >/dev/null
+[ "$RC" -eq 0 ] && grep -qx "./7.3" "$TMPD/qargs"
+ok $? "--kernel ./7.3: the file" || diag "exit $RC: $ERR"
+mkdir "$TMPD/cache-nobody"
+chown nobody "$TMPD/cache-nobody"
+FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cache-nobody vmrun --kernel 7.3 probe
+one_error 125 "is not a directory of ours that only we can write (owner uid $(id -u nobody)" \
+	"a cache owned by another user: refused, exit 125"
+mkdir -m 0775 "$TMPD/cache-gw"
+FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cache-gw vmrun --kernel 7.3 probe
+one_error 125 "mode 775" "a group-writable cache: refused"
+chown nobody "$TMPD/cache7/kernels/7.3.4+deb13-cloud-amd64/vmlinuz"
+FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cache7 vmrun --kernel 7.3 probe
+one_error 125 "holds $TMPD/cache7/kernels/7.3.4+deb13-cloud-amd64/vmlinuz, which another user owns" \
+	"a kernel in our cache that another user owns: refused, named"
+rm -f "$TMPD/probe" "$TMPD/probe.said"
+FAKE_VIRTIOFSD_PROBE=$TMPD/probe vmrun --kernel "$IMAGE" probe
+[ "$RC" -eq 0 ] && [ ! -e "$TMPD/probe" ] && grep -qx "Read-only file system" "$TMPD/probe.said"
+ok $? "virtiofsd's export of / is read-only on the host's side" || diag "exit $RC: $(cat "$TMPD/probe.said")"
+
+# 5: downloads: exact names, bounded, killed with us
+: >"$TMPD/apt.log"
+vmrun --kernel 'linux-image-6.1[0-9].*-amd64' probe
+one_error 2 "no patterns" "--kernel with a pattern: refused, exit 2"
+! grep -q download "$TMPD/apt.log"
+ok $? "... before apt is asked for anything"
+FAKE_APT_PKGS="linux-image-6.12.98+deb13-cloud-amd64=6.12.98-1" FAKE_APT_SIZE=900000000 \
+	BPFBENCH_VM_CACHE=$TMPD/cache5 vmrun --kernel linux-image-6.12.98+deb13-cloud-amd64 probe
+[ "$RC" -eq 125 ] && grep -q "^bpfbench-vm: error: .* 858 MB, over the 400 MB" <<<"$ERR" && ! grep -q download "$TMPD/apt.log"
+ok $? "a package larger than a kernel's: refused before the download, exit 125" || diag "exit $RC: $ERR"
+tag=$$.$RANDOM
+left() { pgrep -f "fake-apt-method-$tag|$TMPD/bin/apt-get" >/dev/null; }
+start=$SECONDS
+FAKE_APT=hang FAKE_APT_TAG=$tag FAKE_APT_PKGS="linux-image-6.12.98+deb13-cloud-amd64=6.12.98-1" \
+	BPFBENCH_VM_CACHE=$TMPD/cache5 timeout 5 env "${FAKES[@]}" PATH="$TMPD/bin:$PATH" \
+	"$BPFBENCH" --kernel linux-image-6.12.98+deb13-cloud-amd64 probe >/dev/null 2>&1
+RC=$?
+sleep 1
+[ "$RC" -eq 124 ] && ! left
+ok $? "timeout 5 bpfbench --kernel PKG: no apt-get and no download left behind" || { diag "exit $RC"; pkill -f "fake-apt-method-$tag"; }
+FAKE_APT=hang FAKE_APT_TAG=$tag FAKE_APT_PKGS="linux-image-6.12.98+deb13-cloud-amd64=6.12.98-1" \
+	BPFBENCH_VM_CACHE=$TMPD/cache5 env "${FAKES[@]}" PATH="$TMPD/bin:$PATH" \
+	"$BPFBENCH" --kernel linux-image-6.12.98+deb13-cloud-amd64 probe >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do pgrep -f "fake-apt-method-$tag" >/dev/null && break; sleep 0.1; done
+start=$SECONDS
+kill -TERM $pid
+wait $pid
+RC=$?
+sleep 1
+[ "$RC" -eq 143 ] && [ $((SECONDS - start)) -lt 10 ] && ! left
+ok $? "SIGTERM to bpfbench alone mid-download: exit 143 at once, the download killed" || { diag "exit $RC"; pkill -f "fake-apt-method-$tag"; }
+
+# 13: messages
+FAKE_APT_PKGS="linux-image-6.12.98+deb13-cloud-amd64=6.12.98-1" BPFBENCH_VM_CACHE=$TMPD/cache5 \
+	vmrun --kernel linux-image-nonexistent-zzz probe
+one_error 125 "no package linux-image-nonexistent-zzz" "a package the archive lacks: exit 125, said"
+: >"$TMPD/afile"
+BPFBENCH_VM_CACHE=$TMPD/afile/cache vmrun --kernel 7.3 probe
+one_error 125 "cannot make or write the cache $TMPD/afile/cache" "an unusable cache: one line, exit 125"
 
 [ -z "$(ls -A "$TMPDIR")" ]
 ok $? "every run removed its work directory" || diag "$(ls "$TMPDIR")"

@@ -7,11 +7,17 @@
 #         [--noise PCT] [--alpha A] [--fail-on-regression PCT] "ARGS"
 #
 # A kernel is a name of scripts/vm/kernels (7.3, 6.12), a Debian package
-# name or a vmlinuz.  Without KVM both sides run on an emulated CPU: the
-# verdicts then compare emulations, and the run says so.  Exit status as
-# compare's; 2 bad usage; a failed run's own status.
+# name or a vmlinuz path (./FILE or /FILE).  Without KVM both sides run on
+# an emulated CPU: the verdicts then compare emulations, and the run says
+# so.  --json FILE must be a new name: bpfbench gives one in a private
+# directory of its own and writes the user's file itself, on the host,
+# through the checks every output of it has (src/orchestrate/vm.c).  Exit
+# status as compare's; 2 bad usage; 125 no work directory; a failed run's
+# own status.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/vm/lib.sh
+. "$HERE/lib.sh"
 BIN=${BPFBENCH_BIN:-$HERE/../../build/bpfbench}
 KERNELS=()
 PAIRS=3
@@ -50,13 +56,24 @@ for w in "${WORDS[@]}"; do
 		die "-r, --sweep and outputs go after the command line, not in '$ARGS'" 2 ;;
 	esac
 done
+# Every file of ours, even the check's messages, in a private directory:
+# a predictable name in /tmp would be one another user can plant a link or
+# a FIFO at.
+private_dir bpfbench-ab. || die "cannot make a work directory in ${TMPDIR:-/tmp}" 125
+DIR=$PRIVATE_DIR
+CHILD=
+# A signal to us alone (bpfbench hands its own on) ends the VM of the run
+# under way too: run.sh runs in the background so that the trap runs at once.
+cleanup() {
+	[ -n "$CHILD" ] && kill "$CHILD" 2>/dev/null && wait "$CHILD" 2>/dev/null
+	rm -rf "$DIR"
+}
+trap cleanup EXIT
+for s in INT TERM HUP; do
+	trap "trap '' INT TERM HUP; trap - EXIT; cleanup; trap - $s; kill -$s \$\$" "$s"
+done
 # the command line must parse here before any VM boots
-"$BIN" "${WORDS[@]}" --help >/dev/null 2>"${TMPDIR:-/tmp}/.bpfbench-ab-check.$$" || {
-	cat "${TMPDIR:-/tmp}/.bpfbench-ab-check.$$" >&2; rm -f "${TMPDIR:-/tmp}/.bpfbench-ab-check.$$"; exit 2; }
-rm -f "${TMPDIR:-/tmp}/.bpfbench-ab-check.$$"
-
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/bpfbench-ab.XXXXXX") || die "cannot make a temporary directory"
-trap 'rm -rf "$DIR"' EXIT
+"$BIN" "${WORDS[@]}" --help >/dev/null 2>"$DIR/check" || { cat "$DIR/check" >&2; exit 2; }
 EMULATED=
 [ -w /dev/kvm ] && [ -z "${BPFBENCH_VM_ACCEL:-}" ] || EMULATED=1
 [ -n "$EMULATED" ] && cat >&2 <<'WARN'
@@ -69,8 +86,11 @@ run_side() {
 	local k=$1 side=$2 n=$3 st
 	echo "ab: [$n/$PAIRS] $side on kernel $k" >&2
 	bash "$HERE/run.sh" --kernel "$k" --timeout "${BPFBENCH_VM_TIMEOUT:-1800}" -- \
-		"$BIN" -q "${WORDS[@]}" --json - >"$DIR/$side-$n.json" 2>"$DIR/$side-$n.err"
+		"$BIN" -q "${WORDS[@]}" --json - >"$DIR/$side-$n.json" 2>"$DIR/$side-$n.err" &
+	CHILD=$!
+	wait "$CHILD"
 	st=$?
+	CHILD=
 	if [ $st -ne 0 ]; then
 		grep -v 'no KVM here' "$DIR/$side-$n.err" >&2
 		echo "bpfbench: error: ab: run $n of $side (kernel $k) failed (exit $st)" >&2
@@ -89,7 +109,7 @@ done
 # Each side's runs as one run of N repetitions (each sample tagged with its
 # run), the env of its kernel; compare matches the two by label.
 python3 - "$DIR" "$PAIRS" "$EMULATED" "$JSON" "${KERNELS[@]}" <<'PY' || die "cannot merge the runs' JSON"
-import json, sys
+import json, os, sys
 d, pairs, emulated, out, ka, kb = sys.argv[1], int(sys.argv[2]), bool(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 sides = {}
 for side, k in (("A", ka), ("B", kb)):
@@ -121,8 +141,11 @@ if out:
     env = dict(sides["A"][0], kernels={s: {"spec": e["vm"]["kernel_spec"], "release": e["kernel"]}
                                       for s, (e, _) in sides.items()})
     runs = [dict(r, label=s, env=e) for s, (e, r) in sides.items()]
-    json.dump({"schema": json.load(open(f"{d}/a.json"))["schema"], "env": env, "runs": runs},
-              open(out, "w"), indent=2)
+    # a new file only (O_EXCL, no link followed): never an existing one of someone else's
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump({"schema": json.load(open(f"{d}/a.json"))["schema"], "env": env, "runs": runs},
+                  f, indent=2)
 PY
 ra=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/a.json")
 rb=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/b.json")

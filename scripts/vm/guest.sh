@@ -2,7 +2,9 @@
 # The guest's second stage, on the host's userland (see init.sh): mounts what
 # bpfbench and its tests use (proc, sysfs, cgroup v2 alone, bpffs, tracefs,
 # debugfs, tmpfs where they write), runs the job with its stdout on hvc0, its
-# stderr on hvc1 and its exit status on hvc2, then powers off.
+# stderr on hvc1 and its exit status on hvc2, the files it wrote in
+# /run/bpfbench-vm/out that the host asked back each on its console (the
+# list "N NAME" in /run/bpfbench-vm/returns: hvcN), then powers off.
 V=/run/bpfbench-vm
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -41,8 +43,21 @@ exec 7<>/dev/hvc0 8<>/dev/hvc1 9<>/dev/hvc2
 for fd in 7 8 9; do stty raw -echo <&$fd 2>/dev/null; done
 . "$V/env"
 cd "$cwd" || { echo "bpfbench-vm: error: guest: no $cwd" >/dev/hvc1; echo 125 >/dev/hvc2; echo o >/proc/sysrq-trigger; }
+mkdir -p "$V/out"
 bash "$V/job" </dev/null >&7 2>&8 7>&- 8>&- 9>&-
-echo $? >&9
+st=$?
+# A file not written is sent as nothing: the host's copy stays empty and
+# bpfbench leaves the user's file as it was (as a run that measured nothing).
+if [ -f "$V/returns" ]; then
+	while read -r n name; do
+		[ -f "$V/out/$name" ] || continue
+		exec 3<>"/dev/hvc$n"
+		stty raw -echo <&3 2>/dev/null
+		cat "$V/out/$name" >&3
+		exec 3>&-
+	done < "$V/returns"
+fi
+echo $st >&9
 exec 7>&- 8>&- 9>&-	# a tty's last close waits until its output is sent
 sync
 echo o >/proc/sysrq-trigger

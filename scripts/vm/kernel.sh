@@ -8,15 +8,96 @@
 # apt runs with a private configuration (sources, lists, cache, status) under
 # the cache directory: the system's own apt state is never read or written.
 # The archive is reached through the host's configured Debian mirror.
-# Exit: 0 ok, 2 bad usage, 125 the download or the unpacking failed.
+# A PACKAGE is an exact name (no pattern), looked up before anything is
+# fetched; a package over BPFBENCH_VM_MAX_MB (400) is refused.  apt runs in
+# our process group under a time limit, and our trap ends it: a download
+# never outlives us.  The cache must be ours as ssh wants ~/.ssh: owned by
+# us, writable by nobody else, in directories only we or root can change.
+# Exit: 0 ok, 2 bad usage, 125 the cache, the download or the unpacking failed.
 set -euo pipefail
+umask 077
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${BPFBENCH_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpfbench-vm}
 APTD=$CACHE/apt
+MAX_MB=${BPFBENCH_VM_MAX_MB:-400}
+CHILD=
+UNPACK=
+UPDATED=
+DEB=
 
 die() { echo "bpfbench-vm: error: $1" >&2; exit "${2:-125}"; }
 say() { echo "bpfbench-vm: $*" >&2; }
+[[ $MAX_MB =~ ^[1-9][0-9]{0,5}$ ]] || die "BPFBENCH_VM_MAX_MB: '$MAX_MB' is not a number of MB" 2
+
+# The download under way (timeout, apt-get and apt's methods: its whole tree).
+tree() { local c; echo "$1"; for c in $(pgrep -P "$1"); do tree "$c"; done; }
+stop() {
+	# shellcheck disable=SC2046
+	[ -z "$CHILD" ] || { kill $(tree "$CHILD") 2>/dev/null; wait "$CHILD" 2>/dev/null; }
+	[ -z "$UNPACK" ] || rm -rf "$UNPACK"
+	CHILD=
+	UNPACK=
+}
+trap stop EXIT
+for s in INT TERM HUP; do
+	trap "trap '' INT TERM HUP; trap - EXIT; stop; trap - $s; kill -$s \$\$" "$s"
+done
+
+# bg SECONDS LOG CMD...: CMD with apt's configuration, bounded, in the
+# background (a signal to us runs the trap at once, not after CMD); its status.
+bg() {
+	local secs=$1 log=$2 st=0
+	shift 2
+	timeout --foreground -k 10 "$secs" env APT_CONFIG="$APTD/apt.conf" "$@" >>"$log" 2>&1 &
+	CHILD=$!
+	wait "$CHILD" || st=$?
+	CHILD=
+	return "$st"
+}
+
+# trusted PATH: only we or root can change it (a directory writable by others
+# only when sticky, as /tmp: then only an entry's owner may replace it)
+trusted() {
+	local u m
+	read -r u m < <(stat -c '%u %a' -- "$1") || return 1
+	[ "$u" = "$(id -u)" ] || [ "$u" = 0 ] || return 1
+	[ -L "$1" ] || (( (8#$m & 8#022) == 0 || (8#$m & 8#1000) ))
+}
+
+# The cache, made if missing, refused if another user could have put
+# anything in it: a planted .deb or kernel directory would be booted as ours.
+cache_prepare() {
+	local d=$CACHE bad u
+	u=$(id -u)
+	[[ $d == /* ]] || d=$PWD/$d
+	[ ! -L "$d" ] || trusted "$d" ||
+		die "the cache $CACHE is a link another user owns (uid $(stat -c %u "$d")): refused (BPFBENCH_VM_CACHE names another)"
+	while [ "$d" != / ]; do
+		d=$(dirname "$d")
+		{ [ -e "$d" ] || [ -L "$d" ]; } || continue
+		trusted "$d" ||
+			die "the cache $CACHE is under $d, which another user can change (owner uid $(stat -c %u "$d"), mode $(stat -c %a "$d")): refused (BPFBENCH_VM_CACHE names another)"
+	done
+	d=$(realpath -m -- "$CACHE")
+	while [ "$d" != / ]; do
+		d=$(dirname "$d")
+		[ ! -e "$d" ] || trusted "$d" ||
+			die "the cache $CACHE is under $d, which another user can change: refused (BPFBENCH_VM_CACHE names another)"
+	done
+	if [ -e "$CACHE" ] || [ -L "$CACHE" ]; then
+		[ -d "$CACHE" ] && [ "$(stat -Lc %u "$CACHE")" = "$u" ] &&
+			(( (8#$(stat -Lc %a "$CACHE") & 8#022) == 0 )) ||
+			die "the cache $CACHE is not a directory of ours that only we can write (owner uid $(stat -Lc %u "$CACHE"), mode $(stat -Lc %a "$CACHE")): refused (BPFBENCH_VM_CACHE names another)"
+		bad=$(find "$CACHE/" \( ! -user "$u" -o \( ! -type l -perm /022 \) \) -print -quit 2>/dev/null)
+		[ -z "$bad" ] ||
+			die "the cache $CACHE holds $bad, which another user owns or can write: refused (remove it)"
+	fi
+	mkdir -p -- "$CACHE/debs" "$CACHE/kernels" \
+		"$APTD"/{lists/partial,cache/archives/partial,state,etc/sources.list.d,etc/preferences.d} \
+		2>/dev/null && [ -w "$CACHE" ] ||
+		die "cannot make or write the cache $CACHE (BPFBENCH_VM_CACHE names another)"
+}
 
 # The Debian mirror the host's apt uses (deb822 or one-line sources).
 mirror() {
@@ -30,7 +111,6 @@ mirror() {
 apt_setup() {
 	local m keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	m=$(mirror)
-	mkdir -p "$APTD"/{lists/partial,cache/archives/partial,state,etc/sources.list.d,etc/preferences.d}
 	: > "$APTD/status"
 	{
 		for s in trixie-backports trixie sid; do
@@ -58,9 +138,12 @@ papt() { APT_CONFIG="$APTD/apt.conf" "$@"; }
 # Lists older than a day are refreshed; a failed refresh with lists at hand
 # goes on with them.
 apt_update() {
+	[ -z "$UPDATED" ] || return 0
+	UPDATED=1
 	if [ -z "$(find "$APTD/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
 		say "updating the package lists of trixie, trixie-backports and sid (private apt state in $APTD)"
-		timeout 300 env APT_CONFIG="$APTD/apt.conf" apt-get -q update >"$APTD/update.log" 2>&1 ||
+		: >"$APTD/update.log"
+		bg 300 "$APTD/update.log" apt-get -q update ||
 			[ -n "$(ls "$APTD"/lists/*Packages* 2>/dev/null)" ] ||
 			die "apt-get update of Debian's archive failed (see $APTD/update.log)"
 	fi
@@ -74,17 +157,37 @@ newest_like() {
 	papt apt-cache pkgnames 2>/dev/null | grep -xE "${pat//+/\\+}" | sort -V | tail -1
 }
 
-# download PKG [VERSION]: the .deb into $CACHE/debs (kept: pins outlive the archive)
+# The .deb of PKG (VERSION, else the archive's candidate) in $CACHE/debs,
+# kept there (pins outlive the archive).  PKG must be a package name exactly:
+# apt-get would take a name it does not know for a regular expression or a
+# glob (linux-image-6.1[0-9].* fetched every kernel of a series), so the
+# name is looked up as a fixed string first and the download names the
+# version.  The file in DEB; 1 when the archive has no such package or version.
 download() {
-	local pkg=$1 ver=${2:-} f
+	local pkg=$1 ver=${2:-} f size st=0
 	f=$(ls "$CACHE/debs/${pkg}_"*.deb 2>/dev/null | sort -V | tail -1 || true)
 	if [ -n "$f" ] && { [ -z "$ver" ] || [[ $f == *"_${ver//:/%3a}_"* ]]; }; then
-		echo "$f"; return
+		DEB=$f
+		return 0
 	fi
-	mkdir -p "$CACHE/debs"
-	(cd "$CACHE/debs" && timeout 600 env APT_CONFIG="$APTD/apt.conf" \
-		apt-get -q download "$pkg${ver:+=$ver}" >>"$APTD/download.log" 2>&1) || return 1
-	ls "$CACHE/debs/${pkg}_"*.deb | sort -V | tail -1
+	apt_update
+	papt apt-cache pkgnames "${pkg%%-*}-" 2>/dev/null | grep -xF -- "$pkg" >/dev/null || return 1
+	if [ -z "$ver" ]; then
+		ver=$(papt apt-cache show --no-all-versions "$pkg" 2>/dev/null |
+			awk '/^Version: / { print $2; exit }') || true
+		[ -n "$ver" ] || return 1
+	fi
+	size=$(papt apt-cache show "$pkg=$ver" 2>/dev/null | awk '/^Size: / { print $2; exit }') || true
+	[ -n "$size" ] || return 1
+	[ "$size" -le $((MAX_MB << 20)) ] ||
+		die "$pkg $ver is $((size >> 20)) MB, over the $MAX_MB MB a kernel package may be (BPFBENCH_VM_MAX_MB)"
+	say "downloading $pkg $ver ($((size >> 20)) MB)"
+	cd "$CACHE/debs"
+	bg 600 "$APTD/download.log" apt-get -q -o Acquire::Retries=1 download "$pkg=$ver" || st=$?
+	cd - >/dev/null
+	[ "$st" -eq 0 ] || die "cannot download $pkg $ver from Debian's archive (exit $st, see $APTD/download.log)"
+	DEB=$(ls "$CACHE/debs/${pkg}_"*.deb 2>/dev/null | sort -V | tail -1 || true)
+	[ -n "$DEB" ] || die "apt-get download of $pkg $ver left no .deb (see $APTD/download.log)"
 }
 
 # Busybox, the guest's first-stage init and overlay.ko (decompressed: busybox
@@ -93,7 +196,7 @@ make_initramfs() {
 	local kdir=$1 kver=$2 root ko
 	command -v cpio >/dev/null || die "cpio is missing (apt-get install cpio)"
 	[ -x /bin/busybox ] || die "busybox is missing (apt-get install busybox-static)"
-	root=$(mktemp -d "$CACHE/initramfs.XXXXXX")
+	root=$(mktemp -d "$UNPACK/initramfs.XXXXXX")
 	mkdir -p "$root"/{bin,dev,proc,sys,lower,upper,newroot}
 	cp /bin/busybox "$root/bin/busybox"
 	install -m 0755 "$HERE/init.sh" "$root/init"
@@ -108,40 +211,45 @@ make_initramfs() {
 }
 
 fetch() {
-	local spec=$1 suite ver pkgs=() p f kdir kver tmp got
+	local spec=$1 suite= ver= pkgs_s= pkgs=() p n f kdir kver tmp got=() pinned= names
+	names=$(awk '!/^#/ && NF { printf "%s%s", s, $1; s = ", " }' "$HERE/kernels")
+	[[ $spec =~ ^[A-Za-z0-9][A-Za-z0-9.+~_-]*$ ]] ||
+		die "kernel '$spec' is neither a name ($names) nor a Debian package name (exact: no patterns); a file is given as a path (./FILE, /FILE)" 2
 	read -r suite ver pkgs_s < <(awk -v n="$spec" '$1 == n { $1 = ""; print; exit }' \
 		"$HERE/kernels" || true) || true
 	if [ -n "${suite:-}" ]; then
 		read -ra pkgs <<<"$pkgs_s"
+		pinned=1
 	elif [[ $spec == linux-* ]]; then
 		pkgs=("$spec"); ver=
 	else
-		die "unknown kernel '$spec': give a name from scripts/vm/kernels ($(awk '!/^#/ && NF { printf "%s ", $1 }' "$HERE/kernels")), a Debian package name or a vmlinuz path" 2
+		die "unknown kernel '$spec': give a name from scripts/vm/kernels ($names), a Debian package name or a vmlinuz path (./FILE, /FILE)" 2
 	fi
+	cache_prepare
 	apt_setup
-	kdir=
-	got=()
 	for p in "${pkgs[@]}"; do
-		f=$(download "$p" "$ver" 2>/dev/null) || f=
-		if [ -z "$f" ]; then
-			apt_update
-			f=$(download "$p" "$ver") || f=
+		if download "$p" "$ver"; then
+			got+=("$DEB")
+			continue
 		fi
-		if [ -z "$f" ]; then
-			local n
-			n=$(newest_like "$p")
-			[ -n "$n" ] || die "cannot download $p${ver:+ $ver} from Debian's archive (see $APTD/download.log)"
-			say "$p${ver:+ $ver} is no longer in the archive: using $n"
-			f=$(download "$n") || die "cannot download $n from Debian's archive (see $APTD/download.log)"
+		if [ -z "$pinned" ]; then
+			n=$(papt apt-cache pkgnames "${p%"${p#linux-*-}"}" 2>/dev/null | sort -V | tail -3 | paste -sd' ' || true)
+			die "Debian's trixie, trixie-backports and sid have no package $p${n:+ (the newest like it: $n)}"
 		fi
-		got+=("$f")
+		n=$(newest_like "$p" || true)
+		[ -n "$n" ] || die "$p $ver is neither in the cache nor in Debian's archive, nor any of its series"
+		say "$p${ver:+ $ver} is no longer in the archive: using $n"
+		download "$n" || die "cannot download $n from Debian's archive (see $APTD/download.log)"
+		got+=("$DEB")
 	done
 	kver=$(dpkg-deb -c "${got[0]}" | grep -oE 'lib/modules/[^/]+/vmlinuz' | head -1 | cut -d/ -f3 || true)
 	[ -n "$kver" ] || kver=$(dpkg-deb -c "${got[0]}" | grep -oE 'boot/vmlinuz-[^ ]+' | head -1 | sed 's|boot/vmlinuz-||' || true)
 	[ -n "$kver" ] || die "${got[0]} holds no vmlinuz"
+	[[ $kver =~ ^[A-Za-z0-9][A-Za-z0-9.+~_-]*$ ]] || die "${got[0]}: '$kver' is not a kernel release"
 	kdir=$CACHE/kernels/$kver
 	if [ ! -s "$kdir/initramfs.cpio" ] || [ ! -s "$kdir/vmlinuz" ]; then
-		tmp=$(mktemp -d "$CACHE/unpack.XXXXXX")
+		UNPACK=$(mktemp -d "$CACHE/unpack.XXXXXX")
+		tmp=$UNPACK
 		for f in "${got[@]}"; do dpkg-deb -x "$f" "$tmp/x" || die "cannot unpack $f"; done
 		mkdir -p "$tmp/k/lib/modules"
 		if [ -d "$tmp/x/usr/lib/modules/$kver" ]; then
@@ -157,6 +265,7 @@ fetch() {
 		mkdir -p "$CACHE/kernels"
 		mv "$tmp/k" "$kdir"
 		rm -rf "$tmp"
+		UNPACK=
 	fi
 	echo "$kdir"
 }

@@ -2,12 +2,19 @@
 # bpfbench-vm: runs one command inside a Debian kernel booted by QEMU, on the
 # host's own userland (shared read-only by virtiofs), in the current directory.
 #
-#   run.sh [--kernel NAME|PACKAGE|VMLINUZ] [--timeout SEC] [--memory MB]
-#          [--cpus N] [--keep] [--] COMMAND [ARG...]
+#   run.sh [--kernel NAME|PACKAGE|PATH] [--timeout SEC] [--memory MB]
+#          [--cpus N] [--keep] [--return DIR --return-file NAME]... [--] COMMAND [ARG...]
 #
 # The command's stdout and stderr come out as its own; its exit status is the
 # runner's.  The runner's own failures: 2 bad usage, 124 the VM outlived
 # --timeout (killed), 125 no QEMU, no kernel, or the guest gave no status.
+# A kernel is a name of scripts/vm/kernels or an exact Debian package name
+# (kernel.sh), a file only as a path (./vmlinuz, /boot/vmlinuz-...): a file
+# that happens to be called 7.3 in the current directory is never booted.
+# --return-file NAME: the file the guest's command writes at
+# /run/bpfbench-vm/out/NAME comes back as DIR/NAME (a directory of the
+# caller's, private: bpfbench then writes the user's output from it, on the
+# host, src/orchestrate/vm.c); nothing else the guest writes reaches the host.
 # KVM where /dev/kvm works, else TCG (emulated: slow, figures not real).
 # Environment: CI, TERM and BPFBENCH_* are handed to the guest;
 # BPFBENCH_QEMU, BPFBENCH_VIRTIOFSD name the programs, BPFBENCH_VM_ACCEL=tcg
@@ -24,10 +31,15 @@ CPUS=$(nproc 2>/dev/null || echo 2)
 KEEP=
 WORK=
 PIDS=()
+KPID=
+RETDIR=
+RETURNS=()
+# shellcheck source=scripts/vm/lib.sh
+. "$HERE/lib.sh"
 
 die() { echo "bpfbench-vm: error: $1" >&2; exit "${2:-125}"; }
 usage() {
-	sed -n '4,6s/^# \{0,3\}//p' "$0" | sed 's/^run.sh/Usage: bpfbench-vm/'
+	sed -n '4,7s/^# \{0,3\}//p' "$0" | sed 's/^run.sh/Usage: bpfbench-vm/'
 	exit "${1:-0}"
 }
 num() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, not '$2'" 2; }
@@ -40,6 +52,9 @@ while [ $# -gt 0 ]; do
 	--memory)	[ $# -ge 2 ] || die "--memory needs a value" 2; num "$1" "$2"; MEMORY=$2; shift 2 ;;
 	--cpus)		[ $# -ge 2 ] || die "--cpus needs a value" 2; num "$1" "$2"; CPUS=$2; shift 2 ;;
 	--keep)		KEEP=1; shift ;;
+	--return)	[ $# -ge 2 ] || die "--return needs a directory" 2; RETDIR=$2; shift 2 ;;
+	--return-file)	[ $# -ge 2 ] && [[ $2 =~ ^[a-z]+$ ]] || die "--return-file needs a name (a-z)" 2
+			RETURNS+=("$2"); shift 2 ;;
 	--)		shift; break ;;
 	-*)		die "unknown option '$1' (see --help)" 2 ;;
 	*)		break ;;
@@ -47,6 +62,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || die "give a command to run in the VM (see --help)" 2
 [ "$MEMORY" -ge 256 ] || die "--memory: at least 256 (MB)" 2
+[ ${#RETURNS[@]} -eq 0 ] || [ -d "$RETDIR" ] || die "--return-file needs --return DIR, a directory" 2
 
 command -v "$QEMU" >/dev/null 2>&1 ||
 	die "QEMU ($QEMU) is missing: apt-get install qemu-system-x86 (or make vm-deps)"
@@ -55,6 +71,8 @@ command -v "$QEMU" >/dev/null 2>&1 ||
 
 cleanup() {
 	local p
+	# kernel.sh's own trap ends a download under way
+	[ -n "$KPID" ] && kill "$KPID" 2>/dev/null && wait "$KPID" 2>/dev/null
 	[ -n "${QPID:-}" ] && kill "$QPID" 2>/dev/null && wait "$QPID" 2>/dev/null
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
@@ -66,27 +84,38 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
+# a second signal (bpfbench hands on one the group got as well) is ignored
 for s in INT TERM HUP; do
-	trap "trap - EXIT; cleanup; trap - $s; kill -$s \$\$" "$s"
+	trap "trap '' INT TERM HUP; trap - EXIT; cleanup; trap - $s; kill -$s \$\$" "$s"
 done
 
-# The kernel: a file, else a name or package fetched into a directory of ours.
-case $KERNEL in
-*/*) [ -f "$KERNEL" ] || die "no kernel image at $KERNEL" ;;
-esac
-if [ -f "$KERNEL" ]; then
-	KDIR=
-	IMAGE=$KERNEL
-else
-	KDIR=$(bash "$HERE/kernel.sh" fetch "$KERNEL") || exit $?
-	IMAGE=$KDIR/vmlinuz
-fi
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/bpfbench-vm.XXXXXX") || die "cannot make a work directory"
+private_dir bpfbench-vm. || die "cannot make a work directory in ${TMPDIR:-/tmp}"
+WORK=$PRIVATE_DIR
 mkdir -p "$WORK/vm/vm"
+# The kernel: a path names a file; anything else is a name or a package,
+# fetched into a cache of ours (kernel.sh, in the background: a signal to
+# us is handled at once and its trap ends the download).
+case $KERNEL in
+*/*)	[ -f "$KERNEL" ] || die "no kernel image at $KERNEL"
+	KDIR=
+	IMAGE=$KERNEL ;;
+*)	bash "$HERE/kernel.sh" fetch "$KERNEL" >"$WORK/kdir" &
+	KPID=$!
+	wait "$KPID" || exit $?
+	KPID=
+	KDIR=$(cat "$WORK/kdir")
+	IMAGE=$KDIR/vmlinuz ;;
+esac
 # This run's files, appended to the kernel's initramfs as a second cpio.
 cp "$HERE/guest.sh" "$WORK/vm/vm/guest.sh"
 pwd > "$WORK/vm/vm/cwd"
+# the files to return, each on a console of its own: hvc3, hvc4, ...
+RETARGS=()
+for i in "${!RETURNS[@]}"; do
+	echo "$((i + 3)) ${RETURNS[$i]}" >> "$WORK/vm/vm/returns"
+	RETARGS+=(-chardev "file,id=r$i,path=$RETDIR/${RETURNS[$i]}"
+		-device "virtconsole,chardev=r$i,nr=$((i + 3))")
+done
 {
 	printf 'exec'
 	printf ' %q' "$@"
@@ -108,11 +137,33 @@ fi
 (cd "$WORK/vm" && find . | cpio -o -H newc --quiet) >> "$WORK/initramfs" ||
 	die "cannot write the initramfs"
 
-"$VIRTIOFSD" --socket-path="$WORK/vfs.sock" -o source=/ -o cache=auto -o sandbox=chroot \
-	>"$WORK/virtiofsd.log" 2>&1 &
+# The guest only reads the host: C virtiofsd has no read-only switch, so it
+# exports a read-only view of / (every mount under it remounted ro, in a
+# mount namespace of its own that ends with it): the guest's ro mount is
+# then not the only thing between it and the host's files.
+mkdir "$WORK/root"
+unshare --mount --propagation private -- bash -c '
+	set -e
+	mount --rbind / "$1"
+	findmnt -R -n -r -o TARGET "$1" | while read -r m; do
+		m=$(printf "%b" "$m")	# findmnt -r writes a space as \x20
+		# the root must be read-only; a special mount that refuses is logged
+		mount -o remount,bind,ro "$m" 2>/dev/null ||
+			{ [ "$m" != "$1" ] && echo "left writable: $m" >&2; } ||
+			{ echo "cannot make $1 read-only" >&2; exit 1; }
+	done
+	shift
+	exec "$@"' - "$WORK/root" \
+	"$VIRTIOFSD" --socket-path="$WORK/vfs.sock" -o source="$WORK/root" -o cache=auto \
+	-o sandbox=chroot >"$WORK/virtiofsd.log" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 100); do [ -S "$WORK/vfs.sock" ] && break; sleep 0.1; done
-[ -S "$WORK/vfs.sock" ] || die "virtiofsd did not start: $(tail -3 "$WORK/virtiofsd.log")"
+for _ in $(seq 100); do
+	[ -S "$WORK/vfs.sock" ] && break
+	kill -0 "${PIDS[0]}" 2>/dev/null || break
+	sleep 0.1
+done
+[ -S "$WORK/vfs.sock" ] ||
+	die "virtiofsd did not start (it needs root: a mount namespace, chroot): $(tail -3 "$WORK/virtiofsd.log")"
 
 if [ -z "${BPFBENCH_VM_ACCEL:-}" ] && [ -w /dev/kvm ] &&
 	"$QEMU" -accel help 2>/dev/null | grep -qx kvm; then
@@ -132,7 +183,9 @@ cat "$WORK/err" >&2 &
 PIDS+=($!)
 exec 5>"$WORK/out" 6>"$WORK/err"
 
-timeout -k 5 "$TIMEOUT" "$QEMU" -nodefaults -no-user-config -display none -no-reboot \
+# --foreground: QEMU stays in our process group, so a signal to the group
+# (timeout(1) around bpfbench, Ctrl-C) reaches it even if we are gone
+timeout --foreground -k 5 "$TIMEOUT" "$QEMU" -nodefaults -no-user-config -display none -no-reboot \
 	-machine q35 "${ACCEL[@]}" -smp "$CPUS" -m "$MEMORY" \
 	-object memory-backend-memfd,id=mem,size="${MEMORY}M",share=on -numa node,memdev=mem \
 	-chardev socket,id=vfs,path="$WORK/vfs.sock" \
@@ -144,7 +197,8 @@ timeout -k 5 "$TIMEOUT" "$QEMU" -nodefaults -no-user-config -display none -no-re
 	-chardev file,id=o,path="$WORK/out" -device virtconsole,chardev=o,nr=0 \
 	-chardev file,id=e,path="$WORK/err" -device virtconsole,chardev=e,nr=1 \
 	-chardev file,id=s,path="$WORK/status" -device virtconsole,chardev=s,nr=2 \
-	</dev/null >"$WORK/qemu.log" 2>&1 &
+	"${RETARGS[@]}" \
+	</dev/null >"$WORK/qemu.log" 2>&1 5>&- 6>&- &
 QPID=$!
 # waited for in the background: a signal to us is handled at once
 wait $QPID

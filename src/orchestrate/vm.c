@@ -1,20 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The thin layer between bpfbench and its VM runner: --kernel as the first
- * option of a run or of ab execs scripts/vm/run.sh or scripts/vm/ab.sh with
+ * The layer between bpfbench and its VM runner: --kernel as the first
+ * option of a run or of ab runs scripts/vm/run.sh or scripts/vm/ab.sh with
  * this binary's path in BPFBENCH_BIN.  The scripts boot the kernel, share
  * this machine's userland with it read-only, and run the same binary there
  * (see README, Another kernel).
+ *
+ * The run's output files are this process's to write, on the host, as a
+ * run here writes them: checked before any VM boots, then written through
+ * write_file_atomic() (no planted link followed, a FIFO opened without
+ * blocking) from what the VM hands back in a private directory of ours.
+ * The guest's own writes stay in its discarded overlay, so without this a
+ * --json file was lost with exit 0.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "cli.h"
 #include "opts.h"
+#include "outfile.h"
+#include "outpath.h"
 #include "util.h"
 #include "vm.h"
+
+#define VM_GUEST_OUT	"/run/bpfbench-vm/out/"	/* scripts/vm/guest.sh sends these back */
+#define VM_MAX_OUTS	3
+
+struct vm_out {
+	const char *name;	/* json, csv, md: its file in the return directory */
+	const char *path;	/* the user's, on the host */
+};
+
+struct vm_job {
+	char **args;		/* bash SCRIPT ... */
+	int n;
+	struct vm_out out[VM_MAX_OUTS];
+	int nr_out;
+	char dir[64];		/* the return directory */
+	int lock;
+};
+
+static volatile pid_t vm_child;
 
 bool vm_wanted(int argc, char **argv, bool ab)
 {
@@ -45,15 +79,250 @@ static int vm_dir(const char *self, char *dir, size_t len)
 	return -ENOENT;
 }
 
+
+/* The return directory: private, locked, swept of the ones killed runs left. */
+static int job_dir(struct vm_job *j)
+{
+	int err = outpath_private_dir("bpfbench-vmout.", j->dir, sizeof(j->dir), &j->lock);
+
+	if (err)
+		errmsg("--kernel: cannot make a private directory in /tmp: %s", strerror(-err));
+	return err ? 125 : 0;
+}
+
+static void add_out(struct vm_job *j, const char *name, const char *path)
+{
+	j->out[j->nr_out].name = name;
+	j->out[j->nr_out++].path = path;
+}
+
+/* The word of words[] holding text (text itself, or its part after "--opt="): its index, or -1. */
+static int word_of(char **words, int n, const char *text)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (text >= words[i] && text <= words[i] + strlen(words[i]))
+			return i;
+	return -1;
+}
+
+/*
+ * A run's or a suite's --json/--csv/--md FILE, as the real parse finds
+ * them (abbreviated, --json=FILE, before or after the benchmark): each
+ * given to the guest as its return file instead.  "-" stays: stdout comes
+ * back as it is.
+ */
+static int run_outputs(struct vm_job *j, char **words, int n)
+{
+	static const char *const names[VM_MAX_OUTS] = { "json", "csv", "md" };
+	char **pargv = xcalloc((size_t)n + 2, sizeof(char *));
+	const char *paths[VM_MAX_OUTS];
+	struct run_spec spec;
+	int at, i, k = 0, w, ret;
+
+	if (n && (!strcmp(words[0], "--version") || !strcmp(words[0], "-V"))) {
+		free(pargv);
+		return 0;
+	}
+	pargv[k++] = "bpfbench";
+	for (i = 0; i < n; i++)
+		pargv[k++] = words[i];
+	at = cli_first_word(k, pargv);
+	if (at > 0 && (!strcmp(pargv[at], "plot") || !strcmp(pargv[at], "ab"))) {
+		errmsg("--kernel: %s runs on this machine, not in a VM (ab compares kernels as "
+		       "'ab --kernel A --kernel B \"ARGS\"')", pargv[at]);
+		free(pargv);
+		return EXIT_USAGE;
+	}
+	if (at > 0 && (!strcmp(pargv[at], "probe") || !strcmp(pargv[at], "compare") ||
+		       !strcmp(pargv[at], "completion") || !strcmp(pargv[at], "gen-man"))) {
+		free(pargv);	/* stdout only */
+		return 0;
+	}
+	if (at > 0 && !strcmp(pargv[at], "suite")) {	/* suite NAME: the options around it */
+		w = at + 1 < k ? 2 : 1;
+		memmove(pargv + at, pargv + at + w, (size_t)(k - at - w) * sizeof(char *));
+		k -= w;
+	}
+	ret = cli_parse(k, pargv, &spec);
+	free(pargv);
+	if (ret)
+		return ret;	/* the guest would say the same: said here, before a boot */
+	paths[0] = spec.opts.json_path;
+	paths[1] = spec.opts.csv_path;
+	paths[2] = spec.opts.md_path;
+	for (i = 0; i < VM_MAX_OUTS && !ret; i++) {
+		if (!paths[i] || !strcmp(paths[i], "-") || spec.opts.help || spec.opts.list)
+			continue;
+		w = word_of(words, n, paths[i]);
+		if (w < 0 || asprintf(&words[w], "%.*s%s%s", (int)(paths[i] - words[w]), words[w],
+				      VM_GUEST_OUT, names[i]) < 0) {
+			errmsg("--kernel: cannot hand --%s to the VM", names[i]);
+			ret = 1;
+			break;
+		}
+		add_out(j, names[i], paths[i]);
+	}
+	run_spec_free(&spec);
+	return ret;
+}
+
+/* ab.sh's --json FILE (its options as it parses them): written here, from the return directory. */
+static int ab_outputs(struct vm_job *j, char **words, int n)
+{
+	static const char *const valued[] = { "--kernel", "-r", "--runs", "--seed", "--json",
+					      "--noise", "--alpha", "--fail-on-regression" };
+	size_t v;
+	int i;
+
+	for (i = 0; i + 1 < n; i++) {
+		for (v = 0; v < ARRAY_SIZE(valued) && strcmp(words[i], valued[v]); v++)
+			;
+		if (v == ARRAY_SIZE(valued))
+			continue;
+		if (!strcmp(words[i], "--json")) {
+			if (j->nr_out) {
+				errmsg("ab: --json twice");
+				return EXIT_USAGE;
+			}
+			add_out(j, "json", words[i + 1]);
+			if (asprintf(&words[i + 1], "%s/json", j->dir) < 0)
+				die("out of memory");
+		}
+		i++;
+	}
+	return 0;
+}
+
+static void forward(int sig)
+{
+	int saved = errno;
+
+	/* the scripts' traps end the VM and the download; one signal of a kind is enough */
+	if (vm_child > 0)
+		kill(vm_child, sig == SIGINT || sig == SIGHUP ? sig : SIGTERM);
+	errno = saved;
+}
+
+/* The script, run as a child (not exec'd): this process writes the outputs after it. */
+static int run_script(struct vm_job *j)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = forward };
+	pid_t parent = getpid(), pid;
+	int st, i;
+
+	fflush(NULL);
+	sigemptyset(&sa.sa_mask);
+	pid = fork();
+	if (pid < 0) {
+		errmsg("--kernel: cannot start the VM runner: %s", strerror(errno));
+		return 125;
+	}
+	if (!pid) {
+		/* killed with us (SIGKILL too): its trap then stops QEMU and any download */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(125);
+		execvp("bash", j->args);
+		errmsg("--kernel: cannot run %s: %s", j->args[1], strerror(errno));
+		_exit(125);
+	}
+	vm_child = pid;
+	for (i = 0; i < (int)ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			errmsg("--kernel: lost the VM runner: %s", strerror(errno));
+			return 125;
+		}
+	vm_child = 0;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+struct buf {
+	char *p;
+	size_t len;
+};
+
+static void put_buf(FILE *f, void *arg)
+{
+	const struct buf *b = arg;
+
+	fwrite(b->p, 1, b->len, f);
+}
+
+/* A file of the return directory, ours and regular: its content (len 0 if none). */
+static int slurp(const struct vm_job *j, const char *name, struct buf *b)
+{
+	char path[128];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	b->p = NULL;
+	b->len = 0;
+	snprintf(path, sizeof(path), "%s/%s", j->dir, name);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EINVAL;
+	}
+	b->p = xcalloc((size_t)st.st_size + 1, 1);
+	while (b->len < (size_t)st.st_size) {
+		n = read(fd, b->p + b->len, (size_t)st.st_size - b->len);
+		if (n <= 0)
+			break;
+		b->len += (size_t)n;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Each output the VM returned, written where the user asked; one it did
+ * not return after a run that succeeded is an error (125: the runner lost
+ * it), never a silent exit 0.  A failed or interrupted run's file is
+ * written if the guest wrote one, as on the host.
+ */
+static int write_outputs(struct vm_job *j, int st)
+{
+	char path[128];
+	struct buf b;
+	int i, err;
+
+	for (i = 0; i < j->nr_out; i++) {
+		err = slurp(j, j->out[i].name, &b);
+		if (!err && b.len)
+			err = write_file_atomic(j->out[i].path, put_buf, &b);
+		else if (!err && !st) {
+			errmsg("--kernel: the VM gave back no %s for %s: not written",
+			       j->out[i].name, j->out[i].path);
+			st = 125;
+		}
+		if (err) {
+			errmsg("cannot write %s: %s", j->out[i].path, output_strerror(err));
+			st = st ?: 1;
+		}
+		free(b.p);
+		snprintf(path, sizeof(path), "%s/%s", j->dir, j->out[i].name);
+		unlink(path);
+	}
+	return st;
+}
+
 int vm_exec(int argc, char **argv, bool ab)
 {
 	char self[PATH_MAX], dir[PATH_MAX], script[PATH_MAX + 16];
-	char **args = calloc(argc + 6, sizeof(*args));
+	struct vm_job j = { .lock = -1 };
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int i, k = 0;
+	const char *paths[VM_MAX_OUTS];
+	int i, first, st;
 
-	if (!args)
-		die("out of memory");
+	j.args = xcalloc((size_t)argc + 12, sizeof(char *));
 	if (n <= 0) {
 		errmsg("--kernel: cannot find this binary: %s", strerror(errno));
 		return 1;
@@ -66,31 +335,47 @@ int vm_exec(int argc, char **argv, bool ab)
 	}
 	snprintf(script, sizeof(script), "%s/%s", dir, ab ? "ab.sh" : "run.sh");
 	setenv("BPFBENCH_BIN", self, 1);
-	args[k++] = "bash";
-	args[k++] = script;
+	j.args[j.n++] = "bash";
+	j.args[j.n++] = script;
 	if (ab) {
+		first = j.n;
 		for (i = 2; i < argc; i++)
-			args[k++] = argv[i];
+			j.args[j.n++] = argv[i];
+		st = job_dir(&j) ?: ab_outputs(&j, j.args + first, j.n - first);
 	} else {
-		/* run.sh --kernel K -- BIN ARGS... */
+		/* run.sh --kernel K --return DIR --return-file NAME... -- BIN ARGS... */
 		const char *kernel = argv[1][8] == '=' ? argv[1] + 9 : argc > 2 ? argv[2] : "";
-		int rest = argv[1][8] == '=' ? 2 : 3;
+		int rest = argv[1][8] == '=' ? 2 : 3, k;
 
 		if (!*kernel) {
-			errmsg("--kernel needs a value: a name (7.3, 6.12), a Debian package or a vmlinuz");
-			free(args);
+			errmsg("--kernel needs a value: a name (7.3, 6.12), a Debian package or a "
+			       "vmlinuz path (./FILE, /FILE)");
 			return EXIT_USAGE;
 		}
-		args[k++] = "--kernel";
-		args[k++] = (char *)kernel;
-		args[k++] = "--";
-		args[k++] = self;
+		st = job_dir(&j) ?: run_outputs(&j, argv + rest, argc - rest);
+		j.args[j.n++] = "--kernel";
+		j.args[j.n++] = (char *)kernel;
+		j.args[j.n++] = "--return";
+		j.args[j.n++] = j.dir;
+		for (k = 0; k < j.nr_out; k++) {
+			j.args[j.n++] = "--return-file";
+			j.args[j.n++] = (char *)j.out[k].name;
+		}
+		j.args[j.n++] = "--";
+		j.args[j.n++] = self;
 		for (i = rest; i < argc; i++)
-			args[k++] = argv[i];
+			j.args[j.n++] = argv[i];
 	}
-	args[k] = NULL;
-	fflush(stdout);
-	execvp("bash", args);
-	errmsg("--kernel: cannot run %s: %s", script, strerror(errno));
-	return 1;
+	for (i = 0; i < j.nr_out; i++)
+		paths[i] = j.out[i].path;
+	/* a bad output path fails here, as on the host, before a kernel is fetched or booted */
+	if (!st && output_paths_check(paths, j.nr_out))
+		st = 1;
+	if (!st)
+		st = write_outputs(&j, run_script(&j));
+	if (j.lock >= 0) {
+		rmdir(j.dir);
+		close(j.lock);
+	}
+	return st;
 }
