@@ -185,7 +185,8 @@ static bool keys_differ(const struct res_run *x, const struct res_run *y)
 }
 
 /* A matched pair's metrics that were not compared, and why; their number. */
-static int metric_notes(const char *name, const struct res_run *o, const struct res_run *n)
+static int metric_notes(const char *name, const struct res_run *o, const struct res_run *n,
+			const struct cmp_opts *op)
 {
 	char only_new[512], only_old[512];
 	const struct res_metric *om;
@@ -194,17 +195,20 @@ static int metric_notes(const char *name, const struct res_run *o, const struct 
 	for (i = 0; i < n->nr_metrics; i++) {
 		om = res_run_metric(o, n->metrics[i].name, n->metrics[i].key);
 		if (om && !same_unit(om, &n->metrics[i])) {
-			note("%s  %s not compared: its unit differs (NEW %s, OLD %s)\n", name,
-			       n->metrics[i].id, n->metrics[i].unit, om->unit);
+			note("%s  %s not compared: its unit differs (%s %s, %s %s)\n", name,
+			     n->metrics[i].id, op->new_name, n->metrics[i].unit, op->old_name,
+			     om->unit);
 			units++;
 		}
 	}
 	nn = lone_list(n, o, only_new, sizeof(only_new));
 	no = lone_list(o, n, only_old, sizeof(only_old));
 	if (nn)
-		note("%s  %d metric%s only in NEW: %s\n", name, nn, nn == 1 ? "" : "s", only_new);
+		note("%s  %d metric%s only in %s: %s\n", name, nn, nn == 1 ? "" : "s", op->new_name,
+		     only_new);
 	if (no)
-		note("%s  %d metric%s only in OLD: %s\n", name, no, no == 1 ? "" : "s", only_old);
+		note("%s  %d metric%s only in %s: %s\n", name, no, no == 1 ? "" : "s", op->old_name,
+		     only_old);
 	if ((nn || no) && keys_differ(o, n))
 		note("%s  (one file names metrics with their parameters, as bpfbench did before "
 		       "metric keys: those do not match)\n", name);
@@ -219,7 +223,7 @@ static bool new_run_bad(const struct res_run *n)
 
 static void print_unmatched(struct cmp_match *m, const struct res_doc *old,
 			    const struct res_doc *new, const int *pair, const bool *used,
-			    char **names, struct cmp_tally *tally)
+			    char **names, struct cmp_tally *tally, const struct cmp_opts *op)
 {
 	const struct res_run *o;
 	char why[1024], *oname;
@@ -230,13 +234,14 @@ static void print_unmatched(struct cmp_match *m, const struct res_doc *old,
 		if (o && (o->status || new_run_bad(&new->runs[i])))
 			note("%s  not compared: the run %s in %s (status %d)\n", names[i],
 			     o->status || new->runs[i].status ? "failed" : "was interrupted",
-			     o->status ? "OLD" : "NEW", o->status ?: new->runs[i].status);
+			     o->status ? op->old_name : op->new_name, o->status ?: new->runs[i].status);
 		else if (o)
-			tally->lone_metrics += metric_notes(names[i], o, &new->runs[i]);
+			tally->lone_metrics += metric_notes(names[i], o, &new->runs[i], op);
 		if (o)
 			continue;
 		cmp_closest(m, i, true, why, sizeof(why));
-		note("%s  only in NEW; the closest run of OLD differs in %s\n", names[i], why);
+		note("%s  only in %s; the closest run of %s differs in %s\n", names[i], op->new_name,
+		     op->old_name, why);
 		tally->only_new++;
 	}
 	for (i = 0; i < old->nr_runs && !interrupted(); i++) {
@@ -244,7 +249,8 @@ static void print_unmatched(struct cmp_match *m, const struct res_doc *old,
 			continue;
 		oname = cmp_run_name(m, false, i);
 		cmp_closest(m, i, false, why, sizeof(why));
-		note("%s  only in OLD; the closest run of NEW differs in %s\n", oname, why);
+		note("%s  only in %s; the closest run of %s differs in %s\n", oname, op->old_name,
+		     op->new_name, why);
 		free(oname);
 		tally->only_old++;
 	}
@@ -328,7 +334,7 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 		cmp_print_header(&a->o, old, new, family);
 		cmp_print_table(&t, &a->o);
 	}
-	print_unmatched(m, old, new, pair, used, names, &tally);
+	print_unmatched(m, old, new, pair, used, names, &tally, &a->o);
 	if (!notes_muted)
 		cmp_print_summary(&t, &a->o, &tally);
 	for (i = 0; i < new->nr_runs; i++)
