@@ -404,3 +404,19 @@ void *xcalloc(size_t n, size_t size)
 		die("out of memory");
 	return p;
 }
+
+void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!size || *len >= size - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		buf[*len] = 0;
+	else
+		*len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;
+}

@@ -73,6 +73,14 @@ bool thread_woken(void);
 void *xcalloc(size_t n, size_t size);
 
 /*
+ * Appends to buf (size bytes) at *len and moves *len on, never past
+ * size - 1: what does not fit is cut, and so are later appends, where
+ * adding snprintf()'s return would step past the buffer.
+ */
+void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
  * Tells valgrind that the kernel filled len bytes at p through a bpf()
  * command valgrind does not model (the batch lookups), so memcheck does
  * not take them for uninitialised.  A few no-op instructions otherwise.
