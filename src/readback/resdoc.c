@@ -245,12 +245,27 @@ static json_object *to_jsonc(const struct jr_doc *d, const struct jr_node *n)
 	}
 }
 
-static int cmp_mopt(const void *a, const void *b)
+int res_name_cmp(const char *a, const char *b)
 {
-	return strcmp(((const char *const *)a)[0], ((const char *const *)b)[0]);
+	unsigned char x, y;
+
+	for (;; a++, b++) {
+		x = *a == '_' ? '-' : (unsigned char)*a;
+		y = *b == '_' ? '-' : (unsigned char)*b;
+		if (x != y || !x)
+			return x - y;
+	}
 }
 
-/* The measured options, sorted by name: what compare matches runs on. */
+/* Names as options match, then as spelled: one name's spellings adjacent, in strcmp order. */
+static int cmp_mopt(const void *a, const void *b)
+{
+	const char *x = ((const char *const *)a)[0], *y = ((const char *const *)b)[0];
+
+	return res_name_cmp(x, y) ?: strcmp(x, y);
+}
+
+/* The measured options, sorted by name (res_name_cmp()): what compare matches runs on. */
 static void measured_opts(struct loader *l, const struct jr_node *opts, struct res_run *r)
 {
 	const struct bench *b = bench_find(r->bench);	/* NULL: not one of ours */

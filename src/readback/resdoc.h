@@ -56,7 +56,7 @@ struct res_run {
 	int status;
 	bool interrupted;	/* a signal cut it short: fewer samples than asked for */
 	json_object *options;	/* as recorded */
-	int nr_mopts;		/* the options that say what was measured, sorted by name */
+	int nr_mopts;		/* the options that say what was measured, sorted by res_name_cmp() */
 	const char **mopt_name, **mopt_value;	/* value as compact JSON text */
 	int nr_metrics;
 	struct res_metric *metrics;
@@ -76,6 +76,8 @@ struct res_doc {
 	struct res_chunk *strings;	/* every string above lives here */
 };
 
+/* Option names in order, '-' and '_' alike (they match so): <0, 0, >0 as strcmp(). */
+int res_name_cmp(const char *a, const char *b);
 /* 0, or EXIT_USAGE after one line naming the file and the problem. */
 int resdoc_load(const char *path, struct res_doc *doc);
 void resdoc_free(struct res_doc *doc);
