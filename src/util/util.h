@@ -36,6 +36,18 @@ void errmsg_forget(void);
  */
 void libbpf_warning_note(const char *fmt, va_list ap);
 const char *libbpf_warning(void);
+/* Below this many free descriptors, a BPF object's load may fail for want of them. */
+#define FDS_LOW	32
+/* How many more files this process may open; -1 if it cannot tell. */
+int fds_free(void);
+/*
+ * Whether a failure may be for want of file descriptors: err (-errno or
+ * errno) or libbpf's first warning is EMFILE or ENFILE, or fewer than
+ * FDS_LOW are free (libbpf's feature probes then fail silently, and it
+ * loads a program without the maps it needs).  A limit of ours to
+ * report, never a feature the kernel lacks.
+ */
+bool fds_ran_short(int err);
 /* While muted, errmsg() only records (a suite row shows the reason); returns the old state. */
 bool errmsg_mute(bool on);
 
