@@ -181,6 +181,7 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 		      !cli_words_set(argc, argv, "precision");
 	/* checked once here, not once per step; a 15-minute suite must not end in "cannot write" */
 	return cli_check_globals(&spec.opts) ?:
+	       (p->adaptive ? 0 : cli_check_max_duration(&spec.opts)) ?:
 	       output_paths_check((const char *[]){ p->out.json, p->out.csv, p->out.md }, 3);
 }
 
