@@ -42,6 +42,15 @@ done
 [ -z "$bad" ]
 ok $? "lpm-trie-free at ulimit -n 5, 8, 10, 13: exit 1 naming the file descriptors, never a skip" ||
 	diag "$bad" "$(cat "$TMPD/err")"
+# a suite whose every step failed wrote its failed rows over the file, silently
+printf 'old\n' >"$TMPD/s.json"
+(ulimit -n 6; exec "$BPFBENCH" suite bpf-loop -w0 -d1 --json "$TMPD/s.json") >"$TMPD/out" 2>"$TMPD/err"
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(cat "$TMPD/s.json")" = old ] &&
+	grep -q '^bpfbench: error: suite bpf-loop: all [0-9]* steps failed, nothing written' "$TMPD/err" &&
+	grep -q '^bpfbench: error: bpf-loop: setup failed: .*file descriptors.* ([0-9]* steps)$' "$TMPD/err"
+ok $? "a suite whose every step failed (ulimit -n 6): exit 1, the old file kept, why on stderr" ||
+	diag "rc $rc" "$(cat "$TMPD/err")" "$(head -c 200 "$TMPD/s.json")"
 now=$(kernel_objects_settle "$before")
 ok $? "after every run short of fds: kernel objects as before ($now)"
 done_testing
