@@ -57,4 +57,28 @@ else
 	rm -f "$TMPD"/[om]*.json
 fi
 
+# ---- many small runs: memory about the file, not 3-6 times it ----
+# A run's share of a file is small (~2.5 KB here): the parse tree of the
+# whole document and json-c's objects for its options cost more than the
+# file itself (a 50 MB file: 150 MB).  Now runs are read one at a time and
+# the text already read handed back: at most 1.5 times the file (16 MiB
+# more for the program itself).
+GEN="$(dirname "$0")/gen_results.py"
+python3 "$GEN" "$TMPD/many.json" --rows 24000 --samples 1
+python3 "$GEN" "$TMPD/few.json" --rows 3 --samples 1
+size=$(stat -c %s "$TMPD/many.json")
+if [ "$asan" -eq 1 ]; then
+	skip "memory of a large compare: ASan's shadow memory is not the reader's"
+else
+	read -r rc t rss <<<"$(cpu "$TMPD/many.json" "$TMPD/few.json")"
+	[ "$rc" -eq 0 ] && [ $((rss * 1024)) -le $((size * 3 / 2 + (16 << 20))) ] &&
+		grep -q ' 23997 only in OLD, 0 only in NEW' "$TMPD/out"
+	ok $? "$((size >> 20)) MiB of 24,000 runs against 3: max RSS $((rss >> 10)) MiB (at most 1.5x + 16 MiB), rc $rc" ||
+		diag "$(tail -3 "$TMPD/out")"
+fi
+# the same numbers as a file read whole would give: the runs' figures, all of them
+run compare "$TMPD/many.json" "$TMPD/many.json" -q
+[ "$RC" -eq 0 ] && [ "$(grep -c 'no difference\|no verdict' <<<"$OUT")" -ge 1 ]
+ok $? "24,000 runs against themselves: rc $RC" || diag "$(tail -3 <<<"$OUT")" "$ERR"
+
 done_testing

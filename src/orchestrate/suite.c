@@ -131,7 +131,8 @@ static void suite_usage(void)
 	       "       bpfbench suite NAME --help      the steps of a suite\n\n"
 	       "Options after NAME apply to every step (e.g. -w0 -d1, --precision 2);\n"
 	       "--json, --csv and --md FILE export every row.\n"
-	       "Exit status: 0, 1 if a step failed (a skipped step is not a failure), 2 bad usage.\n");
+	       "Exit status: 0, 1 if a step failed (a skipped step is not a failure), 2 bad usage,\n"
+	       "4 if every step was skipped (nothing measured: no file written).\n");
 }
 
 static void suite_steps(const struct plan *p)

@@ -78,16 +78,13 @@ static void opt_span(const struct plot_fig *fig, const char *name, const char *f
 		     size_t size, size_t *len)
 {
 	double lo = INFINITY, hi = -INFINITY, v;
-	json_object *o;
 	int i;
 
 	if (fig->a->x && !strcmp(fig->a->x, name))
 		return;	/* it is the x axis */
 	for (i = 0; i < fig->nr_runs; i++) {
-		if (!json_object_object_get_ex(fig->runs[i]->options, name, &o) ||
-		    !(json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)))
+		if (!res_opt_number(res_run_opt(fig->runs[i], name), &v))
 			continue;
-		v = json_object_get_double(o);
 		lo = fmin(lo, v);
 		hi = fmax(hi, v);
 	}

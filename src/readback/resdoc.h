@@ -55,7 +55,8 @@ struct res_run {
 	const char *bench, *label, *suite, *section, *sweep_param;
 	int status;
 	bool interrupted;	/* a signal cut it short: fewer samples than asked for */
-	json_object *options;	/* as recorded */
+	int nr_opts;		/* every option as recorded, in the file's order */
+	const char **opt_name, **opt_value;	/* value as compact JSON text */
 	int nr_mopts;		/* the options that say what was measured, sorted by res_name_cmp() */
 	const char **mopt_name, **mopt_value;	/* value as compact JSON text */
 	int nr_metrics;
@@ -85,5 +86,9 @@ void resdoc_free(struct res_doc *doc);
 const struct res_metric *res_run_metric(const struct res_run *r, const char *name, const char *key);
 /* The recorded value of a measured option as JSON text, NULL when absent or at its default. */
 const char *res_run_mopt(const struct res_run *r, const char *name);
+/* Any recorded option's value as JSON text ('-' and '_' alike; the last of them), NULL: absent. */
+const char *res_run_opt(const struct res_run *r, const char *name);
+/* Whether an option's JSON text is a number, and which. */
+bool res_opt_number(const char *text, double *v);
 
 #endif
