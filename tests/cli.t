@@ -162,6 +162,25 @@ for args in "$long" "--$long" "noop --batch=$long" "suite $long"; do
 	[ "$RC" -eq 2 ] && [ "${#ERR}" -lt 400 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ]
 	ok $? "a 128 KB argument (${args:0:12}...): one line under 400 bytes (${#ERR})"
 done
+# --max-duration bounds --precision alone: without it, it was silently ignored
+bad bpf-loop -d1 --max-duration 5 -- --precision
+bad bpf-loop --max-duration=5 -- --precision
+bad suite bpf-loop -d1 --max-duration 5 -- --precision
+bad ab noop noop --max-duration 5 -- --precision
+bad ab "noop --max-duration 5" noop -- --precision
+# an ab side that runs nothing was labelled and ignored; names are labels
+bad ab "noop --help" noop -- --help
+bad ab noop "noop --list" -- --list
+bad ab noop noop --name "" --name B -- "empty name"
+bad ab noop noop --name "$(printf 'a\nb')" --name B -- "control character"
+bad ab noop noop --name "$(printf 'x\033[31my')" --name B -- "control character"
+bad ab noop noop --name "$(printf '%0100d' 0)" --name B -- "longer than 64"
+# global options before a subcommand that takes none: not "name a shell"
+bad -q completion bash -- "completion takes no options (got '-q')"
+bad completion -v zsh -- "completion takes no options (got '-v')"
+"$BPFBENCH" completion bash >/dev/null
+ok $? "completion bash still prints its script"
+
 if [ "$(id -u)" -eq 0 ]; then
 	run map-ops --map_type_nr 27 -w0 -d1
 	[ "$RC" -eq 2 ] && grep -q 'ringbuf) is not a hash-like map' <<<"$ERR" && ! grep -q lacks <<<"$ERR"

@@ -213,6 +213,45 @@ out_fails "--list with stdout closed" "error: write error: Bad file descriptor" 
 [ $? -eq 2 ]
 ok $? "a usage error with stdout closed is still exit 2"
 
+# --- names of 240-255 bytes: legal, and the temporary must not need more ---
+bad=
+for len in 240 247 250 255; do
+	name=$(printf 'n%.0s' $(seq "$len"))
+	run "${RUN[@]}" --json "$TMPD/$name"
+	[ "$RC" -eq 0 ] && is_result "$TMPD/$name" || bad+=" $len:rc$RC"
+	rm -f "$TMPD/$name"
+done
+run "${RUN[@]}" --json "$TMPD/$(printf 'n%.0s' $(seq 256))"
+[ -z "$bad" ] && [ "$RC" -eq 1 ] && grep -q '^bpfbench: error: cannot write ' <<<"$ERR"
+ok $? "names of 240, 247, 250, 255 bytes written; 256 refused as too long" || diag "$bad" "$ERR"
+dead=$(sh -c 'echo $$')
+printf 'half' >"$TMPD/.bpfbench.tmp.$dead.AbC123"
+run "${RUN[@]}" --json "$TMPD/$(printf 'n%.0s' $(seq 250))"
+[ "$RC" -eq 0 ] && [ ! -e "$TMPD/.bpfbench.tmp.$dead.AbC123" ]
+ok $? "a killed run's short temporary (.bpfbench.tmp.<pid>.*) swept by the next" || diag "$ERR"
+rm -f "$TMPD"/nnnnnnnn*
+
+# --- two outputs naming one file: the later write replaced the first ---
+mkdir -p "$TMPD/one" && ln -sfn one "$TMPD/onelink" && printf 'old\n' >"$TMPD/one/x"
+ln -sf x "$TMPD/one/xlink"
+bad=
+for pair in "--json $TMPD/one/x --csv $TMPD/one/x" "--json $TMPD/one/x --md $TMPD/one/xlink" \
+	"--csv $TMPD/one/x --md $TMPD/onelink/x" "--json $TMPD/one/new --csv $TMPD/one/../one/new" \
+	"--json - --csv /dev/stdout"; do
+	# shellcheck disable=SC2086
+	run "${RUN[@]}" $pair
+	[ "$RC" -eq 2 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q 'name one file' <<<"$ERR" &&
+		[ "$(cat "$TMPD/one/x")" = old ] && [ ! -e "$TMPD/one/new" ] || bad+=" [$pair]:rc$RC"
+done
+run suite bpf-loop -w0 -d0.2 --json "$TMPD/one/x" --md "$TMPD/onelink/xlink"
+[ "$RC" -eq 2 ] && grep -q 'name one file' <<<"$ERR" || bad+=" suite:rc$RC"
+run "${RUN[@]}" --json /dev/null --csv /dev/null
+[ "$RC" -eq 0 ] || bad+=" /dev/null:rc$RC"
+[ -z "$bad" ]
+ok $? "two outputs naming one file (the same path, a link, a linked directory, -): usage error before the run; /dev/null twice is fine" ||
+	diag "$bad" "$ERR"
+rm -rf "$TMPD/one" "$TMPD/onelink"
+
 [ -z "$(find "$TMPD" -name '*.tmp.*')" ]
 ok $? "no temporary left anywhere"
 done_testing

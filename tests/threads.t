@@ -34,10 +34,20 @@ if [ -w "$PIDS" ] && [ -f "$PIDS/cgroup.procs" ]; then
 		one_line_exit1 || { bad=$((bad + 1)); diag "run $i: rc $RC: $(head -c 600 "$TMPD/err")"; }
 	done
 	ok "$bad" "pids.max 24, -p 64 htab-mem, 5 runs: each exit 1 with one line, never a crash ($bad bad)"
+	# the maps family starts its own threads: it said only "Resource temporarily unavailable"
+	(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$BPFBENCH" -w0 -d0.5 --period-ms 100 \
+		-p 64 map-lookup -q) >"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	ERR=$(cat "$TMPD/err")
+	[ "$RC" -eq 1 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] &&
+		grep -q '^bpfbench: error: map-lookup: cannot start thread [0-9]* of 64: .*pids cgroup' <<<"$ERR"
+	ok $? "pids.max 24, -p 64 map-lookup: exit 1, one line naming the thread and the limits" ||
+		diag "rc $RC: $ERR"
 	for i in $(seq 1 30); do rmdir "$cg" 2>/dev/null && break; sleep 0.1; done
 	now=$(kernel_objects_settle "$before")
 	ok $? "after the pids cgroup runs: kernel objects as before ($now)"
 else
+	skip "no writable cgroup v1 pids controller"
 	skip "no writable cgroup v1 pids controller"
 	skip "no writable cgroup v1 pids controller"
 fi

@@ -70,8 +70,26 @@ while read -r line; do
 done < <(variants)
 
 # nothing is measured: a run that loads and leaves
-run --verifier-stats -d1 noop --json "$TMPD/v.json"
-[ "$RC" -eq 0 ] && ! grep -q '^Summary' <<<"$OUT"
+run --verifier-stats -d1 noop
+[ "$RC" -eq 0 ] && ! grep -q '^Summary' <<<"$OUT" && grep -q '^verifier: noop ' <<<"$OUT"
 ok $? "--verifier-stats measures nothing (no Summary)" || diag "$OUT" "$ERR"
+# a result file of it was a status-0 run of n 0 written over the old one:
+# refused before anything loads, the old file as it was
+bad=
+for out in --json --csv --md; do
+	printf 'old\n' >"$TMPD/v.out"
+	run --verifier-stats -d1 noop $out "$TMPD/v.out"
+	[ "$RC" -eq 2 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q -- "--verifier-stats.*$out" <<<"$ERR" &&
+		[ "$(cat "$TMPD/v.out")" = old ] && [ -z "$OUT" ] || bad+=" $out:rc$RC"
+done
+run suite bpf-loop --verifier-stats --json "$TMPD/v.out"
+[ "$RC" -eq 2 ] && [ "$(cat "$TMPD/v.out")" = old ] || bad+=" suite:rc$RC"
+run ab "noop --verifier-stats" "noop" -w0 -d1
+[ "$RC" -eq 2 ] && grep -q 'ab: --verifier-stats runs nothing to compare' <<<"$ERR" || bad+=" ab:rc$RC"
+run ab noop noop -w0 -d1 --verifier-stats
+[ "$RC" -eq 2 ] && grep -q 'ab: --verifier-stats runs nothing to compare' <<<"$ERR" || bad+=" ab-both:rc$RC"
+[ -z "$bad" ]
+ok $? "--verifier-stats with --json/--csv/--md (single, suite) or in ab: usage errors, the old file kept" ||
+	diag "$bad" "$ERR"
 
 done_testing

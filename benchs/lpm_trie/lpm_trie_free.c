@@ -413,6 +413,12 @@ static int lpm_free_setup(struct bench_env *env)
 		}
 		if (a->free_method == FREE_WQ_TP)
 			return err;
+		/* the fallback cannot time a default trie: a skip would hide the real cause */
+		if (fds_ran_short(err)) {
+			errmsg("lpm-trie-free: file descriptors ran short loading the tracepoint "
+			       "way (%s, %d left; see ulimit -n)", strerror(-err), fds_free());
+			return -EMFILE;
+		}
 		vmsg("lpm-trie-free: the tracepoint way is unusable (%s): trying memcg",
 		     strerror(-err));
 		release_wq(s);

@@ -307,7 +307,15 @@ static int maps_setup(struct bench_env *env)
 	env->trig.kind = TRIG_TEST_RUN;
 	env->trig.repeat = (MP_ROUND_MIN + MAPS_CHUNK - 1) / MAPS_CHUNK;
 	err = mp_load(env, s);
-	return err ?: mp_pool_start(s);
+	if (err)
+		return err;
+	err = mp_pool_start(s);
+	/* a thread that could not start: the limit, not a bare errno */
+	if (err && s->pool.failed)
+		errmsg("%s: cannot start thread %d of %d: %s (limits: ulimit -u, ulimit -v, the "
+		       "pids cgroup)", env->bench->name, s->pool.failed + 1, s->c.nr_prod,
+		       strerror(-err));
+	return err;
 }
 
 static double per(uint64_t a, uint64_t b, double scale)

@@ -207,6 +207,8 @@ int mp_pool_start(struct mp_state *s)
 		err = -pthread_create(&pl->th[i], NULL, worker, s);
 		if (!err)
 			pl->n = i;
+		else
+			pl->failed = i;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_mutex_lock(&pl->mu);

@@ -88,6 +88,7 @@ struct mp_acc {
 
 struct mp_pool {
 	int n;			/* threads made (producers 1..n) */
+	int failed;		/* the producer whose thread could not be made, 0: none */
 	pthread_t th[MAPS_MAX_PROD];
 	int cpu[MAPS_MAX_PROD];	/* -1: not pinned */
 	int err[MAPS_MAX_PROD];

@@ -44,6 +44,7 @@ struct run_opts {
 	double precision_pct;	/* 0: fixed duration; from precision_text by cli_validate */
 	bool batch;		/* suites and sweeps print rows: no per-run summary */
 	bool consumers_given;	/* -c was typed; else the benchmark's default_consumers() */
+	bool max_duration_given;	/* --max-duration was typed: it needs --precision */
 };
 
 /* One run's command line, parsed: the run owns its options. */

@@ -327,6 +327,8 @@ static int apply_opt(struct parse_state *ps, const struct opt_def *o, void *args
 		return usage_error("%s", err);
 	if (args == (void *)&ps->spec->opts && o->off == G(consumers))
 		ps->spec->opts.consumers_given = true;
+	if (args == (void *)&ps->spec->opts && o->off == G(max_duration_ms))
+		ps->spec->opts.max_duration_given = true;
 	return 0;
 }
 

@@ -32,6 +32,11 @@ int cli_first_word(int argc, char **argv);
 int cli_validate(struct run_spec *spec);
 /* The global options' own checks, whatever the benchmark (a suite's, once); EXIT_USAGE on error. */
 int cli_check_globals(struct run_opts *o);
+/*
+ * --max-duration without --precision bounds nothing: refused where the
+ * user typed the run (a suite's steps take --precision from the suite).
+ */
+int cli_check_max_duration(const struct run_opts *o);
 /* "bpfbench: error: ..." on stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* " (did you mean WHAT'name'?)" when typed is close to a suite's name, else "". */

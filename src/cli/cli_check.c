@@ -83,6 +83,21 @@ static int check_applies(const struct bench *b, const struct run_opts *o)
 	return 0;
 }
 
+/*
+ * --verifier-stats measures nothing: a result file of it would be a run
+ * of no samples written over a real one, so the combination is refused
+ * (its figures are the lines it prints on stdout).
+ */
+static int check_verifier_stats(const struct run_opts *o)
+{
+	const char *out = o->json_path ? "--json" : o->csv_path ? "--csv" : o->md_path ? "--md" : NULL;
+
+	if (!o->verifier_stats || !out)
+		return 0;
+	return usage_error("--verifier-stats measures nothing to write with %s (its lines go to "
+			   "stdout)", out);
+}
+
 int cli_check_globals(struct run_opts *o)
 {
 	int ret = parse_precision(o);
@@ -91,12 +106,23 @@ int cli_check_globals(struct run_opts *o)
 		return ret;
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other");
+	ret = check_verifier_stats(o);
+	if (ret)
+		return ret;
 	ret = check_cpus(&o->prod_cpus, "prod-affinity");
 	if (!ret)
 		ret = check_cpus(&o->cons_cpus, "cons-affinity");
 	if (!ret)
 		ret = cli_check_outputs(o);
 	return ret;
+}
+
+int cli_check_max_duration(const struct run_opts *o)
+{
+	if (o->max_duration_given && !o->precision_pct)
+		return usage_error("--max-duration bounds a --precision run: give --precision PCT "
+				   "too");
+	return 0;
 }
 
 int cli_validate(struct run_spec *spec)
@@ -109,6 +135,7 @@ int cli_validate(struct run_spec *spec)
 	ret = cli_check_globals(o);
 	if (!ret && !(b->flags & BENCH_F_ONESHOT))
 		ret = check_periods(o);
+
 	if (ret)
 		return ret;
 

@@ -591,12 +591,22 @@ static void print_script(FILE *f, bool zsh, const char *const *subcmds)
 
 int complete_cmd(int argc, char **argv, const char *const *subcmds)
 {
+	int i;
+
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("Usage: bpfbench completion bash|zsh\n\n"
 		       "Prints a completion script for the shell, e.g.\n"
 		       "  source <(bpfbench completion bash)\n"
 		       "`make install` installs both where bash-completion and zsh look.\n");
 		return 0;
+	}
+	for (i = 1; i < argc; i++) {
+		/* `bpfbench -q completion bash` arrives as "completion bash -q" */
+		if (argv[i][0] == '-') {
+			errmsg("completion takes no options (got '%s'): bpfbench completion bash|zsh",
+			       argv[i]);
+			return EXIT_USAGE;
+		}
 	}
 	if (argc != 2 || (strcmp(argv[1], "bash") && strcmp(argv[1], "zsh"))) {
 		errmsg("completion: name a shell: bpfbench completion bash|zsh");

@@ -134,7 +134,7 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 			cli_usage();
 		return 0;
 	}
-	ret = cli_validate(spec);
+	ret = cli_validate(spec) ?: cli_check_max_duration(&spec->opts);
 	if (!ret)
 		ret = output_paths_check((const char *[]){ spec->opts.json_path, spec->opts.csv_path,
 							   spec->opts.md_path }, 3);

@@ -47,6 +47,7 @@
 #define AB_MAX_PAIRS		1000
 #define AB_MAX_WORDS		64
 #define AB_MAX_DURATION		300	/* --precision's default bound, s */
+#define AB_MAX_NAME		64	/* --name: a label, not a text */
 
 struct ab_side {
 	const char *text;		/* as typed */
@@ -137,8 +138,14 @@ static int split_side(struct ab_side *s, const char *text, const struct ab_args 
 		errmsg("ab: -r, --sweep and outputs are ab's own, not a side's ('%s')", text);
 		return EXIT_USAGE;
 	}
+	/* a side that would run nothing, or measure nothing, cannot be compared */
+	if (s->spec.opts.help || s->spec.opts.list || s->spec.opts.verifier_stats) {
+		errmsg("ab: %s runs nothing to compare ('%s')", s->spec.opts.verifier_stats ?
+		       "--verifier-stats" : s->spec.opts.help ? "--help" : "--list", text);
+		return EXIT_USAGE;
+	}
 	s->spec.opts.batch = true;	/* ab prints its own progress and the verdict */
-	return cli_validate(&s->spec);
+	return cli_validate(&s->spec) ?: cli_check_max_duration(&s->spec.opts);
 }
 
 static int ab_value(int argc, char **argv, int *i, const char **val)
@@ -217,9 +224,32 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 	return 1;
 }
 
+/* A side's name heads lines of the answer: printable text, no escapes or line breaks. */
+static int check_name(const char *name)
+{
+	const unsigned char *c;
+
+	if (!*name) {
+		errmsg("ab: --name: an empty name");
+		return EXIT_USAGE;
+	}
+	for (c = (const unsigned char *)name; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f) {
+			errmsg("ab: --name '%s': a control character (byte %d)", name,
+			       (int)(c - (const unsigned char *)name) + 1);
+			return EXIT_USAGE;
+		}
+	}
+	if (c - (const unsigned char *)name > AB_MAX_NAME) {
+		errmsg("ab: --name '%.32s...': longer than %d bytes", name, AB_MAX_NAME);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int parse_ab(int argc, char **argv, struct ab_args *a)
 {
-	bool runs_given = false;
+	bool runs_given = false, max_given = false;
 	int i, ret = 0;
 
 	a->pairs = AB_DEFAULT_PAIRS;
@@ -232,6 +262,7 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 	a->glob = xcalloc((size_t)argc + 1, sizeof(char *));
 	for (i = 3; i < argc && !ret; i++) {
 		runs_given |= !strcmp(argv[i], "-r") || !strcmp(argv[i], "--runs");
+		max_given |= !strcmp(argv[i], "--max-duration");
 		ret = ab_option(argc, argv, &i, a);
 		if (ret == 1) {		/* -w0, -d1, ...: both sides' */
 			a->glob[a->nr_glob++] = argv[i];
@@ -244,6 +275,12 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 		errmsg("ab: --name names both sides: --name A --name B");
 		ret = EXIT_USAGE;
 	}
+	if (!ret && max_given && !a->precision) {
+		errmsg("ab: --max-duration bounds a --precision run: give --precision PCT too");
+		ret = EXIT_USAGE;
+	}
+	for (i = 0; !ret && i < a->nr_names; i++)
+		ret = check_name(a->name[i]);
 	if (!ret && a->nr_names == 2 && !strcmp(a->name[0], a->name[1])) {
 		errmsg("ab: the two sides need two names (both are '%s')", a->name[0]);
 		ret = EXIT_USAGE;

@@ -225,6 +225,20 @@ static void note_error(struct plan_errors *e, const char *msg)
 	e->count[e->n++] = 1;
 }
 
+static void print_errors(const struct plan_errors *e)
+{
+	int i;
+
+	for (i = 0; i < e->n; i++) {
+		if (e->count[i] > 1)
+			errmsg("%s (%d steps)", e->msg[i], e->count[i]);
+		else
+			errmsg("%s", e->msg[i]);
+	}
+	if (e->more)
+		errmsg("and %d more steps with other errors", e->more);
+}
+
 int plan_check(struct plan *p)
 {
 	const struct run_opts *o;
@@ -249,14 +263,7 @@ int plan_check(struct plan *p)
 		run_spec_free(&spec);
 	}
 	errmsg_mute(was);
-	for (i = 0; i < e.n; i++) {
-		if (e.count[i] > 1)
-			errmsg("%s (%d steps)", e.msg[i], e.count[i]);
-		else
-			errmsg("%s", e.msg[i]);
-	}
-	if (e.more)
-		errmsg("and %d more steps with other errors", e.more);
+	print_errors(&e);
 	return e.n ? EXIT_USAGE : 0;
 }
 
@@ -424,7 +431,7 @@ static FILE *table_out(const struct plan *p)
  * those (JSON marks the document interrupted).  With none, nothing is
  * written and an older file stays as it was.
  */
-static int plan_interrupted(const struct plan *p, int n)
+static int plan_interrupted(const struct plan *p, int n, bool figures)
 {
 	bool files = p->out.json || p->out.csv || p->out.md;
 	int sig = interrupted_signal();
@@ -434,8 +441,54 @@ static int plan_interrupted(const struct plan *p, int n)
 		       p->n, files ? ": nothing written" : "");
 	else
 		errmsg("interrupted by signal %d after %d of %d steps%s", sig, n, p->n,
-		       files ? ": the files hold those, marked interrupted" : "");
+		       !files ? "" : figures ? ": the files hold those, marked interrupted" :
+		       ": none measured anything, nothing written");
 	return 128 + sig;
+}
+
+static bool has_figures(const struct result_row *rows, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (row_has_figures(&rows[i]))
+			return true;
+	return false;
+}
+
+/*
+ * After the table: the steps that failed, by reason, on stderr (the
+ * table may have gone to a file or scrolled away, and a suite mutes each
+ * step's own line), and why no file was written when no step measured
+ * anything.  The status: 4 when every step was skipped.
+ */
+static int plan_outcome(const struct plan *p, const struct result_row *rows, int n, int status)
+{
+	bool files = p->out.json || p->out.csv || p->out.md;
+	struct plan_errors e = { .n = 0 };
+	int i, failed = 0, skipped = 0, figures = 0;
+
+	for (i = 0; i < n; i++) {
+		figures += row_has_figures(&rows[i]);
+		skipped += rows[i].status == EXIT_SKIP;
+		if (rows[i].status && rows[i].status != EXIT_SKIP) {
+			failed++;
+			note_error(&e, rows[i].note);
+		}
+	}
+	if (figures) {
+		if (failed)
+			errmsg("%s: %d of %d steps failed:", p->title, failed, n);
+	} else if (failed) {
+		errmsg("%s: %s %d steps failed%s:", p->title, failed == n ? "all" : "no step measured "
+		       "anything;", failed, files ? ", nothing written (an older file stays)" : "");
+	} else if (n) {
+		errmsg("%s: all %d steps were skipped%s", p->title, skipped,
+		       files ? ", nothing written (an older file stays)" : "");
+		return EXIT_SKIP;
+	}
+	print_errors(&e);
+	return status;
 }
 
 int run_plan(struct plan *p)
@@ -465,9 +518,11 @@ int run_plan(struct plan *p)
 	if (*text)
 		fprintf(t.out, "\n%s\n", text);
 	if (interrupted())
-		status = plan_interrupted(p, n);
-	/* an interrupted plan writes the rows it completed, never an empty file over a good one */
-	if ((n || !interrupted()) && export_rows(&p->out, p->title, rows, n) && !status)
+		status = plan_interrupted(p, n, has_figures(rows, n));
+	else
+		status = plan_outcome(p, rows, n, status);
+	/* the rows it completed, never a file of no figures over a good one */
+	if (has_figures(rows, n) && export_rows(&p->out, p->title, rows, n) && !status)
 		status = 1;
 	for (i = 0; i < p->n; i++)
 		run_result_free(&rows[i].res);

@@ -131,7 +131,8 @@ static void suite_usage(void)
 	       "       bpfbench suite NAME --help      the steps of a suite\n\n"
 	       "Options after NAME apply to every step (e.g. -w0 -d1, --precision 2);\n"
 	       "--json, --csv and --md FILE export every row.\n"
-	       "Exit status: 0, 1 if a step failed (a skipped step is not a failure), 2 bad usage.\n");
+	       "Exit status: 0, 1 if a step failed (a skipped step is not a failure), 2 bad usage,\n"
+	       "4 if every step was skipped (nothing measured: no file written).\n");
 }
 
 static void suite_steps(const struct plan *p)
@@ -181,6 +182,7 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 		      !cli_words_set(argc, argv, "precision");
 	/* checked once here, not once per step; a 15-minute suite must not end in "cannot write" */
 	return cli_check_globals(&spec.opts) ?:
+	       (p->adaptive ? 0 : cli_check_max_duration(&spec.opts)) ?:
 	       output_paths_check((const char *[]){ p->out.json, p->out.csv, p->out.md }, 3);
 }
 

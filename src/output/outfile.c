@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include "opts.h"
 #include "outfile.h"
 #include "outpath.h"
 #include "util.h"
@@ -180,12 +181,55 @@ static int check_direct(const struct out_target *t)
 	return 0;
 }
 
-int output_path_check(const char *path)
+/*
+ * What a path writes, once resolved: a descriptor, a device or fifo (its
+ * inode), or a name in a directory (the directory's inode and the name:
+ * two paths, through links or not, that rename over one entry).
+ */
+struct out_id {
+	enum out_kind kind;
+	int fd;
+	dev_t dev;
+	ino_t ino;
+	bool device;		/* a character device: /dev/null takes any number of writers */
+	char name[NAME_MAX + 1];
+};
+
+static void identify(const struct out_target *t, struct out_id *id)
+{
+	struct stat d;
+
+	memset(id, 0, sizeof(*id));
+	id->kind = t->kind;
+	id->fd = t->fd;
+	if (t->kind == OUT_DIRECT) {
+		id->dev = t->w.st.st_dev;
+		id->ino = t->w.st.st_ino;
+		id->device = S_ISCHR(t->w.st.st_mode);
+	} else if (t->kind == OUT_REPLACE && !fstat(t->w.dirfd, &d)) {
+		id->dev = d.st_dev;
+		id->ino = d.st_ino;
+		snprintf(id->name, sizeof(id->name), "%s", t->w.name);
+	}
+}
+
+static bool same_output(const struct out_id *a, const struct out_id *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == OUT_FD)
+		return a->fd == b->fd;
+	return !a->device && a->dev == b->dev && a->ino == b->ino && !strcmp(a->name, b->name);
+}
+
+static int check_path(const char *path, struct out_id *id)
 {
 	struct out_target t;
 	char tmp[NAME_MAX + 1];
 	int err = resolve(path, &t), fd;
 
+	if (!err)
+		identify(&t, id);
 	if (err || t.kind == OUT_FD)
 		return err;
 	if (t.kind == OUT_DIRECT) {
@@ -200,6 +244,13 @@ int output_path_check(const char *path)
 	}
 	release(&t);
 	return err;
+}
+
+int output_path_check(const char *path)
+{
+	struct out_id id;
+
+	return check_path(path, &id);
 }
 
 /* fflush + ferror + fclose; the first error as -errno. */
@@ -347,15 +398,26 @@ int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void 
 
 int output_paths_check(const char *const *paths, int n)
 {
-	int i, err;
+	struct out_id id[8];
+	int i, k, err;
 
+	if (n > (int)ARRAY_SIZE(id))
+		die("output_paths_check: %d paths", n);
 	for (i = 0; i < n; i++) {
 		if (!paths[i])
 			continue;
-		err = output_path_check(paths[i]);
+		err = check_path(paths[i], &id[i]);
 		if (err) {
 			errmsg("cannot write %s: %s", paths[i], output_strerror(err));
 			return 1;
+		}
+		/* the later write would replace the earlier one's document */
+		for (k = 0; k < i; k++) {
+			if (paths[k] && same_output(&id[k], &id[i])) {
+				errmsg("%s and %s name one file: give each output its own", paths[k],
+				       paths[i]);
+				return EXIT_USAGE;
+			}
 		}
 	}
 	return 0;

@@ -40,7 +40,12 @@ int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void 
  * fifo is opened and kept, see above).
  */
 int output_path_check(const char *path);
-/* The same for n paths (NULL ones skipped): 0, or 1 after one line naming the first that fails. */
+/*
+ * The same for n paths (NULL ones skipped, at most 8): 0, or 1 after one
+ * line naming the first that fails; EXIT_USAGE when two name one file
+ * (the same path, a link to it, "-" and /dev/stdout), whose later write
+ * would replace the earlier (character devices, /dev/null, excepted).
+ */
 int output_paths_check(const char *const *paths, int n);
 /* What went wrong in the last of those calls that returned err (more precise than strerror). */
 const char *output_strerror(int err);

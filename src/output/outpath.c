@@ -24,6 +24,8 @@
 #include "util.h"
 
 #define MAX_LINKS	40	/* as the kernel's ELOOP limit */
+/* The temporary of a name too long to take the suffix (NAME_MAX is the name's own limit). */
+#define SHORT_TMP	".bpfbench.tmp."
 
 static __thread char why[PATH_MAX + 200];
 
@@ -250,6 +252,8 @@ int outpath_tmp_create(int dirfd, const char *name, char *tmp, size_t len)
 			return -EIO;
 		n = snprintf(tmp, len, "%s.tmp.%d.", name, (int)getpid());
 		if (n < 0 || (size_t)n + sizeof(rnd) >= len || (size_t)n + sizeof(rnd) > NAME_MAX)
+			n = snprintf(tmp, len, SHORT_TMP "%d.", (int)getpid());
+		if (n < 0 || (size_t)n + sizeof(rnd) >= len)
 			return -ENAMETOOLONG;
 		for (i = 0; i < (int)sizeof(rnd); i++)
 			tmp[n + i] = chars[rnd[i] % (sizeof(chars) - 1)];
@@ -359,6 +363,7 @@ void outpath_sweep(int dirfd, const char *name)
 
 	snprintf(prefix, sizeof(prefix), "%s.tmp.", name);
 	each_entry(dirfd, sweep_file, prefix);
+	each_entry(dirfd, sweep_file, SHORT_TMP);
 }
 
 static void unlink_in(int dirfd, const char *name, const void *arg)

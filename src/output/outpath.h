@@ -35,15 +35,16 @@ const char *outpath_why(void);
 /* Sets that reason (for a failure strerror() would misname). */
 void outpath_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
- * Creates "<name>.tmp.<pid>.XXXXXX" in dirfd, O_EXCL|O_NOFOLLOW, mode
+ * Creates "<name>.tmp.<pid>.XXXXXX" in dirfd (".bpfbench.tmp.<pid>.XXXXXX"
+ * where that would pass NAME_MAX: a name may be 255 bytes), O_EXCL|O_NOFOLLOW, mode
  * 0600, and holds an exclusive flock on it for as long as the returned
  * descriptor (or a dup) is open: the mark of a live writer.  tmp gets
  * the name.  The descriptor, or -errno.
  */
 int outpath_tmp_create(int dirfd, const char *name, char *tmp, size_t len);
 /*
- * Removes what runs killed with SIGKILL left: in dirfd, "<name>.tmp.<pid>.*"
- * (and plot's older "<name>.tmp.<pid>") regular files of ours whose
+ * Removes what runs killed with SIGKILL left: in dirfd, "<name>.tmp.<pid>.*",
+ * ".bpfbench.tmp.<pid>.*" (and plot's older "<name>.tmp.<pid>") regular files of ours whose
  * pid is gone and whose flock nobody holds.  Best effort, silent.
  */
 void outpath_sweep(int dirfd, const char *name);

@@ -198,15 +198,21 @@ const char *cmp_part_value(const struct res_run *r, const char *name)
 {
 	const char *const fixed[] = { r->bench, r->suite, r->section, r->label };
 	size_t i;
-	int k;
+
+	int lo = 0, hi = r->nr_mopts, mid;
 
 	for (i = 0; i < ARRAY_SIZE(fixed_parts); i++)
 		if (!strcmp(name, fixed_parts[i]))
 			return fixed[i];
-	for (k = 0; k < r->nr_mopts; k++)
-		if (name_eq(r->mopt_name[k], name))
-			return r->mopt_value[k];
-	return NULL;
+	/* sorted as they match (resdoc.h): the first of the name's spellings, in log time */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (res_name_cmp(r->mopt_name[mid], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nr_mopts && name_eq(r->mopt_name[lo], name) ? r->mopt_value[lo] : NULL;
 }
 
 static bool listed(const struct cmp_args *a, const char *name)
@@ -232,17 +238,15 @@ static bool keyed(const struct cmp_args *a, const char *name)
 	return !listed(a, name);
 }
 
-/* Whether option k of r is a part of its own: keyed, no fixed part's name, its name's first. */
+/*
+ * Whether option k of r is a part of its own: keyed, no fixed part's
+ * name, its name's first spelling (they are adjacent, resdoc.h).
+ */
 static bool own_part(const struct cmp_args *a, const struct res_run *r, int k)
 {
-	int i;
-
 	if (cmp_is_fixed_part(r->mopt_name[k]) || !keyed(a, r->mopt_name[k]))
 		return false;
-	for (i = 0; i < k; i++)
-		if (name_eq(r->mopt_name[i], r->mopt_name[k]))
-			return false;
-	return true;
+	return !k || !name_eq(r->mopt_name[k - 1], r->mopt_name[k]);
 }
 
 /* Calls fn for each part of r's identity that has a value. */

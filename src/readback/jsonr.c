@@ -22,7 +22,8 @@ struct jr_parser {
 	char *p, *start, *end;
 	int depth;
 	int skip;		/* > 0: inside a lazy array, checked but not kept */
-	const char *lazy;	/* runs[].LAZY arrays are kept as text (JR_RAW) */
+	const char *lazy;	/* runs, and a run's LAZY array, are kept as text (JR_RAW) */
+	bool elem;		/* parsing one element of runs: its own LAZY member is kept */
 	uint32_t ticks;		/* values parsed, for the look at SIGINT */
 	struct jr_frame path[JR_MAX_DEPTH + 1];
 	char *err;
@@ -343,14 +344,17 @@ static void append(struct jr_parser *ps, int64_t parent, int64_t *last, int64_t 
 	*last = child;
 }
 
-/* Whether the member key at off starts an array of runs[] to keep as text. */
+/*
+ * Whether the member key at off starts an array to keep as text: the
+ * document's runs (read one at a time: nodes for one run, not all), and
+ * in a run read so, its LAZY array.
+ */
 static bool lazy_here(struct jr_parser *ps, uint32_t off)
 {
 	const char *t = ps->start;
 
-	if (!ps->lazy || ps->skip || ps->depth != 3 || ps->path[1].key == JR_NOKEY ||
-	    ps->path[2].key != JR_NOKEY || strcmp(t + ps->path[1].key, "runs") ||
-	    strcmp(t + off, ps->lazy))
+	if (!ps->lazy || ps->skip || ps->depth != 1 ||
+	    strcmp(t + off, ps->elem ? ps->lazy : "runs"))
 		return false;
 	skip_ws(ps);
 	return ps->p < ps->end && *ps->p == '[';
@@ -522,6 +526,13 @@ int jr_parse(struct jr_doc *doc, char *text, size_t len, char *err, size_t errle
 	return jr_parse_lazy(doc, text, len, NULL, err, errlen);
 }
 
+void jr_iter_init_lazy(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr,
+		       const char *lazy)
+{
+	jr_iter_init(it, d, arr);
+	it->lazy = lazy;
+}
+
 void jr_iter_init(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr)
 {
 	memset(it, 0, sizeof(*it));
@@ -539,7 +550,8 @@ static const struct jr_node *raw_next(struct jr_iter *it)
 {
 	char err[8];
 	struct jr_parser ps = { .d = &it->elem, .p = it->p, .start = it->d->text, .end = it->end,
-				.err = err, .errlen = sizeof(err) };
+				.err = err, .errlen = sizeof(err), .lazy = it->lazy,
+				.elem = true };
 
 	skip_ws(&ps);
 	if (ps.p < ps.end && (*ps.p == '[' || *ps.p == ','))
@@ -579,53 +591,4 @@ void jr_free(struct jr_doc *doc)
 {
 	free(doc->nodes);
 	memset(doc, 0, sizeof(*doc));
-}
-
-const struct jr_node *jr_first(const struct jr_doc *d, const struct jr_node *n)
-{
-	if (!n || (n->type != JR_ARR && n->type != JR_OBJ) || !n->u.kids.first)
-		return NULL;
-	return &d->nodes[n->u.kids.first];
-}
-
-const struct jr_node *jr_next(const struct jr_doc *d, const struct jr_node *n)
-{
-	return n->next ? &d->nodes[n->next] : NULL;
-}
-
-const struct jr_node *jr_member(const struct jr_doc *d, const struct jr_node *obj, const char *key)
-{
-	const struct jr_node *c;
-
-	if (!obj || obj->type != JR_OBJ)
-		return NULL;
-	for (c = jr_first(d, obj); c; c = jr_next(d, c))
-		if (!strcmp(d->text + c->key, key))
-			return c;
-	return NULL;
-}
-
-const struct jr_node *jr_typed(const struct jr_doc *d, const struct jr_node *obj, const char *key,
-			       enum jr_type type)
-{
-	const struct jr_node *v = jr_member(d, obj, key);
-
-	if (v && (v->type == type || (type == JR_NUM && v->type == JR_INT)))
-		return v;
-	return NULL;
-}
-
-const char *jr_key(const struct jr_doc *d, const struct jr_node *n)
-{
-	return n->key == JR_NOKEY ? NULL : d->text + n->key;
-}
-
-const char *jr_str(const struct jr_doc *d, const struct jr_node *n)
-{
-	return n && n->type == JR_STR ? d->text + n->u.s.off : NULL;
-}
-
-double jr_num(const struct jr_node *n)
-{
-	return n->type == JR_INT ? (double)n->u.i : n->u.num;
 }

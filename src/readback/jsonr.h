@@ -50,11 +50,12 @@ struct jr_doc {
  */
 int jr_parse(struct jr_doc *doc, char *text, size_t len, char *err, size_t errlen);
 /*
- * The same, but each runs[i].LAZY array (the samples: most of a long
- * run's file) is checked whole, NaN and range included, and kept as its
- * text, a JR_RAW node, to be read one element at a time with jr_iter:
- * the nodes then cost a few times the rest of the document, not the
- * samples.
+ * The same, but the root's "runs" array is checked whole, NaN and range
+ * included, and kept as its text, a JR_RAW node, to be read one run at a
+ * time with jr_iter_init_lazy(..., LAZY), whose runs keep their LAZY
+ * array (the samples: most of a long run's file) as text in turn, read
+ * one element at a time with jr_iter: the nodes then cost a run's
+ * share of the document, not the document.
  */
 int jr_parse_lazy(struct jr_doc *doc, char *text, size_t len, const char *lazy, char *err,
 		  size_t errlen);
@@ -71,9 +72,13 @@ struct jr_iter {
 	const struct jr_node *arr, *cur;
 	char *p, *end;
 	struct jr_doc elem;
+	const char *lazy;	/* an element's member of this name kept as text */
 };
 
 void jr_iter_init(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr);
+/* The same, each element's member LAZY (an array) kept as a JR_RAW node (jr_parse_lazy()). */
+void jr_iter_init_lazy(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr,
+		       const char *lazy);
 const struct jr_node *jr_iter_next(struct jr_iter *it);
 const struct jr_doc *jr_iter_doc(const struct jr_iter *it);
 void jr_iter_free(struct jr_iter *it);

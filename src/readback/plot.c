@@ -214,15 +214,12 @@ void plot_run_title(const struct plot_fig *fig, const struct res_run *r, char *b
 	}
 }
 
-/* The run's value of option x, whichever of '-' and '_' it was written with. */
-static json_object *x_value(const struct plot_args *a, const struct res_run *r)
+/* The run's value of option x as JSON text, whichever of '-' and '_' it was written with. */
+static const char *x_value(const struct plot_args *a, const struct res_run *r)
 {
-	json_object *v = NULL;
+	const char *v = res_run_opt(r, a->x);
 
-	json_object_object_foreach(r->options, key, val)
-		if (same_name(key, a->x))
-			v = val;
-	return v;
+	return v && strcmp(v, "null") ? v : NULL;	/* null: unset, as absent */
 }
 
 /* Whether m is one that --metric names: by its name (every key), or name{key} exactly. */
@@ -273,18 +270,20 @@ static void number_of(struct plot_pt *p)
 static void point_of(const struct plot_args *a, const struct res_run *r,
 		     const struct res_metric *m, struct plot_pt *p)
 {
-	json_object *o;
+	const char *o;
+	size_t len;
 
 	memset(p, 0, sizeof(*p));
 	if (x_in_key(a, m, p->xtext, sizeof(p->xtext))) {
 		p->from_key = true;
 	} else {
-		o = x_value(a, r);
-		snprintf(p->xtext, sizeof(p->xtext), "%s", json_object_get_string(o) ?: "");
-		p->numeric = json_object_is_type(o, json_type_int) ||
-			     json_object_is_type(o, json_type_double);
-		if (p->numeric)
-			p->x = json_object_get_double(o);
+		o = x_value(a, r) ?: "";
+		len = strlen(o);
+		if (len >= 2 && o[0] == '"' && o[len - 1] == '"')	/* a string: its text */
+			snprintf(p->xtext, sizeof(p->xtext), "%.*s", (int)(len - 2), o + 1);
+		else
+			snprintf(p->xtext, sizeof(p->xtext), "%s", o);
+		p->numeric = res_opt_number(o, &p->x);
 	}
 	number_of(p);
 }

@@ -45,24 +45,20 @@ static void gp_str(FILE *f, const char *s)
 }
 
 /* Benchmarks in order of appearance: the first few by name, the rest counted. */
-static size_t bench_names(const struct plot_fig *fig, char *buf, size_t size)
+static void bench_names(const struct plot_fig *fig, char *buf, size_t size, size_t *len)
 {
-	size_t len = 0;
 	int i, j, n = 0;
 
-	buf[0] = 0;
 	for (i = 0; i < fig->nr_runs; i++) {
 		for (j = 0; j < i && strcmp(fig->runs[j]->bench, fig->runs[i]->bench); j++)
 			;
 		if (j < i)
 			continue;
-		if (n++ < PLOT_TITLE_BENCHS && len < size)
-			len += snprintf(buf + len, size - len, "%s%s", n > 1 ? ", " : "",
-					fig->runs[i]->bench);
+		if (n++ < PLOT_TITLE_BENCHS)
+			bufcat(buf, size, len, "%s%s", n > 1 ? ", " : "", fig->runs[i]->bench);
 	}
-	if (n > PLOT_TITLE_BENCHS && len < size)
-		len += snprintf(buf + len, size - len, " and %d more", n - PLOT_TITLE_BENCHS);
-	return len < size ? len : size - 1;
+	if (n > PLOT_TITLE_BENCHS)
+		bufcat(buf, size, len, " and %d more", n - PLOT_TITLE_BENCHS);
 }
 
 /* Whether a curve has a spread to draw: a point of two samples or more that vary. */
@@ -77,35 +73,31 @@ static bool curve_has_bars(const struct plot_fig *fig, int i)
 	return false;
 }
 
-/* " -p 1" or " -p 1-8" over the runs drawn (absent options left out). */
-static size_t opt_span(const struct plot_fig *fig, const char *name, const char *flag, char *buf,
-		       size_t size)
+/* " -p 1" or " -p 1-8" over the runs drawn (absent options left out), appended. */
+static void opt_span(const struct plot_fig *fig, const char *name, const char *flag, char *buf,
+		     size_t size, size_t *len)
 {
 	double lo = INFINITY, hi = -INFINITY, v;
-	json_object *o;
 	int i;
 
 	if (fig->a->x && !strcmp(fig->a->x, name))
-		return 0;	/* it is the x axis */
+		return;	/* it is the x axis */
 	for (i = 0; i < fig->nr_runs; i++) {
-		if (!json_object_object_get_ex(fig->runs[i]->options, name, &o) ||
-		    !(json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)))
+		if (!res_opt_number(res_run_opt(fig->runs[i], name), &v))
 			continue;
-		v = json_object_get_double(o);
 		lo = fmin(lo, v);
 		hi = fmax(hi, v);
 	}
-	if (!isfinite(lo))
-		return 0;
-	if (lo == hi && !strcmp(flag, "-r") && lo == 1)
-		return 0;	/* not repeated: nothing to say */
+	if (!isfinite(lo) || (lo == hi && !strcmp(flag, "-r") && lo == 1))
+		return;	/* none, or not repeated: nothing to say */
 	if (lo == hi)
-		return snprintf(buf, size, " %s %g", flag, lo);
-	return snprintf(buf, size, " %s %g-%g", flag, lo, hi);
+		bufcat(buf, size, len, " %s %g", flag, lo);
+	else
+		bufcat(buf, size, len, " %s %g-%g", flag, lo, hi);
 }
 
-/* The samples behind each point: "n = 5" or "n = 1-5", per point. */
-static void samples_span(const struct plot_fig *fig, char *buf, size_t size)
+/* The samples behind each point: "n = 5" or "n = 1-5", per point, appended. */
+static void samples_span(const struct plot_fig *fig, char *buf, size_t size, size_t *len)
 {
 	int i, j, lo = INT32_MAX, hi = 0;
 
@@ -114,12 +106,10 @@ static void samples_span(const struct plot_fig *fig, char *buf, size_t size)
 			lo = fig->curves[i].pts[j].n < lo ? fig->curves[i].pts[j].n : lo;
 			hi = fig->curves[i].pts[j].n > hi ? fig->curves[i].pts[j].n : hi;
 		}
-	if (!hi)
-		buf[0] = 0;
-	else if (lo == hi)
-		snprintf(buf, size, ", n = %d sample%s a point", lo, lo == 1 ? "" : "s");
-	else
-		snprintf(buf, size, ", n = %d-%d samples a point", lo, hi);
+	if (hi && lo == hi)
+		bufcat(buf, size, len, ", n = %d sample%s a point", lo, lo == 1 ? "" : "s");
+	else if (hi)
+		bufcat(buf, size, len, ", n = %d-%d samples a point", lo, hi);
 }
 
 /*
@@ -130,23 +120,24 @@ static void write_title(FILE *f, const struct plot_fig *fig)
 {
 	const char *cpu = resenv_get(&fig->doc->env, "cpu_model");
 	const char *ncpu = resenv_get(&fig->doc->env, "online_cpus");
-	char text[512], sub[512], date[11] = "";
-	size_t len = bench_names(fig, text, 300), n;
+	char text[512] = "", sub[512] = "", date[11] = "";
+	size_t len = 0, n = 0;
 
+	bench_names(fig, text, 300, &len);	/* room left for the date */
 	if (fig->doc->date)	/* the day: the time of a run says nothing a reader needs */
 		snprintf(date, sizeof(date), "%s", fig->doc->date);
-	snprintf(text + len, sizeof(text) - len, " — %s", *date ? date : "undated");
-	n = snprintf(sub, sizeof(sub), "kernel %s, %s%s%s%s", fig->doc->kernel ?: "unknown",
-		     cpu && *cpu ? cpu : "unknown CPU", ncpu ? " (" : "", ncpu ?: "",
-		     ncpu ? " CPUs)" : "");
+	bufcat(text, sizeof(text), &len, " — %s", *date ? date : "undated");
+	/* env's strings are as long as a file makes them: every append is bounded */
+	bufcat(sub, sizeof(sub), &n, "kernel %s, %s%s%s%s", fig->doc->kernel ?: "unknown",
+	       cpu && *cpu ? cpu : "unknown CPU", ncpu ? " (" : "", ncpu ?: "",
+	       ncpu ? " CPUs)" : "");
 	if (!fig->a->cdf) {
-		n += snprintf(sub + n, sizeof(sub) - n, ",");
-		n += opt_span(fig, "warmup", "-w", sub + n, sizeof(sub) - n);
-		n += opt_span(fig, "duration", "-d", sub + n, sizeof(sub) - n);
-		n += opt_span(fig, "producers", "-p", sub + n, sizeof(sub) - n);
-		n += opt_span(fig, "runs", "-r", sub + n, sizeof(sub) - n);
-		if (n < sizeof(sub))
-			samples_span(fig, sub + n, sizeof(sub) - n);
+		bufcat(sub, sizeof(sub), &n, ",");
+		opt_span(fig, "warmup", "-w", sub, sizeof(sub), &n);
+		opt_span(fig, "duration", "-d", sub, sizeof(sub), &n);
+		opt_span(fig, "producers", "-p", sub, sizeof(sub), &n);
+		opt_span(fig, "runs", "-r", sub, sizeof(sub), &n);
+		samples_span(fig, sub, sizeof(sub), &n);
 	}
 	/* two lines: gnuplot joins string expressions, "\n" is a newline in double quotes */
 	fputs("set title ", f);
@@ -158,7 +149,7 @@ static void write_title(FILE *f, const struct plot_fig *fig)
 
 static void write_ylabel(FILE *f, const struct plot_fig *fig, int axis)
 {
-	char text[256];
+	char text[256] = "";
 	size_t len = 0;
 	int i, j;
 
@@ -173,14 +164,13 @@ static void write_ylabel(FILE *f, const struct plot_fig *fig, int axis)
 				      strcmp(fig->curves[j].metric, fig->curves[i].metric)); j++)
 			;
 		if (j == i)
-			len += snprintf(text + len, sizeof(text) - len, "%s%s",
-					len ? ", " : "", fig->curves[i].metric);
+			bufcat(text, sizeof(text), &len, "%s%s", len ? ", " : "",
+			       fig->curves[i].metric);
 	}
 	/* the label says what is drawn: bars only where a point has a spread */
 	for (i = 0, j = 0; i < fig->nr_curves; i++)
 		j |= fig->curves[i].axis == axis && curve_has_bars(fig, i);
-	snprintf(text + len, sizeof(text) - len, " (%s)%s", fig->unit[axis],
-		 j ? ", mean ± stddev" : "");
+	bufcat(text, sizeof(text), &len, " (%s)%s", fig->unit[axis], j ? ", mean ± stddev" : "");
 	fputs(axis ? "set y2label " : "set ylabel ", f);
 	gp_str(f, text);
 	fputc('\n', f);

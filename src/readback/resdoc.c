@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include "bench.h"
 #include "cli.h"
@@ -21,6 +22,7 @@
 
 #define RESDOC_SCHEMA	"bpfbench-result/1"
 #define CHUNK_BYTES	(64u << 10)
+#define TEXT_RELEASE_STEP	(1u << 20)
 
 /* Strings of a document, allocated together and freed at once. */
 struct res_chunk {
@@ -142,7 +144,7 @@ static int read_all(struct res_doc *doc, char **buf, size_t *len)
 
 const char *rd_str(struct loader *l, const struct jr_node *o, const char *key)
 {
-	const char *s = jr_str(&l->jd, jr_typed(&l->jd, o, key, JR_STR));
+	const char *s = jr_str(l->jd, jr_typed(l->jd, o, key, JR_STR));
 
 	return s ? rd_keep(l->doc, s) : NULL;
 }
@@ -150,7 +152,7 @@ const char *rd_str(struct loader *l, const struct jr_node *o, const char *key)
 /* A number, or NAN when absent or null; 0 unless present with another type. */
 int rd_num(struct loader *l, const struct jr_node *o, const char *key, double *out)
 {
-	const struct jr_node *v = jr_member(&l->jd, o, key);
+	const struct jr_node *v = jr_member(l->jd, o, key);
 
 	*out = NAN;
 	if (!v || v->type == JR_NULL)
@@ -207,7 +209,7 @@ static bool at_default(struct loader *l, const struct bench *b, const struct jr_
 		snprintf(text, sizeof(text), "%" PRId64, v->u.i);
 		break;
 	case JR_STR:
-		snprintf(text, sizeof(text), "%s", jr_str(&l->jd, v));
+		snprintf(text, sizeof(text), "%s", jr_str(l->jd, v));
 		break;
 	default:
 		return false;
@@ -245,31 +247,58 @@ static json_object *to_jsonc(const struct jr_doc *d, const struct jr_node *n)
 	}
 }
 
-static int cmp_mopt(const void *a, const void *b)
+int res_name_cmp(const char *a, const char *b)
 {
-	return strcmp(((const char *const *)a)[0], ((const char *const *)b)[0]);
+	unsigned char x, y;
+
+	for (;; a++, b++) {
+		x = *a == '_' ? '-' : (unsigned char)*a;
+		y = *b == '_' ? '-' : (unsigned char)*b;
+		if (x != y || !x)
+			return x - y;
+	}
 }
 
-/* The measured options, sorted by name: what compare matches runs on. */
+/* Names as options match, then as spelled: one name's spellings adjacent, in strcmp order. */
+static int cmp_mopt(const void *a, const void *b)
+{
+	const char *x = ((const char *const *)a)[0], *y = ((const char *const *)b)[0];
+
+	return res_name_cmp(x, y) ?: strcmp(x, y);
+}
+
+/*
+ * Every option as name and JSON text (plot reads -w, -d, x from them),
+ * and the measured ones, sorted by name (res_name_cmp()): what compare
+ * matches runs on.  Text, not json-c objects: those cost a kilobyte a
+ * run, more than the run's share of the file.
+ */
 static void measured_opts(struct loader *l, const struct jr_node *opts, struct res_run *r)
 {
 	const struct bench *b = bench_find(r->bench);	/* NULL: not one of ours */
 	const struct jr_node *c;
-	const char **pairs;
+	const char **pairs, *name, *text;
 	json_object *v;
-	int i, k = 0;
+	int i, k = 0, n = 0;
 
 	pairs = xcalloc(opts->u.kids.count * 2 + 1, sizeof(*pairs));
-	for (c = jr_first(&l->jd, opts); c; c = jr_next(&l->jd, c)) {
-		if (unmatched(jr_key(&l->jd, c)) || at_default(l, b, c, jr_key(&l->jd, c)))
-			continue;
-		v = to_jsonc(&l->jd, c);
-		pairs[2 * k] = rd_keep(l->doc, jr_key(&l->jd, c));
-		pairs[2 * k + 1] = rd_keep(l->doc, v ? json_object_to_json_string_ext(v,
-					JSON_C_TO_STRING_PLAIN) : "null");
+	r->opt_name = xcalloc(opts->u.kids.count + 1, sizeof(char *));
+	r->opt_value = xcalloc(opts->u.kids.count + 1, sizeof(char *));
+	for (c = jr_first(l->jd, opts); c; c = jr_next(l->jd, c), n++) {
+		v = to_jsonc(l->jd, c);
+		name = rd_keep(l->doc, jr_key(l->jd, c));
+		text = rd_keep(l->doc, v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN) :
+			       "null");
 		json_object_put(v);
+		r->opt_name[n] = name;
+		r->opt_value[n] = text;
+		if (unmatched(name) || at_default(l, b, c, name))
+			continue;
+		pairs[2 * k] = name;
+		pairs[2 * k + 1] = text;
 		k++;
 	}
+	r->nr_opts = n;
 	qsort(pairs, k, 2 * sizeof(*pairs), cmp_mopt);
 	r->nr_mopts = k;
 	r->mopt_name = xcalloc(k + 1, sizeof(char *));
@@ -285,33 +314,30 @@ static void measured_opts(struct loader *l, const struct jr_node *opts, struct r
 static int load_run(struct loader *l, int ri, const struct jr_node *jr)
 {
 	struct res_run *r = &l->doc->runs[ri];
-	const struct jr_node *status = jr_typed(&l->jd, jr, "status", JR_INT);
-	const struct jr_node *opts = jr_typed(&l->jd, jr, "options", JR_OBJ);
+	const struct jr_node *status = jr_typed(l->jd, jr, "status", JR_INT);
+	const struct jr_node *opts = jr_typed(l->jd, jr, "options", JR_OBJ);
 
 	r->bench = rd_str(l, jr, "bench");
 	if (!r->bench || !status || !opts)
 		return rd_bad(l->doc, "malformed result: runs[%d] lacks bench, status or options", ri);
 	r->status = (int)status->u.i;
-	r->interrupted = jr_typed(&l->jd, jr, "interrupted", JR_TRUE) != NULL;
+	r->interrupted = jr_typed(l->jd, jr, "interrupted", JR_TRUE) != NULL;
 	r->label = rd_str(l, jr, "label");
 	r->suite = rd_str(l, jr, "suite");
 	r->section = rd_str(l, jr, "section");
 	r->sweep_param = rd_str(l, jr, "sweep_param");
-	r->options = to_jsonc(&l->jd, opts);
-	if (!r->options)
-		die("out of memory");
 	measured_opts(l, opts, r);
 	return resdoc_load_metrics(l, ri, jr, r);
 }
 
 static int check_schema(struct loader *l)
 {
-	const struct jr_node *root = jr_root(&l->jd);
+	const struct jr_node *root = jr_root(l->jd);
 	const char *schema;
 
 	if (root->type != JR_OBJ)
 		return rd_bad(l->doc, "not a bpfbench result (the document is not a JSON object)");
-	schema = jr_str(&l->jd, jr_typed(&l->jd, root, "schema", JR_STR));
+	schema = jr_str(l->jd, jr_typed(l->jd, root, "schema", JR_STR));
 	if (!schema)
 		return rd_bad(l->doc, "not a bpfbench result (no \"schema\" member)");
 	if (strcmp(schema, RESDOC_SCHEMA))
@@ -326,44 +352,84 @@ static int parse(struct loader *l, char *buf, size_t len)
 
 	if (!len)
 		return rd_bad(l->doc, "empty file, not a bpfbench result");
-	if (jr_parse_lazy(&l->jd, buf, len, "samples", err, sizeof(err)))
+	if (jr_parse_lazy(&l->root, buf, len, "samples", err, sizeof(err)))
 		return rd_bad(l->doc, "%s", err);
 	return check_schema(l);
 }
 
+/*
+ * Room for run i, in doubling steps (a run array's length is known only
+ * by reading it); each slot zeroed as it is taken, so the pages of the
+ * room not yet used are never touched (not resident).
+ */
+static void grow_runs(struct res_doc *doc, int i, int *cap)
+{
+	if (i >= *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		doc->runs = realloc(doc->runs, (size_t)*cap * sizeof(*doc->runs));
+		if (!doc->runs)
+			die("out of memory");
+	}
+	memset(&doc->runs[i], 0, sizeof(*doc->runs));
+}
+
+/*
+ * The text before a run is read: its pages handed back to the kernel
+ * as the runs are loaded (every string kept is a copy), so the file and
+ * what it becomes are not both in memory whole.  Private anonymous
+ * memory, malloc's: a page dropped reads as zeros, which nobody reads.
+ */
+static void text_release(struct loader *l, const char *upto)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)l->root.text + l->released + page - 1) & ~(page - 1);
+	uintptr_t to = (uintptr_t)upto & ~(page - 1);
+
+	if (to < from + TEXT_RELEASE_STEP)
+		return;	/* in steps: a system call a megabyte, not a run */
+	madvise((void *)from, to - from, MADV_DONTNEED);
+	l->released = to - (uintptr_t)l->root.text;
+}
+
 static int load_doc(struct loader *l)
 {
-	const struct jr_node *root = jr_root(&l->jd), *env, *runs, *jr;
+	const struct jr_node *root = jr_root(l->jd), *env, *runs, *jr;
 	struct res_doc *doc = l->doc;
-	int ret, i = 0;
+	struct jr_iter it;
+	int ret, i = 0, cap = 0;
 
-	env = jr_typed(&l->jd, root, "env", JR_OBJ);
+	env = jr_typed(l->jd, root, "env", JR_OBJ);
 	if (!env)	/* the schema requires it, an object */
 		return rd_bad(doc, "malformed result: \"env\" is %s, not an object",
-			      jr_member(&l->jd, root, "env") ? "of another type" : "missing");
+			      jr_member(l->jd, root, "env") ? "of another type" : "missing");
 	doc->kernel = rd_str(l, env, "kernel");
 	doc->date = rd_str(l, env, "date");
-	resenv_load(&doc->env, &l->jd, env);
-	runs = jr_typed(&l->jd, root, "runs", JR_ARR);
-	if (!runs)
+	resenv_load(&doc->env, l->jd, env);
+	runs = jr_member(l->jd, root, "runs");
+	if (!runs || (runs->type != JR_RAW && runs->type != JR_ARR))
 		return rd_bad(doc, "malformed result: no \"runs\" array");
-	doc->runs = xcalloc(runs->u.kids.count ?: 1, sizeof(*doc->runs));
-	for (jr = jr_first(&l->jd, runs); jr; jr = jr_next(&l->jd, jr), i++) {
+	/* one run's nodes at a time (jsonr.h): the document's would cost the file again */
+	jr_iter_init_lazy(&it, l->jd, runs, "samples");
+	for (ret = 0; !ret && (jr = jr_iter_next(&it)); i++) {
+		grow_runs(doc, i, &cap);
 		doc->nr_runs = i + 1;	/* what resdoc_free() must release, even on error */
+		l->jd = jr_iter_doc(&it);
 		if (interrupted())
-			return read_interrupted(doc);
-		if (jr->type != JR_OBJ)
-			return rd_bad(doc, "malformed result: runs[%d] is not an object", i);
-		ret = load_run(l, i, jr);
-		if (ret)
-			return ret;
+			ret = read_interrupted(doc);
+		else if (jr->type != JR_OBJ)
+			ret = rd_bad(doc, "malformed result: runs[%d] is not an object", i);
+		else
+			ret = load_run(l, i, jr);
+		text_release(l, it.p);
 	}
-	return 0;
+	jr_iter_free(&it);
+	l->jd = &l->root;
+	return ret;
 }
 
 int resdoc_load(const char *path, struct res_doc *doc)
 {
-	struct loader l = { .doc = doc };
+	struct loader l = { .doc = doc, .jd = &l.root };
 	char *buf = NULL;
 	size_t len = 0;
 	int ret;
@@ -375,7 +441,7 @@ int resdoc_load(const char *path, struct res_doc *doc)
 		ret = parse(&l, buf, len);
 	if (!ret)
 		ret = load_doc(&l);
-	jr_free(&l.jd);
+	jr_free(&l.root);
 	free(buf);
 	return ret;
 }
@@ -396,7 +462,8 @@ void resdoc_free(struct res_doc *doc)
 		free(r->sample_repeat);
 		free(r->mopt_name);
 		free(r->mopt_value);
-		json_object_put(r->options);
+		free(r->opt_name);
+		free(r->opt_value);
 	}
 	free(doc->runs);
 	resenv_free(&doc->env);
@@ -425,4 +492,25 @@ const char *res_run_mopt(const struct res_run *r, const char *name)
 		if (!strcmp(r->mopt_name[i], name))
 			return r->mopt_value[i];
 	return NULL;
+}
+
+const char *res_run_opt(const struct res_run *r, const char *name)
+{
+	const char *v = NULL;
+	int i;
+
+	for (i = 0; i < r->nr_opts; i++)
+		if (same_name(r->opt_name[i], name))
+			v = r->opt_value[i];
+	return v;
+}
+
+bool res_opt_number(const char *text, double *v)
+{
+	char *end;
+
+	if (!text || !*text || *text == '"' || *text == 't' || *text == 'f' || *text == 'n')
+		return false;
+	*v = strtod(text, &end);
+	return !*end && isfinite(*v);
 }

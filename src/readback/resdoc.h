@@ -55,8 +55,9 @@ struct res_run {
 	const char *bench, *label, *suite, *section, *sweep_param;
 	int status;
 	bool interrupted;	/* a signal cut it short: fewer samples than asked for */
-	json_object *options;	/* as recorded */
-	int nr_mopts;		/* the options that say what was measured, sorted by name */
+	int nr_opts;		/* every option as recorded, in the file's order */
+	const char **opt_name, **opt_value;	/* value as compact JSON text */
+	int nr_mopts;		/* the options that say what was measured, sorted by res_name_cmp() */
 	const char **mopt_name, **mopt_value;	/* value as compact JSON text */
 	int nr_metrics;
 	struct res_metric *metrics;
@@ -76,6 +77,8 @@ struct res_doc {
 	struct res_chunk *strings;	/* every string above lives here */
 };
 
+/* Option names in order, '-' and '_' alike (they match so): <0, 0, >0 as strcmp(). */
+int res_name_cmp(const char *a, const char *b);
 /* 0, or EXIT_USAGE after one line naming the file and the problem. */
 int resdoc_load(const char *path, struct res_doc *doc);
 void resdoc_free(struct res_doc *doc);
@@ -83,5 +86,9 @@ void resdoc_free(struct res_doc *doc);
 const struct res_metric *res_run_metric(const struct res_run *r, const char *name, const char *key);
 /* The recorded value of a measured option as JSON text, NULL when absent or at its default. */
 const char *res_run_mopt(const struct res_run *r, const char *name);
+/* Any recorded option's value as JSON text ('-' and '_' alike; the last of them), NULL: absent. */
+const char *res_run_opt(const struct res_run *r, const char *name);
+/* Whether an option's JSON text is a number, and which. */
+bool res_opt_number(const char *text, double *v);
 
 #endif

@@ -9,7 +9,9 @@
 /* What one load is working on. */
 struct loader {
 	struct res_doc *doc;
-	struct jr_doc jd;
+	struct jr_doc root;		/* the document, its runs kept as text */
+	const struct jr_doc *jd;	/* the nodes being read: root's, or a run's */
+	size_t released;		/* the text before this offset was handed back */
 };
 
 /* One line "PATH: what" on stderr; returns EXIT_USAGE. */

@@ -26,8 +26,8 @@ static const char *const kind_names[] = {
 
 static int metric_kind(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
 {
-	const char *kind = jr_str(&l->jd, jr_typed(&l->jd, jm, "kind", JR_STR));
-	const char *better = jr_str(&l->jd, jr_typed(&l->jd, jm, "better", JR_STR));
+	const char *kind = jr_str(l->jd, jr_typed(l->jd, jm, "kind", JR_STR));
+	const char *better = jr_str(l->jd, jr_typed(l->jd, jm, "better", JR_STR));
 	size_t k;
 
 	m->kind = RES_SAMPLED;
@@ -77,7 +77,7 @@ static const char *unit_today(const char *unit)
 /* One field of a key into buf at *off, as mkey.h writes it: 0, or -1 when it is none. */
 static int key_field(struct loader *l, const struct jr_node *f, char *buf, size_t *off)
 {
-	const char *name = jr_key(&l->jd, f), *v;
+	const char *name = jr_key(l->jd, f), *v;
 	char num[32];
 	int n;
 
@@ -85,7 +85,7 @@ static int key_field(struct loader *l, const struct jr_node *f, char *buf, size_
 		snprintf(num, sizeof(num), "%" PRId64, f->u.i);
 		v = num;
 	} else if (f->type == JR_STR) {
-		v = jr_str(&l->jd, f);
+		v = jr_str(l->jd, f);
 	} else {
 		return -1;
 	}
@@ -101,7 +101,7 @@ static int key_field(struct loader *l, const struct jr_node *f, char *buf, size_
 /* "key": {"op": "lookup", "batch": 1000} as the text "op=lookup,batch=1000"; absent: NULL. */
 static int metric_key(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
 {
-	const struct jr_node *k = jr_member(&l->jd, jm, "key"), *f;
+	const struct jr_node *k = jr_member(l->jd, jm, "key"), *f;
 	char buf[MKEY_MAX];
 	size_t off = 0;
 
@@ -111,7 +111,7 @@ static int metric_key(struct loader *l, int ri, const struct jr_node *jm, struct
 	if (k->type != JR_OBJ)
 		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s.key is not an object",
 			      ri, m->id);
-	for (f = jr_first(&l->jd, k); f; f = jr_next(&l->jd, f))
+	for (f = jr_first(l->jd, k); f; f = jr_next(l->jd, f))
 		if (key_field(l, f, buf, &off))
 			return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s.key: each "
 				      "field a string or an integer, without ',', '=', '{' or "
@@ -124,12 +124,12 @@ static int metric_key(struct loader *l, int ri, const struct jr_node *jm, struct
 
 static int load_metric(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
 {
-	const struct jr_node *n = jr_typed(&l->jd, jm, "n", JR_INT);
+	const struct jr_node *n = jr_typed(l->jd, jm, "n", JR_INT);
 	double mean;
 
 	int ret;
 
-	m->id = rd_keep(l->doc, jr_key(&l->jd, jm));
+	m->id = rd_keep(l->doc, jr_key(l->jd, jm));
 	m->name = rd_str(l, jm, "name") ?: m->id;	/* older files: the key is the name */
 	ret = metric_key(l, ri, jm, m);
 	if (ret)
@@ -142,7 +142,7 @@ static int load_metric(struct loader *l, int ri, const struct jr_node *jm, struc
 		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s lacks a unit or mean",
 			      ri, m->id);
 	m->mean = mean;
-	if ((!n && jr_member(&l->jd, jm, "n")) || (n && (n->u.i < 0 || n->u.i > INT_MAX)))
+	if ((!n && jr_member(l->jd, jm, "n")) || (n && (n->u.i < 0 || n->u.i > INT_MAX)))
 		return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s.n is not a count "
 			      "(an integer >= 0)", ri, m->id);
 	m->n = n ? (int)n->u.i : 0;
@@ -277,7 +277,7 @@ static int load_samples(struct loader *l, int ri, const struct jr_node *samples,
 	size_t si = 0;
 
 	c.limit = (samples->type == JR_RAW ? samples->u.s.len / 2 : UINT32_MAX) + (1u << 20);
-	jr_iter_init(&it, &l->jd, samples);
+	jr_iter_init(&it, l->jd, samples);
 	for (; !ret && (s = jr_iter_next(&it)); si++) {
 		c.d = jr_iter_doc(&it);
 		if (!(si & 4095) && interrupted())
@@ -314,13 +314,13 @@ static int load_repeats(struct loader *l, int ri, const struct jr_node *reps, st
 		for (k = 0; k < r->nr_repeats; k++)
 			r->metrics[i].rep_mean[k] = NAN;
 	}
-	for (k = 0, rec = jr_first(&l->jd, reps); rec; rec = jr_next(&l->jd, rec), k++) {
-		jm = jr_first(&l->jd, jr_typed(&l->jd, rec, "metrics", JR_OBJ));
-		if (!jr_typed(&l->jd, rec, "metrics", JR_OBJ))
+	for (k = 0, rec = jr_first(l->jd, reps); rec; rec = jr_next(l->jd, rec), k++) {
+		jm = jr_first(l->jd, jr_typed(l->jd, rec, "metrics", JR_OBJ));
+		if (!jr_typed(l->jd, rec, "metrics", JR_OBJ))
 			return rd_bad(l->doc, "malformed result: runs[%d].repeats[%d] lacks its metrics",
 				      ri, k);
-		for (; jm; jm = jr_next(&l->jd, jm)) {
-			m = sample_metric(r, jr_key(&l->jd, jm), &hint);
+		for (; jm; jm = jr_next(l->jd, jm)) {
+			m = sample_metric(r, jr_key(l->jd, jm), &hint);
 			if (!m)
 				continue;
 			if (rd_num(l, jm, "mean", &mean))
@@ -334,9 +334,9 @@ static int load_repeats(struct loader *l, int ri, const struct jr_node *reps, st
 
 int resdoc_load_metrics(struct loader *l, int ri, const struct jr_node *jr, struct res_run *r)
 {
-	const struct jr_node *metrics = jr_typed(&l->jd, jr, "metrics", JR_OBJ);
-	const struct jr_node *samples = jr_member(&l->jd, jr, "samples");
-	const struct jr_node *reps = jr_member(&l->jd, jr, "repeats"), *jm;
+	const struct jr_node *metrics = jr_typed(l->jd, jr, "metrics", JR_OBJ);
+	const struct jr_node *samples = jr_member(l->jd, jr, "samples");
+	const struct jr_node *reps = jr_member(l->jd, jr, "repeats"), *jm;
 	int ret;
 
 	if (!metrics || !samples || (samples->type != JR_RAW && samples->type != JR_ARR))
@@ -344,10 +344,10 @@ int resdoc_load_metrics(struct loader *l, int ri, const struct jr_node *jr, stru
 	if (reps && reps->type != JR_ARR)
 		return rd_bad(l->doc, "malformed result: runs[%d].repeats is not an array", ri);
 	r->metrics = xcalloc(metrics->u.kids.count ?: 1, sizeof(*r->metrics));
-	for (jm = jr_first(&l->jd, metrics); jm; jm = jr_next(&l->jd, jm)) {
+	for (jm = jr_first(l->jd, metrics); jm; jm = jr_next(l->jd, jm)) {
 		if (jm->type != JR_OBJ)
 			return rd_bad(l->doc, "malformed result: runs[%d].metrics.%s is not an object",
-				      ri, jr_key(&l->jd, jm));
+				      ri, jr_key(l->jd, jm));
 		ret = load_metric(l, ri, jm, &r->metrics[r->nr_metrics++]);
 		if (ret)
 			return ret;

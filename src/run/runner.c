@@ -26,7 +26,6 @@
 #include "util.h"
 
 /* Fewer free file descriptors than this after a failure: say so. */
-#define FDS_LOW	32
 
 /* Sleeps until an absolute time; false if a signal or a thread failure cut it short. */
 static bool sleep_until(struct bench_env *env, uint64_t when)
@@ -233,27 +232,6 @@ static int failure_status(struct run_result *res, int err)
 	if (err == -EINVAL)
 		return EXIT_USAGE;
 	return 1;
-}
-
-/* How many more files this process may open; -1 if it cannot tell. */
-static int fds_free(void)
-{
-	struct rlimit rl;
-	struct dirent *e;
-	int open = 0;
-	DIR *d;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur > INT_MAX)
-		return -1;
-	d = opendir("/proc/self/fd");
-	if (!d)
-		return errno == EMFILE ? 0 : -1;
-	while ((e = readdir(d)))
-		open += e->d_name[0] != '.';
-	closedir(d);
-	open--;		/* the directory's own */
-	/* inherited descriptors may lie above the limit */
-	return (int)rl.rlim_cur > open ? (int)rl.rlim_cur - open : 0;
 }
 
 /*

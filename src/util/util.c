@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include "util.h"
@@ -126,6 +129,38 @@ void libbpf_warning_note(const char *fmt, va_list ap)
 const char *libbpf_warning(void)
 {
 	return libbpf_first;
+}
+
+int fds_free(void)
+{
+	struct rlimit rl;
+	struct dirent *e;
+	int open = 0;
+	DIR *d;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur > INT_MAX)
+		return -1;
+	d = opendir("/proc/self/fd");
+	if (!d)
+		return errno == EMFILE ? 0 : -1;
+	while ((e = readdir(d)))
+		open += e->d_name[0] != '.';
+	closedir(d);
+	open--;		/* the directory's own */
+	/* inherited descriptors may lie above the limit */
+	return (int)rl.rlim_cur > open ? (int)rl.rlim_cur - open : 0;
+}
+
+bool fds_ran_short(int err)
+{
+	const char *lw = libbpf_warning();
+	int left;
+
+	if (err == EMFILE || err == -EMFILE || err == ENFILE || err == -ENFILE ||
+	    strstr(lw, strerror(EMFILE)) || strstr(lw, strerror(ENFILE)))
+		return true;
+	left = fds_free();
+	return left >= 0 && left < FDS_LOW;
 }
 
 void vmsg(const char *fmt, ...)
@@ -403,4 +438,20 @@ void *xcalloc(size_t n, size_t size)
 	if (!p)
 		die("out of memory");
 	return p;
+}
+
+void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!size || *len >= size - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		buf[*len] = 0;
+	else
+		*len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;
 }

@@ -36,6 +36,18 @@ void errmsg_forget(void);
  */
 void libbpf_warning_note(const char *fmt, va_list ap);
 const char *libbpf_warning(void);
+/* Below this many free descriptors, a BPF object's load may fail for want of them. */
+#define FDS_LOW	32
+/* How many more files this process may open; -1 if it cannot tell. */
+int fds_free(void);
+/*
+ * Whether a failure may be for want of file descriptors: err (-errno or
+ * errno) or libbpf's first warning is EMFILE or ENFILE, or fewer than
+ * FDS_LOW are free (libbpf's feature probes then fail silently, and it
+ * loads a program without the maps it needs).  A limit of ours to
+ * report, never a feature the kernel lacks.
+ */
+bool fds_ran_short(int err);
 /* While muted, errmsg() only records (a suite row shows the reason); returns the old state. */
 bool errmsg_mute(bool on);
 
@@ -71,6 +83,14 @@ int thread_join_waking(pthread_t t);
 bool thread_woken(void);
 
 void *xcalloc(size_t n, size_t size);
+
+/*
+ * Appends to buf (size bytes) at *len and moves *len on, never past
+ * size - 1: what does not fit is cut, and so are later appends, where
+ * adding snprintf()'s return would step past the buffer.
+ */
+void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /*
  * Tells valgrind that the kernel filled len bytes at p through a bpf()
