@@ -8,7 +8,7 @@
  * change is found, and how often there is no verdict or no telling.
  *
  *   calib [--seed S] [--trials N] [--path P] [--model M]   the table (doc/calibration.md)
- *   calib --real DIR TAG                                   recorded runs DIR/TAG-{A,B}-NN.json
+ *   calib --real DIR TAG [--same]                          recorded runs DIR/TAG-{A,B}-NN.json
  *   calib --check                                          the fixed-seed subset, as TAP
  */
 #include <math.h>
@@ -127,7 +127,7 @@ static int table(int trials, uint64_t seed, const char *only_path, const char *o
 static void usage(void)
 {
 	fprintf(stderr, "usage: calib [--seed S] [--trials N] [--path P] [--model M]\n"
-			"       calib --real DIR TAG [--trials N] [--seed S]\n"
+			"       calib --real DIR TAG [--same] [--trials N] [--seed S]\n"
 			"       calib --check\n");
 	exit(2);
 }
@@ -136,11 +136,16 @@ int main(int argc, char **argv)
 {
 	const char *only_path = NULL, *only_model = NULL, *real_dir = NULL, *tag = NULL;
 	int trials = 2000, i;
+	bool same = false;
 	uint64_t seed = 1;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--check"))
 			return calib_check();
+		if (!strcmp(argv[i], "--same")) {	/* A and B are one configuration */
+			same = true;
+			continue;
+		}
 		if (i + 1 >= argc)
 			usage();
 		if (!strcmp(argv[i], "--seed"))
@@ -159,6 +164,6 @@ int main(int argc, char **argv)
 	if (trials < 1)
 		usage();
 	if (real_dir)
-		return calib_real(real_dir, tag, trials, seed);
+		return calib_real(real_dir, tag, same, trials, seed);
 	return table(trials, seed, only_path, only_model);
 }

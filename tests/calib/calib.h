@@ -84,7 +84,7 @@ void side_free(struct side *s);
 /* Judges NEW against OLD as compare (paired: as ab) would, one row alone. */
 void judge(struct cmp_row *row, struct side *old, struct side *new, bool paired);
 
-int calib_real(const char *dir, const char *tag, int trials, uint64_t seed);
+int calib_real(const char *dir, const char *tag, bool same, int trials, uint64_t seed);
 int calib_check(void);
 
 #endif

@@ -147,7 +147,7 @@ static void row(const char *tag, const char *what, const char *path, const struc
 	       t->max_span);
 }
 
-int calib_real(const char *dir, const char *tag, int trials, uint64_t seed)
+int calib_real(const char *dir, const char *tag, bool same, int trials, uint64_t seed)
 {
 	static const struct { const char *name; int n; bool paired; } paths[] = {
 		{ "plain (1 run a side)", 1, false }, { "-r 3", 3, false },
@@ -165,21 +165,21 @@ int calib_real(const char *dir, const char *tag, int trials, uint64_t seed)
 			dir, tag, a.n, b.n);
 		return 1;
 	}
-	truth = ratio_of_means(&a, &b);
-	printf("%s: %s, %d A and %d B runs, B/A of the mean run means %.4f\n", tag, a.metric,
-	       a.n, b.n, truth);
+	truth = same ? 1 : ratio_of_means(&a, &b);
+	printf("%s: %s, %d A and %d B runs, B/A of the mean run means %.4f%s\n", tag, a.metric,
+	       a.n, b.n, ratio_of_means(&a, &b), same ? " (one configuration: the truth is 1)" : "");
 	printf("| runs | compared | path | n | CI cover %% | wrong-way or false change %% | "
 	       "equal %% | right change %% | no verdict or cannot tell %% | widest CI |\n"
 	       "|---|---|---|---|---|---|---|---|---|---|\n");
 	rng_seed(&r, seed);
 	for (p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
-		struct tally same = { 0 }, ab = { 0 }, slow = { 0 };
+		struct tally aa = { 0 }, ab = { 0 }, slow = { 0 };
 
-		draw(&same, &a, &a, paths[p].n, paths[p].paired, 1, 1, trials, &r);
+		draw(&aa, &a, &a, paths[p].n, paths[p].paired, 1, 1, trials, &r);
 		draw(&ab, &a, &b, paths[p].n, paths[p].paired, 1, truth, trials, &r);
 		draw(&slow, &a, &b, paths[p].n, paths[p].paired, 0.95, truth * 0.95, trials, &r);
-		if (same.n)
-			row(tag, "A vs A", paths[p].name, &same);
+		if (aa.n)
+			row(tag, "A vs A", paths[p].name, &aa);
 		row(tag, "A vs B", paths[p].name, &ab);
 		row(tag, "A vs B×0.95", paths[p].name, &slow);
 	}
