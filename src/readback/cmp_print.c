@@ -112,8 +112,9 @@ void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 		printf("Tests: rates, times and ratios by Welch's t and Mann-Whitney's U (p rank), on\n"
 		       "  run means when both sides have >= %d runs, else on batch means of the\n"
 		       "  samples (floor(sqrt(n)), fewer if correlated), or on a short series'\n"
-		       "  samples, their variance raised for a lag-1 correlation of >= %g;",
-		       CMP_MIN_RUNS, CMP_SHORT_MIN_R);
+		       "  samples, their variance raised for a lag-1 correlation of >= %g; each\n"
+		       "  side's noise raised by --drift %g%% (separate sessions);",
+		       CMP_MIN_RUNS, CMP_SHORT_MIN_R, o->drift * 100);
 	printf(" two-sided;\n  p adjusted over %d rows by %s (a row too short to\n"
 	       "  test counts as p = 1); significant when adjusted p < %g.\n",
 	       family, adjust_names[o->adjust], o->alpha);
