@@ -403,7 +403,7 @@ run compare -v "$TMPD/ops-o.json" "$TMPD/ops-n.json"
 	! grep -E ' ops  .* (higher|lower|faster|slower|cannot tell|no verdict|equal)$' <<<"$OUT" | grep -q .
 ok $? "compare -v: the methods; a count that follows the rate listed without a verdict" || diag "$OUT"
 run compare -q "$TMPD/ops-o.json" "$TMPD/ops-n.json"
-[ "$(grep -c . <<<"$OUT")" -eq 3 ] && [ "$(grep -cvE "$answer_re" <<<"$OUT")" -eq 0 ]
+[ "$(answers "$OUT" | grep -c .)" -eq 3 ] && [ "$(answers "$OUT" | grep -cvE "$answer_re")" -eq 0 ]
 ok $? "compare -q: only the three answer lines" || diag "$OUT"
 
 # ---- ab's pairs: a paired test sees through drift both sides share ----
@@ -439,7 +439,7 @@ bound=$(binom_bound "$pairs")
 ok $? "paired, same configuration: $alarms false alarms in $pairs (at most $bound)"
 gen "$TMPD/p1.json" --rows 1 --samples 5
 run compare -q "$TMPD/p1.json" "$TMPD/p1.json" --paired
-grep -q 'no verdict (throughput +0.0%: 1/1 runs, too few pairs to test); run 3 or more pairs' <<<"$OUT"
+grep -q 'no verdict (throughput +0.0%: 1/1 runs, too few pairs to test); run 3 or more pairs' <<<"$(answers "$OUT")"
 ok $? "paired, one run a side: no verdict, and what would give one" || diag "$OUT"
 
 # ---- two default runs (5 one-second samples of one process) can be compared ----

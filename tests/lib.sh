@@ -32,6 +32,12 @@ todo() {
 	fi
 }
 fail() { ok 1 "$1"; [ -n "${2:-}" ] && diag "$2"; }
+answers() {	# answers TEXT: compare's answer lines, each joined with its remedy's indented line
+	awk '/^    / && l != "" { sub(/^ +/, ""); l = l "; " $0; next }
+	     { if (l != "") print l; l = $0 }
+	     END { if (l != "") print l }' <<<"$1"
+}
+
 latency_lines() {	# latency_lines TEXT: each Latency line joined with its indented lines
 	awk '/^Latency/ { if (l != "") print l; l = $0; next }
 	     l != "" && /^  / { sub(/^ +/, " "); l = l $0; next }

@@ -68,10 +68,10 @@ all(r["options"]["duration"] == 0.5 and r["options"]["warmup"] == 0 and r["runs"
 ok $? "ab: -w0 -d0.5 before the subcommand ran both sides so"
 run ab "bpf-loop --nr_loops 10 -w0 -d0.5 --period-ms 250" "bpf-loop --nr_loops 100 -w0 -d0.5 --period-ms 250" \
 	-r 2 -q --name few --name many
-[ "$RC" -eq 0 ] && [ "$(grep -c . <<<"$OUT")" -ge 1 ] && [ "$(grep -cvE "$answer_re" <<<"$OUT")" -eq 0 ]
+[ "$RC" -eq 0 ] && [ "$(grep -c . <<<"$OUT")" -ge 1 ] && [ "$(answers "$OUT" | grep -cvE "$answer_re")" -eq 0 ]
 ok $? "ab -q --name few --name many: only answer lines, in the names given" || diag "$OUT" "$ERR"
 run ab "bpf-loop --nr_loops 10 -w0 -d0.5 --period-ms 250" "bpf-loop -w0 -d0.5 --period-ms 250" -r 1 -q
-grep -q 'no verdict (.*); run 3 or more pairs' <<<"$OUT"
+grep -q 'no verdict (.*); run 3 or more pairs' <<<"$(answers "$OUT")"
 ok $? "ab -r 1: no verdict, and what would give one" || diag "$OUT"
 
 # option checks before any run: one line, exit 2, at once

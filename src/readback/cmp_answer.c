@@ -14,6 +14,7 @@
 #include "util.h"
 
 #define ANSWER_MAX	384
+#define ANSWER_COLS	120	/* a default line's width */
 
 /* A row that can lead: its own test or threshold, not a derived or bookkeeping one. */
 static bool can_lead(const struct cmp_row *r)
@@ -74,10 +75,10 @@ static void change_text(char *buf, size_t len, const struct cmp_row *r)
 static const char *remedy(const struct cmp_row *r, const struct cmp_opts *o)
 {
 	if (o->paired)
-		return "more pairs would narrow it: a larger -r or --precision";
+		return "more pairs (-r, --precision) would narrow it";
 	if (r->one_process || r->basis == BASIS_SHORT || r->basis == BASIS_BATCHES)
-		return "-r 3 on each side, a longer -d, or ab --precision 2";
-	return "more runs (-r) on each side would narrow it";
+		return "-r 3 a side, a longer -d, or ab --precision 2";
+	return "more runs (-r) would narrow it";
 }
 
 static void no_verdict_text(char *buf, size_t len, const struct cmp_row *r,
@@ -88,14 +89,12 @@ static void no_verdict_text(char *buf, size_t len, const struct cmp_row *r,
 	switch (r->why) {
 	case WHY_CORRELATED:
 		if (r->basis == BASIS_SHORT)
-			snprintf(buf, len, "no verdict (%s %s: %d/%d samples, correlated (lag-1 r "
-				 "%.2f), about %.1f/%.1f independent values: too few to test); %s",
-				 id, ch, r->ounits, r->nunits, r->r_used, r->eff_old, r->eff_new,
-				 remedy(r, o));
+			snprintf(buf, len, "no verdict (%s %s: %d/%d samples, lag-1 r %.2f: "
+				 "~%.1f/%.1f independent values); %s", id, ch, r->ounits,
+				 r->nunits, r->r_used, r->eff_old, r->eff_new, remedy(r, o));
 		else
 			snprintf(buf, len, "no verdict (%s %s: %d/%d batch means of one process, "
-				 "%.1f degrees of freedom: too few to test); %s", id, ch, r->ounits,
-				 r->nunits, r->df, remedy(r, o));
+				 "df %.1f); %s", id, ch, r->ounits, r->nunits, r->df, remedy(r, o));
 		break;
 	case WHY_WIDE:
 		snprintf(buf, len, "no verdict (%s %s: its 95%% CI spans more than %g×); %s", id,
@@ -122,15 +121,15 @@ static void cannot_tell_text(char *buf, size_t len, const struct cmp_row *r,
 	char ci[96];
 
 	if (r->why == WHY_RESOLUTION) {
-		snprintf(buf, len, "cannot tell (%s %s: %.4g → %.4g %s, within the ±%.3g %s "
-			 "resolution of its measurement)", r->nm->id, ch, r->ofig, r->nfig,
+		snprintf(buf, len, "cannot tell (%s %s: %.4g → %.4g %s, within its measurement's "
+			 "±%.3g %s resolution)", r->nm->id, ch, r->ofig, r->nfig,
 			 r->nm->unit, fmax(r->om->resolution, r->nm->resolution), r->nm->unit);
 		return;
 	}
 	cmp_fmt_interval(ci, sizeof(ci), r, o);
 	if (r->why == WHY_ADJUSTED)
-		snprintf(buf, len, "cannot tell (%s %s, %s: not significant after the "
-			 "adjustment over the compared rows); %s", r->nm->id, ch, ci, remedy(r, o));
+		snprintf(buf, len, "cannot tell (%s %s, %s: not significant after adjusting "
+			 "for the rows compared); %s", r->nm->id, ch, ci, remedy(r, o));
 	else
 		snprintf(buf, len, "cannot tell (%s %s, %s, wider than ±%g%%); %s", r->nm->id, ch,
 			 ci, o->noise * 100, remedy(r, o));
@@ -181,6 +180,30 @@ void cmp_answer_text(char *buf, size_t len, const struct cmp_row *r, const struc
 	}
 }
 
+/* Display width: bytes less UTF-8 continuation bytes ("×", "±", "→"). */
+static int width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/*
+ * "run: answer", within ANSWER_COLS: a longer one goes on with its remedy
+ * (after "; ") on an indented line of its own.
+ */
+static void print_answer(const char *run, const char *answer)
+{
+	const char *cut = strstr(answer, "); ");
+
+	if (width(run) + 2 + width(answer) <= ANSWER_COLS || !cut)
+		printf("%s: %s\n", run, answer);
+	else
+		printf("%s: %.*s\n    %s\n", run, (int)(cut + 1 - answer), answer, cut + 3);
+}
+
 static void print_run(const struct cmp_table *t, int first, int end, const struct cmp_opts *o)
 {
 	char buf[ANSWER_MAX];
@@ -189,13 +212,13 @@ static void print_run(const struct cmp_table *t, int first, int end, const struc
 	if (lead < 0)
 		return;
 	cmp_answer_text(buf, sizeof(buf), &t->rows[lead], o);
-	printf("%s: %s\n", t->rows[lead].run, buf);
+	print_answer(t->rows[lead].run, buf);
 	/* every other metric that changed (or moved unseen), each on a line of its own */
 	for (i = first; i < end; i++) {
 		if (i == lead || !own_line(&t->rows[i]))
 			continue;
 		cmp_answer_text(buf, sizeof(buf), &t->rows[i], o);
-		printf("%s: %s\n", t->rows[i].run, buf);
+		print_answer(t->rows[i].run, buf);
 	}
 }
 

@@ -276,7 +276,7 @@ static void print_uncompared(struct cmp_match *m, const struct cmp_args *a,
 			       n->status ? (n->status >= 128 ? " (interrupted)" : "") : "");
 		else if (pair[i] < 0 && cmp_closest_names(m, i, parts, sizeof(parts)))
 			printf("%s: not compared: no run of %s has its options (they differ in "
-			       "%s); to compare these configurations: --ignore-option %s\n",
+			       "%s)\n    to compare these configurations: --ignore-option %s\n",
 			       names[i], a->o.old_name, parts, parts);
 	}
 }
