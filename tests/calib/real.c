@@ -134,6 +134,15 @@ static void draw(struct tally *t, const struct series *a, const struct series *b
 	}
 }
 
+static void series_free(struct series *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free((char *)s->metric);
+}
+
 static double ratio_of_means(const struct series *a, const struct series *b)
 {
 	return stats_mean(b->mean, b->n) / stats_mean(a->mean, a->n);
@@ -163,6 +172,8 @@ int calib_real(const char *dir, const char *tag, bool same, int trials, uint64_t
 	if (a.n < 6 || b.n < 6) {
 		fprintf(stderr, "calib: %s/%s-{A,B}-NN.json: %d and %d runs, at least 6 each\n",
 			dir, tag, a.n, b.n);
+		series_free(&a);
+		series_free(&b);
 		return 1;
 	}
 	truth = same ? 1 : ratio_of_means(&a, &b);
@@ -183,5 +194,7 @@ int calib_real(const char *dir, const char *tag, bool same, int trials, uint64_t
 		row(tag, "A vs B", paths[p].name, &ab);
 		row(tag, "A vs B×0.95", paths[p].name, &slow);
 	}
+	series_free(&a);
+	series_free(&b);
 	return 0;
 }
