@@ -104,9 +104,12 @@ KINDS = ("prog", "map", "link")
 def listing(kind):
     out = subprocess.run(["bpftool", kind, "show", "-j"], capture_output=True, text=True).stdout
     try:
-        return json.loads(out) or []
+        got = json.loads(out) or []
     except ValueError:
         return []
+    # an object freed while bpftool lists can come out as an error entry
+    # without an id (other processes' churn): it is no object any more
+    return [o for o in got if isinstance(o, dict) and "id" in o]
 
 def all_ids():
     return {k: [o["id"] for o in listing(k)] for k in KINDS}
