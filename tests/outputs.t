@@ -149,9 +149,11 @@ ok $? "a fifo without a reader: one line, exit 1, nothing measured ($(((t1 - t0)
 	diag "$(cat "$TMPD/err")"
 # an interrupted run writes what it measured, marked so, and its reader sees the end: nothing hangs
 fifo_reader "$TMPD/fifo" "$TMPD/from-fifo"
-"$BPFBENCH" bpf-loop -w0 -d20 --period-ms 100 -q --json "$TMPD/fifo" >/dev/null 2>"$TMPD/err" &
-pid=$!
-sleep 1
+# (the signal once a sample was measured, not after a fixed second: a busy
+# machine, or ASan, may not have measured one by then)
+bg_start bpf-loop -w0 -d20 --period-ms 100 --json "$TMPD/fifo"
+pid=$PID
+for i in $(seq 1200); do grep -q '^Iter' "$TMPD/bg.out" && break; kill -0 $pid 2>/dev/null || break; sleep 0.05; done
 kill -INT $pid
 wait $pid
 RC=$?
@@ -159,7 +161,7 @@ wait $reader
 rrc=$?
 [ "$RC" -eq 130 ] && [ "$rrc" -eq 0 ] && is_result "$TMPD/from-fifo" &&
 	json_check "$TMPD/from-fifo" 'd["interrupted"] is True'
-ok $? "a fifo and SIGINT: exit 130, the reader gets the measured samples marked interrupted, and ends (rc $RC, reader $rrc)" || diag "$(cat "$TMPD/err")"
+ok $? "a fifo and SIGINT: exit 130, the reader gets the measured samples marked interrupted, and ends (rc $RC, reader $rrc)" || diag "$(cat "$TMPD/bg.err")"
 for t in "block device:b 7 0" "socket:"; do
 	rm -f "$TMPD/node"
 	if [ "${t#*:}" ]; then mknod "$TMPD/node" ${t#*:}; else python3 -c '
