@@ -17,17 +17,21 @@ shift
 [ -x "$helper" ] || { echo "check-busy: no $helper (make builds it)" >&2; exit 2; }
 
 pids=()
-stop_load() {
+check=
+# the load stopped, and make check with every test it runs (its own session,
+# so its whole group is ours to end) if the harness is ended before it is
+stop_all() {
 	local p
 	trap - EXIT INT TERM HUP
+	[ -n "$check" ] && kill -TERM -- "-$check" 2>/dev/null && wait "$check" 2>/dev/null
 	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
 	pids=()
 }
-trap 'stop_load' EXIT
-trap 'stop_load; exit 130' INT
-trap 'stop_load; exit 143' TERM
-trap 'stop_load; exit 129' HUP
+trap 'stop_all' EXIT
+trap 'stop_all; exit 130' INT
+trap 'stop_all; exit 143' TERM
+trap 'stop_all; exit 129' HUP
 
 ncpu=$(nproc)
 # maps under bpfbench's names too: the tests' object counting must tell
@@ -44,8 +48,13 @@ for p in "${pids[@]}"; do
 done
 echo "check-busy: load running: 1 BPF map churner, $ncpu CPU hogs (pids ${pids[*]})"
 start=$(date +%s)
-make "$@" check
+# in the background, waited for: a signal to the harness is acted on at once
+# (bash runs a trap only once a foreground command has ended)
+setsid make "$@" check </dev/null &
+check=$!
+wait "$check"
 rc=$?
+check=
 echo "check-busy: make check exit $rc after $(($(date +%s) - start)) s beside the load"
-stop_load
+stop_all
 exit "$rc"
