@@ -68,7 +68,7 @@ FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all run check test deps clean fuzz fuzzers valgrind man completion install uninstall \
-	vm-deps check-kernel check-kernel-ci
+	vm-deps check-kernel check-kernel-ci check-busy
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -194,10 +194,14 @@ run: deps
 # The builds of check use every CPU unless make was given its own -j.
 NPROC		:= $(shell nproc 2>/dev/null || echo 1)
 JOBS		:= $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
-# Tests run side by side, one per CPU: most of their time is the fixed -d of
-# short runs, not CPU, and a test must pass beside other BPF users anyway
-# (tests/lib.sh counts only the objects of its own processes).
-PROVE		:= prove -j$(NPROC) -e bash
+# Both passes' tests run side by side in one prove, two per CPU: most of a
+# test's time is the fixed -d of short runs and the waits around them, not
+# CPU (make check's CPU time is about half its wall time on 2 CPUs), and a
+# test must pass beside other BPF users and load anyway (tests/lib.sh
+# counts only the objects of its own processes; its deadlines are measured
+# under the load of the moment).  The slowest first, so the pool stays full.
+PROVE_JOBS	:= $(shell echo $$(( $(NPROC) * 2 )))
+PROVE		:= prove -j$(PROVE_JOBS) -e bash --timer -f --comments
 # ... except those that judge timing or noise: they run alone, after the rest
 # (a self-comparison beside another test's bursts of load is no self-comparison).
 SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
@@ -206,31 +210,67 @@ SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
 # UBSan, not to repeat in it every kernel-side variation the family tests
 # run in the plain pass: under the sanitizers tests/san/families.t stands in
 # for them, every benchmark once with the options that reach its family's C
-# code (--verify, --count, --latency, use cases, map types, consumers).  Also
-# left out: busy.t (tests/lib.sh's object counting against other processes,
-# no bpfbench code of its own), memcheck.t (valgrind cannot run an ASan
-# binary), the VM runner's tests (shell scripts and a boot) and the tests
-# only a newer kernel runs (they skip here; make check-kernel-ci runs them).
+# code (--verify, --count, --latency, use cases, map types, consumers,
+# test-run's calibration; every run reads CPU pressure for its Noise line).
+# Also left out: busy.t (tests/lib.sh's object counting against other
+# processes, no bpfbench code of its own), includes.t (a script over the
+# source tree, no binary), memcheck.t (valgrind cannot run an ASan binary),
+# the VM runner's tests (shell scripts and a boot), the tests only a newer
+# kernel runs (they skip here; make check-kernel-ci runs them), and the two
+# that judge timing and noise, testrun.t and noise.t (ASan's slowdown is
+# what they would measure; their user-space paths run in families.t).
 # Every other test, and any new one, runs in both passes: the core and its
-# outputs (CLI, results, JSON/CSV/Markdown, schema, compare, ab and verdicts, plot, C unit tests, fuzz corpora, histograms, faults,
-# signals, state, probe, privileges, kernel stats, test-run, install).
-SAN_OMIT	:= tests/bloom.t tests/bpf_for.t tests/bpf_loop.t tests/htab_mem.t \
-		   tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
-		   tests/busy.t tests/memcheck.t tests/vm.t tests/vm_boot.t $(wildcard tests/kernel_*.t)
+# outputs (CLI, results, JSON/CSV/Markdown, schema, compare, ab and verdicts,
+# plot, C unit tests, fuzz corpora, histograms, faults, signals, state,
+# probe, privileges, kernel stats, install).
+SAN_OMIT	:= tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
+		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
+		   tests/busy.t tests/includes.t tests/memcheck.t tests/vm.t tests/vm_boot.t \
+		   tests/noise.t tests/testrun.t $(wildcard tests/kernel_*.t)
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
+# The sanitizer pass's tests are run through wrappers, build-san/check/NAME.t,
+# that point them at build-san: one prove schedules both passes.
+SAN_CHECK	:= build-san/check
+san_wrap	= $(SAN_CHECK)/$(notdir $(1))
+# The slowest tests of each pass (prove --timer on a 2-vCPU VM), started first.
+SLOW_TESTS	:= tests/maps.t tests/htab_mem.t tests/busy.t tests/map_batch.t \
+		   $(call san_wrap,tests/schema.t) $(call san_wrap,tests/results.t) \
+		   $(call san_wrap,tests/san/families.t) tests/upstream_scripts.t tests/schema.t \
+		   tests/vm.t tests/ringbuf.t tests/compare.t tests/results.t \
+		   $(call san_wrap,tests/fds.t) $(call san_wrap,tests/privileges.t) \
+		   $(call san_wrap,tests/compare.t) tests/compare_scale.t tests/hist.t tests/bpf_loop.t tests/bloom.t \
+		   tests/lpm_trie.t tests/bpf_for.t tests/bloom_latency.t
+PAR_TESTS	:= $(filter-out $(SERIAL_TESTS),$(wildcard tests/*.t)) \
+		   $(foreach t,$(filter-out $(SERIAL_TESTS),$(SAN_TESTS)),$(call san_wrap,$(t)))
+PAR_TESTS	:= $(filter $(PAR_TESTS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(PAR_TESTS))
 
-# The suite runs as built (every tests/*.t), then SAN_TESTS under
-# AddressSanitizer + UBSan.
+# Both builds, then every test but the serial ones of both passes side by
+# side, then the serial ones alone: as built, then under AddressSanitizer +
+# UBSan.
 check:
 	@bash scripts/deps.sh valgrind qemu-system-x86 busybox-static cpio xz-utils
 	$(MAKE) $(JOBS) all
-	BPFBENCH_BUILD=$(BUILD) $(PROVE) -v $(filter-out $(SERIAL_TESTS),$(wildcard tests/*.t))
-	BPFBENCH_BUILD=$(BUILD) prove -v -e bash $(SERIAL_TESTS)
 	$(MAKE) $(JOBS) BUILD=build-san SANITIZE=1 all
-	BPFBENCH_BUILD=build-san $(PROVE) $(filter-out $(SERIAL_TESTS),$(SAN_TESTS))
-	BPFBENCH_BUILD=build-san prove -e bash $(filter $(SERIAL_TESTS),$(SAN_TESTS))
+	@rm -rf $(SAN_CHECK) && mkdir -p $(SAN_CHECK)
+	@for t in $(filter-out $(SERIAL_TESTS),$(SAN_TESTS)) $(filter $(SERIAL_TESTS),$(SAN_TESTS)); do \
+		printf '#!/usr/bin/env bash\n# %s under ASan + UBSan (make check)\nBPFBENCH_BUILD=build-san exec bash %s\n' \
+			"$$t" "$(CURDIR)/$$t" >$(SAN_CHECK)/$${t##*/}; \
+	done
+	BPFBENCH_BUILD=$(BUILD) $(PROVE) $(PAR_TESTS)
+	BPFBENCH_BUILD=$(BUILD) prove -v -e bash --timer $(SERIAL_TESTS)
+	prove -e bash --timer -f --comments $(foreach t,$(filter $(SERIAL_TESTS),$(SAN_TESTS)),$(call san_wrap,$(t)))
 
 test: check
+
+# make check beside another BPF user (a process creating and destroying maps,
+# some named like bpfbench's) and a CPU hog per CPU: the tests must pass on a
+# busy machine too (scripts/check-busy.sh; not run by CI).
+$(BUILD)/tests/load_helper: tests/load/load_helper.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
+
+check-busy: $(BUILD)/tests/load_helper
+	bash scripts/check-busy.sh $(BUILD)/tests/load_helper
 
 # --- Another kernel: the tests run inside a Debian kernel under QEMU ---
 # (scripts/vm/: KVM where /dev/kvm works, else TCG, emulated and slow).

@@ -139,9 +139,8 @@ ok $? "without --latency: no Latency line, no histograms, no sampled_ops"
 # nothing of ours stays in the kernel, also after a signal mid-run; the
 # objects counted are those our run holds (others may run --latency too)
 BEFORE=$(kernel_objects)
-"$BPFBENCH" -q -w0 -d5 noop --latency >/dev/null 2>&1 &
-pid=$!
-sleep 1.5
+bg_start -w0 -d30 noop --latency
+pid=$PID
 during="$(held_by $pid prog hist_clock) $(held_by $pid map hist_map)"
 kill -INT "$pid"
 wait "$pid"

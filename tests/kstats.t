@@ -29,9 +29,8 @@ ok $? "the accounting is off again after the run ($(stats_knob))"
 
 # The accounting is held by an fd ("anon_inode:bpf-stats"): open while the run measures.
 stats_fds() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'bpf-stats'; }
-"$BPFBENCH" -q -w0 -d5 noop --kernel-stats >/dev/null 2>&1 &
-pid=$!
-sleep 1.5
+bg_start -w0 -d30 noop --kernel-stats
+pid=$PID
 during=$(stats_fds "$pid")
 kill -INT "$pid"
 wait "$pid"
@@ -40,10 +39,10 @@ rc=$?
 ok $? "one stats fd held during the run, exit 130 on SIGINT (fds $during, rc $rc)"
 
 # Without the option no accounting is asked for at all.
-"$BPFBENCH" -q -w0 -d2 -r 2 noop >/dev/null 2>&1 &
-pid=$!
-sleep 1
+bg_start -w0 -d30 noop
+pid=$PID
 without=$(stats_fds "$pid")
+kill -INT "$pid"
 wait "$pid"
 [ "$without" = 0 ]
 ok $? "no stats fd without --kernel-stats ($without)"

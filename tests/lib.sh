@@ -1,6 +1,15 @@
 # Shared by the TAP tests (tests/*.t, run by `prove -e bash`).
 # shellcheck shell=bash
 
+# python3 is the system's (Debian's, which scripts/deps.sh installs with
+# python3-jsonschema), called directly: a version manager's shim first in
+# PATH (pyenv's runs bash and pyenv for every call) cost up to 2 s a call on
+# a busy machine, and the tests make hundreds.  Only the standard library
+# is used.
+if [ -x /usr/bin/python3 ]; then
+	python3() { /usr/bin/python3 "$@"; }
+fi
+
 BUILD_DIR=${BPFBENCH_BUILD:-build}
 BPFBENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/$BUILD_DIR/bpfbench"
 TMPD=$(mktemp -d /tmp/bpfbench-test.XXXXXX)
@@ -101,9 +110,12 @@ KINDS = ("prog", "map", "link")
 def listing(kind):
     out = subprocess.run(["bpftool", kind, "show", "-j"], capture_output=True, text=True).stdout
     try:
-        return json.loads(out) or []
+        got = json.loads(out) or []
     except ValueError:
         return []
+    # an object freed while bpftool lists can come out as an error entry
+    # without an id (other processes' churn): it is no object any more
+    return [o for o in got if isinstance(o, dict) and "id" in o]
 
 def all_ids():
     return {k: [o["id"] for o in listing(k)] for k in KINDS}
@@ -194,9 +206,10 @@ kernel_objects() {
 
 # Maps are freed by the kernel after the last fd closes, a little later:
 # poll COUNTER (a function printing counts) until it prints EXPECTED.
+# (a wait for an event, not a speed: 30 s, as a busy machine frees late)
 objects_settle() {	# objects_settle EXPECTED COUNTER
 	local i now
-	for i in $(seq 1 50); do
+	for i in $(seq 1 300); do
 		now=$("$2")
 		[ "$now" = "$1" ] && { echo "$now"; return 0; }
 		sleep 0.1
@@ -314,14 +327,16 @@ cgroups_of() {	# cgroups_of PID
 	find "$mnt" -maxdepth 8 -type d \( -name "bpfbench-$1" -o -name "bpfbench-*.$1" \) 2>/dev/null
 }
 
-# bg_start ARGS...: bpfbench in the background; PID, once its benchmark started (false if it never did)
+# bg_start ARGS...: bpfbench in the background; PID, once its benchmark
+# started (false if it never did: it ended first, or 60 s passed, a wait
+# for the start, not a judge of its speed: a busy machine sets up slowly)
 bg_start() {
 	local i
 	# the previous run's "started" line must not be taken for this one's
 	rm -f "$TMPD/bg.out" "$TMPD/bg.err"
 	"$BPFBENCH" "$@" >"$TMPD/bg.out" 2>"$TMPD/bg.err" &
 	PID=$!
-	for i in $(seq 1 200); do
+	for i in $(seq 1 1200); do
 		grep -q "^Benchmark '.*' started" "$TMPD/bg.err" 2>/dev/null && return 0
 		kill -0 "$PID" 2>/dev/null || return 1
 		sleep 0.05
@@ -337,4 +352,27 @@ held_by() {
 		[ "$(bpftool "$2" show id "$id" -j 2>/dev/null | jq -r .name)" = "$3" ] && n=$((n + 1))
 	done
 	echo "$n"
+}
+
+# --- "Promptly", measured: deadlines that scale with the machine's load ---
+# No test holds a stop to a fixed number of seconds: beside other work
+# (another make check, BPF users, CPU hogs) everything takes longer, and
+# together.  A stop is held instead to a reference measured at the same
+# time, on the same machine: the wall time of a whole short run that does
+# at least what the stop still has to do (its setup and teardown, a unit
+# of its work), run just before and just after the stop; the deadline is
+# twice the larger of the two, for the load can change in between.
+ref_ms() {	# ref_ms ARGS...: the ms a whole `bpfbench ARGS` takes now; nothing if it failed
+	local t0
+	t0=$(date +%s%N)
+	"$BPFBENCH" "$@" >/dev/null 2>&1 </dev/null || return 1
+	echo $((($(date +%s%N) - t0) / 1000000))
+}
+deadline_ms() {	# deadline_ms MS...: twice the largest; 0 (nothing is that prompt) if one is missing
+	local m=0 x
+	for x; do
+		[ -n "$x" ] || { echo 0; return; }
+		[ "$x" -gt "$m" ] && m=$x
+	done
+	echo $((2 * m))
 }

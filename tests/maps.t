@@ -223,9 +223,8 @@ now=$(kernel_objects_settle "$before")
 ok $? "after the --latency runs, bpfbench's programs, maps, links as before: $now"
 
 # interrupted mid-run: a clean stop, nothing of ours left
-"$BPFBENCH" -w0 -d30 -q -p2 map-ops --map_type lru_hash >/dev/null 2>&1 &
-pid=$!
-sleep 1.5
+bg_start -w0 -d30 -p2 map-ops --map_type lru_hash
+pid=$PID
 kill -INT $pid
 wait $pid
 rc=$?

@@ -135,21 +135,25 @@ run "${RUN[@]}" --json "$TMPD/fifo"
 wait $reader
 [ "$RC" -eq 0 ] && [ -p "$TMPD/fifo" ] && is_result "$TMPD/from-fifo"
 ok $? "a fifo: the reader gets the document, the fifo stays a fifo (rc $RC)"
-# without a reader: refused before the run, never a wait in open() after it (old: blocked forever)
+# without a reader: refused before the run, never a wait in open() after it (old: blocked forever);
+# before the run: sooner than a whole short run takes now (tests/lib.sh's deadline)
+ref1=$(ref_ms bpf-loop -w0 -d0.01 --period-ms 10 -q)
 t0=$(date +%s%N)
 OUT=$(timeout -s INT 30 "$BPFBENCH" bpf-loop -w0 -d20 -q --json "$TMPD/fifo" 2>"$TMPD/err")
 RC=$?
 t1=$(date +%s%N)
 [ "$RC" -eq 1 ] && [ "$(grep -c . "$TMPD/err")" -eq 1 ] &&
 	grep -q "cannot write $TMPD/fifo: a fifo with no reader" "$TMPD/err" && [ -z "$OUT" ] &&
-	[ $(((t1 - t0) / 1000000)) -lt 10000 ] && [ -p "$TMPD/fifo" ]
+	[ $(((t1 - t0) / 1000000)) -le "$(deadline_ms "$ref1" "$(ref_ms bpf-loop -w0 -d0.01 --period-ms 10 -q)")" ] && [ -p "$TMPD/fifo" ]
 ok $? "a fifo without a reader: one line, exit 1, nothing measured ($(((t1 - t0) / 1000000)) ms, rc $RC)" ||
 	diag "$(cat "$TMPD/err")"
 # an interrupted run writes what it measured, marked so, and its reader sees the end: nothing hangs
 fifo_reader "$TMPD/fifo" "$TMPD/from-fifo"
-"$BPFBENCH" bpf-loop -w0 -d20 --period-ms 100 -q --json "$TMPD/fifo" >/dev/null 2>"$TMPD/err" &
-pid=$!
-sleep 1
+# (the signal once a sample was measured, not after a fixed second: a busy
+# machine, or ASan, may not have measured one by then)
+bg_start bpf-loop -w0 -d20 --period-ms 100 --json "$TMPD/fifo"
+pid=$PID
+for i in $(seq 1200); do grep -q '^Iter' "$TMPD/bg.out" && break; kill -0 $pid 2>/dev/null || break; sleep 0.05; done
 kill -INT $pid
 wait $pid
 RC=$?
@@ -157,7 +161,7 @@ wait $reader
 rrc=$?
 [ "$RC" -eq 130 ] && [ "$rrc" -eq 0 ] && is_result "$TMPD/from-fifo" &&
 	json_check "$TMPD/from-fifo" 'd["interrupted"] is True'
-ok $? "a fifo and SIGINT: exit 130, the reader gets the measured samples marked interrupted, and ends (rc $RC, reader $rrc)" || diag "$(cat "$TMPD/err")"
+ok $? "a fifo and SIGINT: exit 130, the reader gets the measured samples marked interrupted, and ends (rc $RC, reader $rrc)" || diag "$(cat "$TMPD/bg.err")"
 for t in "block device:b 7 0" "socket:"; do
 	rm -f "$TMPD/node"
 	if [ "${t#*:}" ]; then mknod "$TMPD/node" ${t#*:}; else python3 -c '
@@ -182,13 +186,15 @@ else
 	skip "a device or our own link was replaced, or /dev/stdout is no link: /dev/stdout not risked"
 fi
 
-# --- refused before anything runs ---
+# --- refused before anything runs (sooner than a whole short run: tests/lib.sh) ---
+ref1=$(ref_ms bpf-loop -w0 -d0.01 --period-ms 10 -q)
 t0=$(date +%s%N)
 run bpf-loop -w0 -d5 --json "$TMPD"
 t1=$(date +%s%N)
+limit=$(deadline_ms "$ref1" "$(ref_ms bpf-loop -w0 -d0.01 --period-ms 10 -q)")
 [ "$RC" -eq 1 ] && [ "$(grep -c . <<<"$ERR")" -eq 1 ] && grep -q "cannot write $TMPD: Is a directory" <<<"$ERR" &&
-	[ -z "$OUT" ] && [ $(((t1 - t0) / 1000000)) -lt 1000 ]
-ok $? "--json onto a directory: one line, exit 1, nothing run (rc $RC)" || diag "$ERR"
+	[ -z "$OUT" ] && [ $(((t1 - t0) / 1000000)) -le "$limit" ]
+ok $? "--json onto a directory: one line, exit 1, nothing run (rc $RC, $(((t1 - t0) / 1000000)) ms, deadline $limit ms)" || diag "$ERR"
 run bpf-loop -w0 -d5 --csv /nonexistent-dir/x.csv
 [ "$RC" -eq 1 ] && [ "$ERR" = "bpfbench: error: cannot write /nonexistent-dir/x.csv: No such file or directory" ]
 ok $? "--csv into a missing directory: one line, exit 1, before the run" || diag "$ERR"
