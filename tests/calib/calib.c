@@ -7,7 +7,7 @@
  * none, how often "equal" is said of a real 5% change, how often a real
  * change is found, and how often there is no verdict or no telling.
  *
- *   calib [--seed S] [--trials N] [--path P] [--model M]   the table (doc/calibration.md)
+ *   calib [--seed S] [--trials N] [--path P] [--model M] [--drift PCT]   the table
  *   calib --real DIR TAG [--same]                          recorded runs DIR/TAG-{A,B}-NN.json
  *   calib --check                                          the fixed-seed subset, as TAP
  */
@@ -126,7 +126,7 @@ static int table(int trials, uint64_t seed, const char *only_path, const char *o
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: calib [--seed S] [--trials N] [--path P] [--model M]\n"
+	fprintf(stderr, "usage: calib [--seed S] [--trials N] [--path P] [--model M] [--drift PCT]\n"
 			"       calib --real DIR TAG [--same] [--trials N] [--seed S]\n"
 			"       calib --check\n");
 	exit(2);
@@ -156,6 +156,8 @@ int main(int argc, char **argv)
 			only_path = argv[++i];
 		else if (!strcmp(argv[i], "--model"))
 			only_model = argv[++i];
+		else if (!strcmp(argv[i], "--drift"))
+			judge_set_drift(atof(argv[++i]));
 		else if (!strcmp(argv[i], "--real") && i + 2 < argc)
 			real_dir = argv[++i], tag = argv[++i];
 		else

@@ -81,6 +81,8 @@ struct side {
 };
 void side_build(struct side *s, const double *v, const int *per, int nr_runs);
 void side_free(struct side *s);
+/* compare's --drift for what judge() compares unpaired (default CMP_DRIFT_PCT). */
+void judge_set_drift(double pct);
 /* Judges NEW against OLD as compare (paired: as ab) would, one row alone. */
 void judge(struct cmp_row *row, struct side *old, struct side *new, bool paired);
 

@@ -154,10 +154,18 @@ void side_free(struct side *s)
 	free(s->run.sample_repeat);
 }
 
+/* compare's --drift for the harness's unpaired comparisons (calib --drift PCT) */
+static double judge_drift = CMP_DRIFT_PCT;
+
+void judge_set_drift(double pct)
+{
+	judge_drift = pct;
+}
+
 void judge(struct cmp_row *row, struct side *old, struct side *new, bool paired)
 {
 	struct cmp_opts o = { .alpha = 0.05, .noise = CMP_NOISE_PCT / 100, .fail_pct = -1,
-			      .drift = CMP_DRIFT_PCT / 100,
+			      .drift = judge_drift / 100,
 			      .adjust = STATS_ADJUST_HOLM, .paired = paired,
 			      .old_name = "OLD", .new_name = "NEW" };
 
