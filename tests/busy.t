@@ -31,12 +31,25 @@ def prog_load(name, map_fd=None):	# a socket filter "r0 = 0; exit", holding a ma
                               ctypes.addressof(lic), 0, 0, 0, 0, 0, name.encode()))
 mode, arg = sys.argv[1], sys.argv[2:]
 open(arg[0], "w").write(str(os.getpid()))
+owner = int(os.environ.get("BUSY_OWNER", "0"))
+def owner_gone():	# outside the test'"'"'s tree, it ends with the test, even a SIGKILLed one
+    try:
+        os.kill(owner, 0)
+        return False
+    except ProcessLookupError:
+        return owner > 0
+    except PermissionError:
+        return False
 if mode == "hold":	# hold PIDFILE NAME...: maps named so, held until killed
     fds = [map_create(n) for n in arg[1:]]
     open(arg[0] + ".ready", "w").close()
-    time.sleep(3600)
+    for _ in range(3600):
+        if owner_gone():
+            sys.exit(0)
+        time.sleep(1)
+    sys.exit(0)
 ours = ["bpf_loop.bss", "htab_mem_map", "trie", "noop_bpf.rodata", "lf0123456789abc"]
-while True:	# churn PIDFILE: objects named like ours and not, loaded and closed
+while not owner_gone():	# churn PIDFILE: objects named like ours and not, loaded and closed
     maps = [map_create(random.choice(ours + ["", "churn"])) for _ in range(random.randint(1, 3))]
     prog = prog_load(random.choice(["noop_test_run", "bpf_loop_test_r", "churn"]), maps[0])
     time.sleep(random.random() * 0.02)
@@ -45,7 +58,7 @@ while True:	# churn PIDFILE: objects named like ours and not, loaded and closed
 '
 bpfpy() { python3 -c "$BPFPY" "$@"; }
 # detached MODE PIDFILE ARGS...: bpfpy in a process outside this test's process tree (setsid -f)
-detached() { setsid -f python3 -c "$BPFPY" "$@" >/dev/null 2>"$TMPD/detached.err"; }
+detached() { BUSY_OWNER=$$ setsid -f python3 -c "$BPFPY" "$@" >/dev/null 2>"$TMPD/detached.err"; }
 wait_file() { local i; for i in $(seq 1 100); do [ -e "$1" ] && return 0; sleep 0.05; done; return 1; }
 
 base=$(kernel_objects_settle "0 0 0")
