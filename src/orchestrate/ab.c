@@ -302,13 +302,7 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 /* The CI half-width of B/A in the first metric over the pairs so far, %; INFINITY: none yet. */
 static double ratio_reach(const struct ab_args *a)
 {
-	struct stats_interval ci;
-	double p, pr;
-
-	if (a->done < 2 || stats_paired_ratio_ci(a->side[0].first, a->side[1].first, a->done,
-						  0.95, &ci, &p, &pr))
-		return INFINITY;
-	return fmax(ci.hi / ci.est - 1, 1 - ci.lo / ci.est) * 100;
+	return stats_paired_reach(a->side[0].first, a->side[1].first, a->done);
 }
 
 static void progress(const struct ab_args *a, int k, int which)

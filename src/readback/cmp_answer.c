@@ -180,16 +180,6 @@ void cmp_answer_text(char *buf, size_t len, const struct cmp_row *r, const struc
 	}
 }
 
-/* Display width: bytes less UTF-8 continuation bytes ("×", "±", "→"). */
-static int width(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
 /*
  * "run: answer", within ANSWER_COLS: a longer one goes on with its remedy
  * (after "; ") on an indented line of its own.
@@ -198,7 +188,7 @@ static void print_answer(const char *run, const char *answer)
 {
 	const char *cut = strstr(answer, "); ");
 
-	if (width(run) + 2 + width(answer) <= ANSWER_COLS || !cut)
+	if (text_width(run) + 2 + text_width(answer) <= ANSWER_COLS || !cut)
 		printf("%s: %s\n", run, answer);
 	else
 		printf("%s: %.*s\n    %s\n", run, (int)(cut + 1 - answer), answer, cut + 3);

@@ -250,21 +250,11 @@ static const char *cell(const struct cmp_row *r, char (*c)[CELL], int k)
 	return c[k];
 }
 
-/* Display width: the bytes of a string less UTF-8 continuation bytes ("±", "µs"). */
-static int width(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
 static void print_cell(const char *s, int w, bool last)
 {
 	fputs(s, stdout);
 	if (!last)
-		printf("%*s", w - width(s) + 2, "");
+		printf("%*s", w - text_width(s) + 2, "");
 }
 
 static void regression(const struct cmp_row *r, const struct cmp_opts *o)
@@ -337,12 +327,12 @@ void cmp_print_table(const struct cmp_table *t, const struct cmp_opts *o)
 	int w[NR_COLS], i, k;
 
 	for (k = 0; k < NR_COLS; k++)
-		w[k] = width(text[k] = header(k, o, hb[k]));
+		w[k] = text_width(text[k] = header(k, o, hb[k]));
 	for (i = 0; i < t->n; i++) {
 		cells(&t->rows[i], c[i]);
 		for (k = 0; k < NR_COLS; k++)
-			if (row_shown(&t->rows[i]) && width(cell(&t->rows[i], c[i], k)) > w[k])
-				w[k] = width(cell(&t->rows[i], c[i], k));
+			if (row_shown(&t->rows[i]) && text_width(cell(&t->rows[i], c[i], k)) > w[k])
+				w[k] = text_width(cell(&t->rows[i], c[i], k));
 	}
 	print_line(text, w, indent);
 	for (i = 0; i < t->n; i++) {

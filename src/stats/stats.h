@@ -142,6 +142,8 @@ double stats_sd_upper_factor(double df, double q);
  * coverage 91.4% with none more, 93.5% with 3).
  */
 #define STATS_STAGE2_MIN	3
+/* The paired CI of b/a over n pairs (stats_paired_ratio_ci): its half-width in %, INFINITY if none. */
+double stats_paired_reach(const double *a, const double *b, int n);
 int stats_pairs_needed(double reach, int n0, double target);
 
 enum stats_adjust { STATS_ADJUST_HOLM, STATS_ADJUST_BH, STATS_ADJUST_NONE };

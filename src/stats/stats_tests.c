@@ -230,3 +230,13 @@ int stats_pairs_needed(double reach, int n0, double target)
 	n = fmax(n, n0 + STATS_STAGE2_MIN);
 	return n < 1e6 ? (int)n : 1000000;
 }
+
+double stats_paired_reach(const double *a, const double *b, int n)
+{
+	struct stats_interval ci;
+	double p, pr;
+
+	if (n < 2 || stats_paired_ratio_ci(a, b, n, 0.95, &ci, &p, &pr))
+		return INFINITY;
+	return fmax(ci.hi / ci.est - 1, 1 - ci.lo / ci.est) * 100;
+}

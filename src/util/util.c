@@ -455,3 +455,12 @@ void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
 	else
 		*len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;
 }
+
+int text_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}

@@ -110,6 +110,8 @@ void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
  * -errno; install_signal_handlers() registers it to run last.
  */
 int close_stdout(void);
+/* Display width of s: its bytes less UTF-8 continuation bytes ("×", "±", "µs"). */
+int text_width(const char *s);
 /* A write error on stdout was reported already: close_stdout() then says nothing more. */
 void stdout_error_said(void);
 

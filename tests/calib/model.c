@@ -201,16 +201,14 @@ static void draw_sides(const struct path *p, const struct model *m, double truth
 static double reach(const double *a, const double *b, int n, int samples)
 {
 	double *ma = xcalloc((size_t)n, sizeof(double)), *mb = xcalloc((size_t)n, sizeof(double));
-	struct stats_interval ci;
-	double p, pr, w = INFINITY;
+	double w;
 	int k;
 
 	for (k = 0; k < n; k++) {
 		ma[k] = stats_mean(a + k * samples, samples);
 		mb[k] = stats_mean(b + k * samples, samples);
 	}
-	if (n >= 2 && !stats_paired_ratio_ci(ma, mb, n, 0.95, &ci, &p, &pr))
-		w = fmax(ci.hi / ci.est - 1, 1 - ci.lo / ci.est) * 100;
+	w = stats_paired_reach(ma, mb, n);
 	free(ma);
 	free(mb);
 	return w;
