@@ -25,8 +25,6 @@
 #include "runner.h"
 #include "util.h"
 
-/* Fewer free file descriptors than this after a failure: say so. */
-
 /* Sleeps until an absolute time; false if a signal or a thread failure cut it short. */
 static bool sleep_until(struct bench_env *env, uint64_t when)
 {
@@ -331,6 +329,9 @@ static int measure_run(struct bench_env *env, struct crew *c)
 		return fail(res, 1, "%s: %s", b->name, env->errbuf);
 	if (interrupted())
 		return interrupted_status(res);
+	if (err == -EMFILE || err == -ENFILE)
+		return fail(res, 1, "%s: file descriptors ran short while measuring (%s, %d left; "
+			    "see ulimit -n)", b->name, strerror(-err), fds_free());
 	if (err)
 		return fail(res, failure_status(res, err), "%s: run failed: %s", b->name,
 			    strerror(-err));
