@@ -55,13 +55,18 @@ PY
 }
 
 # 1. two default runs, five samples a side, +35%, each series a steady climb
-#    (strong correlation, wide spread): no test is valid
+#    (strong correlation, wide spread): no test is valid.  One run a side
+#    shows nothing of how far runs lie apart: that is said first; given
+#    that noise (--run-noise 0: the statistics alone), the correlation is.
 doc "$TMPD/c-old.json" throughput=rate:M/s:80,90,100,110,120
 doc "$TMPD/c-new.json" throughput=rate:M/s:108,121.5,135,148.5,162
 run compare -q "$TMPD/c-old.json" "$TMPD/c-new.json" --fail-on-regression 5
+[ "$RC" -eq 0 ] && grep -qxF 'bpf-loop: no verdict (throughput +35.0%: one run a side, and runs of one configuration stray further than their samples show); -r 3 a side, ab, or --run-noise PCT' <<<"$(answers "$OUT")"
+ok $? "two default runs, +35%: no verdict, one run a side, with its remedy" || diag "$OUT"
+run compare -q "$TMPD/c-old.json" "$TMPD/c-new.json" --fail-on-regression 5 --run-noise 0
 [ "$RC" -eq 0 ] && grep -qE '^bpf-loop: no verdict \(throughput \+35\.0%: 5/5 samples, lag-1 r 0\.[0-9]+: ~[0-9.]+/[0-9.]+ independent values\); -r 3 a side, a longer -d, or ab --precision 2$' <<<"$(answers "$OUT")"
 ok $? "5 samples a side, +35%, strongly correlated: no verdict with its remedy" || diag "$OUT"
-run compare -v "$TMPD/c-old.json" "$TMPD/c-new.json"
+run compare -v "$TMPD/c-old.json" "$TMPD/c-new.json" --run-noise 0
 ! grep -qE 'e\+[0-9]+|\[0\.0[0-9]*,' <<<"$OUT"
 ok $? "... and no interval printed for it, degenerate or not" || diag "$OUT"
 
@@ -78,10 +83,11 @@ grep -qxF "bpf-loop: cannot tell (memory +64.7%: 0.695 → 1.145 MiB, within its
 ok $? "a level +64% within its resolution: cannot tell, never equal; its sibling's change on its own line" ||
 	diag "$OUT"
 
-# 3. an asymmetric interval: × r [lo, hi], no "±"
+# 3. an asymmetric interval: × r [lo, hi], no "±" (crafted single runs from
+#    here on: --run-noise 0, the statistics alone)
 doc "$TMPD/a-old.json" throughput=rate:M/s:100,104,96,102,98,101,99,103,97,100,102,98
 doc "$TMPD/a-new.json" throughput=rate:M/s:150,160,140,155,145,152,148,158,142,150,153,147
-run compare -q "$TMPD/a-old.json" "$TMPD/a-new.json"
+run compare -q "$TMPD/a-old.json" "$TMPD/a-new.json" --run-noise 0
 grep -qE '^bpf-loop: NEW is 1\.50× faster than OLD \(throughput \+50\.0%, NEW/OLD × 1\.500 \[1\.[0-9]{3}, 1\.[0-9]{3}\]\)$' <<<"$OUT" &&
 	! grep -q '±' <<<"$OUT" &&
 	python3 -c 'import re, sys, math
@@ -92,31 +98,57 @@ ok $? "an asymmetric CI: × r [lo, hi], symmetric on the log scale, no ±" || di
 # 4. the other verdicts' shapes: slower, equal, cannot tell (all with --drift 0:
 #    the statistics alone), and the default --drift keeps equal out of reach
 doc "$TMPD/s-new.json" throughput=rate:M/s:80,83.2,76.8,81.6,78.4,80.8,79.2,82.4,77.6,80,81.6,78.4
-run compare -q "$TMPD/a-old.json" "$TMPD/s-new.json" --drift 0
+run compare -q "$TMPD/a-old.json" "$TMPD/s-new.json" --drift 0 --run-noise 0
 grep -qE '^bpf-loop: NEW is 1\.25× slower than OLD \(throughput -20\.0%, NEW/OLD × 0\.800 \[0\.7[0-9]{2}, 0\.8[0-9]{2}\]\)$' <<<"$OUT"
 ok $? "slower: the factor in the verdict's direction, NEW/OLD's interval" || diag "$OUT"
-run compare -q "$TMPD/a-old.json" "$TMPD/a-old.json" --drift 0
+run compare -q "$TMPD/a-old.json" "$TMPD/a-old.json" --drift 0 --run-noise 0
 grep -qE '^bpf-loop: equal \(throughput NEW/OLD × 1\.000 \[0\.9[89][0-9], 1\.01[0-9]\], within the ±2% noise\)$' <<<"$OUT"
 ok $? "equal: the CI inside ±noise, said with the CI" || diag "$OUT"
 doc "$TMPD/w-new.json" throughput=rate:M/s:103,113,93,108,98,106,100,111,95,103,108,98
-run compare -q "$TMPD/a-old.json" "$TMPD/w-new.json" --drift 0
+run compare -q "$TMPD/a-old.json" "$TMPD/w-new.json" --drift 0 --run-noise 0
 grep -qE '^bpf-loop: cannot tell \(throughput \+3\.[0-9]%, NEW/OLD × 1\.0[0-9]+ \[0\.9[0-9]+, 1\.[0-9]+\], wider than ±2%\); -r 3 a side, a longer -d, or ab --precision 2$' <<<"$(answers "$OUT")"
 ok $? "cannot tell: the CI, wider than the noise, and what would narrow it" || diag "$OUT"
-run compare -q "$TMPD/a-old.json" "$TMPD/a-old.json"
+run compare -q "$TMPD/a-old.json" "$TMPD/a-old.json" --run-noise 0
 grep -qE '^bpf-loop: cannot tell \(throughput \+0\.0%, NEW/OLD × 1\.000 \[0\.9[0-9]{2}, 1\.0[0-9]{2}\], wider than ±2%\)' <<<"$OUT"
 ok $? "two files with the default --drift 3: the same figures are not proven equal within ±2%" || diag "$OUT"
-run compare -q "$TMPD/a-old.json" "$TMPD/a-new.json" --json "$TMPD/v.json"
+run compare -q "$TMPD/a-old.json" "$TMPD/a-new.json" --json "$TMPD/v.json" --run-noise 0
 json_check "$TMPD/v.json" '
 r = d["rows"][0]
-d["schema"] == "bpfbench-compare/1" and d["drift_pct"] == 3 and [(x["metric"], x["verdict"]) for x in d["rows"]] == [("throughput", "faster")] and r["ci95_low"] < r["ratio"] < r["ci95_high"] and r["answer"].startswith("NEW is 1.50")'
+d["schema"] == "bpfbench-compare/1" and d["drift_pct"] == 3 and d["run_noise_pct"] == 0 and [(x["metric"], x["verdict"]) for x in d["rows"]] == [("throughput", "faster")] and r["ci95_low"] < r["ratio"] < r["ci95_high"] and r["answer"].startswith("NEW is 1.50")'
 ok $? "compare --json: the rows with their verdicts, intervals and answer lines" || diag "$(cat "$TMPD/v.json")"
+
+# 4b. one run against a baseline of five: the baseline's spread is the one run's
+#     noise too, no --run-noise needed (Student's t, 4 degrees of freedom)
+python3 - "$TMPD/a-old.json" "$TMPD/r5-old.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+means = [100.0, 97.0, 103.0, 99.0, 101.0]
+samples = []
+for k, m in enumerate(means):
+    for s in (m - 1, m + 1, m - 0.5, m + 0.5):
+        samples.append({"elapsed_ns": 10**9, "repeat": k, "throughput": s})
+run["samples"] = samples
+run["metrics"]["throughput"].update(n=len(samples), mean=sum(means) / len(means))
+run["repeats"] = [{"metrics": {"throughput": {"mean": m}}} for m in means]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run compare -q "$TMPD/r5-old.json" "$TMPD/s-new.json" --fail-on-regression 5
+[ "$RC" -eq 1 ] && grep -qE '^bpf-loop: NEW is 1\.25× slower than OLD \(throughput -20\.0%, NEW/OLD × 0\.800 \[0\.7[0-9]{2}, 0\.8[0-9]{2}\]\)$' <<<"$OUT"
+ok $? "one run against a baseline of -r 5: slower, its interval from the baseline's spread" || diag "$OUT" "$ERR"
+run compare -v "$TMPD/r5-old.json" "$TMPD/s-new.json"
+grep -q ' throughput .* 5/1 runs, 1 vs spread  *slower$' <<<"$OUT"
+ok $? "... its basis: 5/1 runs, the one against their spread" || diag "$OUT"
+run compare -q "$TMPD/r5-old.json" "$TMPD/w-new.json"
+grep -q '^bpf-loop: cannot tell (throughput +' <<<"$OUT"
+ok $? "... and a 3% change inside a 2.3% run-to-run spread: cannot tell" || diag "$OUT"
 
 # 5. two configurations without --ignore-option: the answer names the option
 jq '.runs[0].options.nr_loops = 1000' "$TMPD/a-new.json" >"$TMPD/o-new.json"
 run compare -q "$TMPD/a-old.json" "$TMPD/o-new.json"
 [ "$RC" -eq 1 ] && grep -qE '^bpf-loop( \[nr_loops=1000\])?: not compared: no run of OLD has its options \(they differ in nr_loops\); to compare these configurations: --ignore-option nr_loops$' <<<"$(answers "$OUT")"
 ok $? "two configurations: the answer line names the --ignore-option that pairs them" || diag "$OUT"
-run compare -q "$TMPD/a-old.json" "$TMPD/o-new.json" --ignore-option nr_loops
+run compare -q "$TMPD/a-old.json" "$TMPD/o-new.json" --ignore-option nr_loops --run-noise 0
 [ "$RC" -eq 0 ] && grep -q '^bpf-loop: NEW is 1\.50× faster' <<<"$OUT"
 ok $? "... and with it, they are compared" || diag "$OUT" "$ERR"
 

@@ -29,12 +29,13 @@ print(k)' "$1"
 # correlation 0.5: batch means) and 30 of five runs a side (10 samples a run,
 # a 2% run-to-run effect: run means).  Each pair is one comparison of 3 rows
 # (Holm across them), so its false-alarm probability is at most alpha = 0.05.
+# Crafted runs do not stray from run to run: --run-noise 0 says so.
 pairs=0 alarms=0 derived_bad=0
 for mode in "--samples 30" "--runs 5 --samples 10"; do
 	gen "$TMPD/fa%d.json" --seed 1002 --count 60 $mode
 	for i in $(seq 1 30); do
 		run compare -v "$TMPD/fa$((1000 + 2 * i)).json" "$TMPD/fa$((1001 + 2 * i)).json" \
-			--fail-on-regression 5
+			--fail-on-regression 5 --run-noise 0
 		pairs=$((pairs + 1))
 		if [ "$RC" -ne 0 ] || grep -qE "$alarm_re" <<<"$OUT"; then
 			alarms=$((alarms + 1))
@@ -58,7 +59,7 @@ ok $? "same distribution: latency's verdict is throughput's in every row ($deriv
 for mode in "--samples 60" "--runs 5 --samples 10"; do
 	gen "$TMPD/o.json" --seed 7 $mode
 	gen "$TMPD/n.json" --seed 8 $mode --rate-scale 0.8
-	run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+	run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5 --run-noise 0
 	[ "$RC" -eq 1 ] && [ "$(grep -cE '  throughput  .* -(1[5-9]|2[0-5])\.[0-9][0-9]% .* slower$' <<<"$OUT")" -eq 3 ] &&
 		[ "$(grep -c 'latency .* as throughput  *slower$' <<<"$OUT")" -eq 3 ] &&
 		[ "$(grep -c '^bpfbench: error: regression: .* throughput -' <<<"$ERR")" -eq 3 ] &&
@@ -77,18 +78,28 @@ cmp -s "$TMPD/with" "$TMPD/tags" && [ -s "$TMPD/tags" ]
 ok $? "run means from the samples' repeat tags equal those of the repeats records"
 gen "$TMPD/o.json" --seed 7 --samples 60
 gen "$TMPD/n.json" --seed 8 --samples 60 --rate-scale 0.8
-run compare -v "$TMPD/o.json" "$TMPD/n.json"
-grep -q 'batches, 1 process  *slower$' <<<"$OUT" && grep -q 'rest on one process' <<<"$OUT" &&
+# one run a side says nothing of how far runs lie apart: no verdict, and why
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+[ "$RC" -eq 0 ] && [ "$(answers "$OUT" | grep -c ': no verdict (throughput -[0-9.]*%: one run a side, .* -r 3 a side, ab, or --run-noise PCT$')" -eq 3 ] &&
+	grep -q 'rows compare one run a side' <<<"$OUT" && ! grep -q '\[' <<<"$(answers "$OUT" | head -3)"
+ok $? "one run a side (-20%), no --run-noise: no verdict with its reason and remedy, no gate" ||
+	diag "$OUT"
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --run-noise 0
+grep -q 'batches, 1 process  *slower$' <<<"$OUT" && grep -q 'rest on one run a side' <<<"$OUT" &&
 	grep -q 'by Holm' <<<"$OUT"
-ok $? "one process a side: batch means, and the output says the verdict rests on it"
-run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 25
+ok $? "one process a side, --run-noise 0: batch means, and the output says the verdict rests on it"
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 25 --run-noise 0
 [ "$RC" -eq 0 ]
 ok $? "20% slower under --fail-on-regression 25: exit 0"
-run compare -v "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5
+run compare -v "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5 --run-noise 0
 [ "$RC" -eq 0 ] && [ "$(grep -c '  throughput  .* faster$' <<<"$OUT")" -eq 3 ]
 ok $? "the other way round: faster, no regression"
+# --run-noise widens the interval as run-to-run noise would: 10% a side hides a 20% change
+run compare -q "$TMPD/o.json" "$TMPD/n.json" --run-noise 10
+[ "$(answers "$OUT" | grep -c ': cannot tell (throughput ')" -eq 3 ]
+ok $? "--run-noise 10: a 20% change of one run a side is cannot tell" || diag "$OUT"
 # the statistics alone: no allowance for drift between the files
-run compare -v "$TMPD/o.json" "$TMPD/n.json" --drift 0
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --drift 0 --run-noise 0
 ratio=$(grep 'row 0  *throughput ' <<<"$OUT" | grep -oE '0\.[0-9]{4} \[0\.[0-9]{4}, 0\.[0-9]{4}\]')
 python3 -c '
 import sys
@@ -113,14 +124,14 @@ ok $? "levels print no p-value"
 
 gen "$TMPD/o.json" --seed 7 --samples 30
 gen "$TMPD/n.json" --seed 8 --samples 30 --drops 3.1
-run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5 --run-noise 0
 # a row whose samples make only two batch means has one degree of freedom: no verdict
 [ "$RC" -eq 1 ] && [ "$(grep -c ' drops .* from 0 .* worse$' <<<"$OUT")" -ge 2 ] &&
 	[ "$(grep -cE ' drops .* from 0 .* (worse|2/2 batches, 1 process  no verdict)$' <<<"$OUT")" -eq 3 ] &&
 	grep -q 'regression: .* drops from 0 to 3.[0-9]* M ops/s' <<<"$ERR" && ! grep -qi nan <<<"$OUT$ERR"
 ok $? "drops 0 -> 3.1 M ops/s: worse, judged on the absolute change, a regression, no nan" ||
 	diag "$OUT" "$ERR"
-run compare -v "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5
+run compare -v "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5 --run-noise 0
 [ "$RC" -eq 0 ] && [ "$(grep -c ' drops .* -100.00% .* better$' <<<"$OUT")" -ge 2 ] &&
 	[ "$(grep -cE ' drops .* -100.00% .* (better|2/2 batches, 1 process  no verdict)$' <<<"$OUT")" -eq 3 ]
 ok $? "drops 3.1 -> 0: better" || diag "$OUT"
@@ -140,10 +151,10 @@ jq '.runs[].options.nr_loops = 1000' "$TMPD/o.json" >"$TMPD/n.json"
 run compare -v "$TMPD/o.json" "$TMPD/n.json"
 [ "$RC" -eq 1 ] && [ "$(grep -cE 'only in NEW; the closest run of OLD differs in nr_loops \(NEW 1000, OLD ([0-9]+|default)\)$' <<<"$OUT")" -eq 3 ]
 ok $? "unmatched runs name the option that differs" || diag "$OUT"
-run compare -v "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops --drift 0
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops --drift 0 --run-noise 0
 [ "$RC" -eq 0 ] && [ "$(grep -c '  throughput  .* equal$' <<<"$OUT")" -eq 3 ]
 ok $? "--ignore-option nr_loops: two configurations compared" || diag "$OUT"
-run compare -v "$TMPD/o.json" "$TMPD/n.json" --match label,section --drift 0
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --match label,section --drift 0 --run-noise 0
 [ "$RC" -eq 0 ] && [ "$(grep -c '  throughput  .* equal$' <<<"$OUT")" -eq 3 ]
 ok $? "--match label,section: only those and the benchmark" || diag "$OUT"
 run compare -v "$TMPD/o.json" "$TMPD/n.json" --match label --ignore-option nr_loops
@@ -163,7 +174,7 @@ jq '.runs[].metrics |= with_entries(.key |= sub("^throughput$"; "lookup_batch_10
 	.runs[].metrics.latency.of = "lookup_batch_1000000_throughput" |
 	.runs[].samples[] |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput"))' \
 	"$TMPD/o.json" >"$TMPD/long.json"
-run compare -v "$TMPD/long.json" "$TMPD/long.json" --drift 0
+run compare -v "$TMPD/long.json" "$TMPD/long.json" --drift 0 --run-noise 0
 [ "$(grep -c '  lookup_batch_1000000_throughput  M ops/s  ' <<<"$OUT")" -eq 3 ] &&
 	[ "$(grep -c 'as lookup_batch_1000000_throughput  *equal$' <<<"$OUT")" -eq 3 ]
 ok $? "long metric names are never cut" || diag "$OUT"
@@ -294,7 +305,7 @@ else
 		tail -1 "$TMPD/time"
 	}
 	read -r rc rss t100 <<<"$(measure "$TMPD/l1.json" "$TMPD/l100.json")"
-	[ "$rc" -eq 0 ] && [ $((rss * 1024)) -le $((4 * size)) ] && grep -qE ' (equal|cannot tell)$' "$TMPD/out"
+	[ "$rc" -eq 0 ] && [ $((rss * 1024)) -le $((4 * size)) ] && grep -qE ' (equal|cannot tell|no verdict)$' "$TMPD/out"
 	ok $? "a $((size >> 20)) MiB result of one long run compared: max RSS $((rss >> 10)) MiB (at most 4x), ${t100} s (rc $rc)" ||
 		diag "$(tail -3 "$TMPD/out")"
 	read -r rc rss t25 <<<"$(measure "$TMPD/l1.json" "$TMPD/l25.json")"
@@ -394,7 +405,7 @@ for r in d["runs"]:
 json.dump(d, open(sys.argv[2], "w"))
 PY
 done
-run compare "$TMPD/ops-o.json" "$TMPD/ops-n.json"
+run compare "$TMPD/ops-o.json" "$TMPD/ops-n.json" --run-noise 0
 head -1 <<<"$OUT" | grep -qE "$answer_re" &&
 	[ "$(grep -cE "$answer_re" <<<"$OUT")" -eq 3 ] &&
 	[ "$(maxwidth "$TMPD/out")" -le 120 ] &&
@@ -404,11 +415,11 @@ ok $? "compare: the first line answers, a line per run, rows <= 120 columns, no 
 grep -qE '^bpf-loop: synthetic rows: row 0: NEW is [12]\.[0-9]+× slower than OLD \(throughput -[0-9.]+%, NEW/OLD × 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\]\)$' <<<"$OUT" &&
 	! grep -q '±' <<<"$(head -3 <<<"$OUT")"
 ok $? "compare: the answer says how many times slower, with NEW/OLD's CI as × r [lo, hi]" || diag "$OUT"
-run compare -v "$TMPD/ops-o.json" "$TMPD/ops-n.json"
+run compare -v "$TMPD/ops-o.json" "$TMPD/ops-n.json" --run-noise 0
 [ "$(grep -c ' ops  .* follows the rate  *-$' <<<"$OUT")" -eq 3 ] && grep -q '^Tests:' <<<"$OUT" &&
 	! grep -E ' ops  .* (higher|lower|faster|slower|cannot tell|no verdict|equal)$' <<<"$OUT" | grep -q .
 ok $? "compare -v: the methods; a count that follows the rate listed without a verdict" || diag "$OUT"
-run compare -q "$TMPD/ops-o.json" "$TMPD/ops-n.json"
+run compare -q "$TMPD/ops-o.json" "$TMPD/ops-n.json" --run-noise 0
 [ "$(answers "$OUT" | grep -c .)" -eq 3 ] && [ "$(answers "$OUT" | grep -cvE "$answer_re")" -eq 0 ]
 ok $? "compare -q: only the three answer lines" || diag "$OUT"
 
@@ -448,20 +459,20 @@ run compare -q "$TMPD/p1.json" "$TMPD/p1.json" --paired
 grep -q 'no verdict (throughput +0.0%: 1/1 runs, too few pairs to test); run 3 or more pairs' <<<"$(answers "$OUT")"
 ok $? "paired, one run a side: no verdict, and what would give one" || diag "$OUT"
 
-# ---- two default runs (5 one-second samples of one process) can be compared ----
+# ---- two default runs (5 one-second samples of one process): with --run-noise ----
 gen "$TMPD/d5.json" --seed 5 --rows 1 --samples 5
 jq '.runs[0].samples[] |= (.throughput *= 0.8 | .latency /= 0.8) |
 	.runs[0].metrics.throughput.mean *= 0.8 | .runs[0].metrics.latency.of_mean_inverse /= 0.8' \
 	"$TMPD/d5.json" >"$TMPD/d5s.json"
-run compare "$TMPD/d5.json" "$TMPD/d5s.json" --fail-on-regression 5
+run compare "$TMPD/d5.json" "$TMPD/d5s.json" --fail-on-regression 5 --run-noise 0
 [ "$RC" -eq 1 ] && head -1 <<<"$OUT" | grep -q 'NEW is 1\.2[0-9]*× slower than OLD (throughput -20.0%, NEW/OLD × 0\.8' &&
-	grep -q 'rest on one process' <<<"$OUT"
+	grep -q 'rest on one run a side' <<<"$OUT"
 ok $? "five samples a side, 0.8 x the throughput: slower, a regression, resting on one process" ||
 	diag "$OUT" "$ERR"
 pairs=0 alarms=0
 gen "$TMPD/s%d.json" --seed 3000 --count 80 --samples 5 --phi 0.5
 for i in $(seq 0 39); do
-	run compare "$TMPD/s$((3000 + 2 * i)).json" "$TMPD/s$((3001 + 2 * i)).json"
+	run compare "$TMPD/s$((3000 + 2 * i)).json" "$TMPD/s$((3001 + 2 * i)).json" --run-noise 0
 	pairs=$((pairs + 1))
 	grep -qE "$alarm_re" <<<"$OUT" && alarms=$((alarms + 1))
 done

@@ -45,13 +45,14 @@ mkdoc "$TMPD/fast.json" 1.1
 mkdoc "$TMPD/foreign.json" 1.0 "someone-else/3"
 
 # crafted figures: the statistics alone, no allowance for drift between sessions
-run compare -v "$TMPD/base.json" "$TMPD/same.json" --drift 0
+# or for runs that stray (one run a side: --run-noise 0)
+run compare -v "$TMPD/base.json" "$TMPD/same.json" --drift 0 --run-noise 0
 echo "$OUT" >"$TMPD/c"
 [ "$RC" -eq 0 ] && [ "$(grep -c ' equal$' "$TMPD/c")" -eq 4 ] &&
 	! grep -qE ' (faster|slower)$' "$TMPD/c"
 ok $? "compare: identical samples are equal on all 4 metrics"
 
-run compare -v "$TMPD/base.json" "$TMPD/slow.json"
+run compare -v "$TMPD/base.json" "$TMPD/slow.json" --run-noise 0
 echo "$OUT" >"$TMPD/c"
 [ "$RC" -eq 0 ] && [ "$(grep -c ' slower$' "$TMPD/c")" -eq 4 ] &&
 	grep -q 'throughput .* -10.00% .* slower' "$TMPD/c" &&
@@ -59,20 +60,20 @@ echo "$OUT" >"$TMPD/c"
 ok $? "compare: 10% less throughput (and more latency) is slower"
 [ "$RC" -eq 0 ] || diag "$OUT"
 
-run compare -v "$TMPD/base.json" "$TMPD/fast.json"
+run compare -v "$TMPD/base.json" "$TMPD/fast.json" --run-noise 0
 [ "$RC" -eq 0 ] && [ "$(grep -c ' faster$' <<<"$OUT")" -eq 4 ] && ! grep -q ' slower$' <<<"$OUT"
 ok $? "compare: 10% more throughput (and less latency) is faster"
 
-run compare -v "$TMPD/base.json" "$TMPD/slow.json" --fail-on-regression 5
+run compare -v "$TMPD/base.json" "$TMPD/slow.json" --fail-on-regression 5 --run-noise 0
 [ "$RC" -eq 1 ] && grep -q 'regression: bpf-loop: nr_loops=10 throughput -10.00%' <<<"$ERR"
 ok $? "compare --fail-on-regression 5: a 10% slowdown exits 1 and names it"
-run compare -v "$TMPD/base.json" "$TMPD/slow.json" --fail-on-regression 20
+run compare -v "$TMPD/base.json" "$TMPD/slow.json" --fail-on-regression 20 --run-noise 0
 [ "$RC" -eq 0 ]
 ok $? "compare --fail-on-regression 20: a 10% slowdown passes"
-run compare -v "$TMPD/base.json" "$TMPD/fast.json" --fail-on-regression=1
+run compare -v "$TMPD/base.json" "$TMPD/fast.json" --fail-on-regression=1 --run-noise 0
 [ "$RC" -eq 0 ]
 ok $? "compare --fail-on-regression: a speed-up is no regression"
-run compare -v "$TMPD/base.json" "$TMPD/slow.json" --alpha 1e-300
+run compare -v "$TMPD/base.json" "$TMPD/slow.json" --alpha 1e-300 --run-noise 0
 [ "$RC" -eq 0 ] && [ "$(grep -c ' cannot tell$' <<<"$OUT")" -eq 4 ]
 ok $? "compare --alpha: the stated level decides significance"
 
@@ -89,10 +90,10 @@ for r in d["runs"]:
 json.dump(d, open(sys.argv[2], "w"))
 PY
 done
-run compare -v "$TMPD/base-drops.json" "$TMPD/fast-drops.json" --drift 0
+run compare -v "$TMPD/base-drops.json" "$TMPD/fast-drops.json" --drift 0 --run-noise 0
 [ "$RC" -eq 0 ] && [ "$(grep -c 'drops .* M ops/s .* better$' <<<"$OUT")" -eq 2 ]
 ok $? "compare: fewer drops per second is better, not slower"
-run compare -v "$TMPD/fast-drops.json" "$TMPD/base-drops.json" --fail-on-regression 5 --drift 0
+run compare -v "$TMPD/fast-drops.json" "$TMPD/base-drops.json" --fail-on-regression 5 --drift 0 --run-noise 0
 [ "$RC" -eq 1 ] && [ "$(grep -c 'drops .* worse$' <<<"$OUT")" -eq 2 ] && grep -q 'regression: .* drops' <<<"$ERR"
 ok $? "compare: more drops is worse, and a regression"
 
@@ -134,10 +135,10 @@ rm -f "$TMPD/huge.json" "$TMPD/binary.json" "$TMPD/deep.json"
 # without it); set to anything else, it makes another measurement.
 jq '.runs[].options += {"test-run-repeat": 0, "trigger": "auto"}' "$TMPD/same.json" >"$TMPD/newer.json"
 jq '.runs[].options += {"test-run-repeat": 7}' "$TMPD/same.json" >"$TMPD/other.json"
-run compare -v "$TMPD/base.json" "$TMPD/newer.json" --drift 0
+run compare -v "$TMPD/base.json" "$TMPD/newer.json" --drift 0 --run-noise 0
 [ "$RC" -eq 0 ] && [ "$(grep -c ' equal$' <<<"$OUT")" -eq 4 ]
 ok $? "compare: options at their default match a document without them" || diag "$OUT" "$ERR"
-run compare -v "$TMPD/base.json" "$TMPD/other.json"
+run compare -v "$TMPD/base.json" "$TMPD/other.json" --run-noise 0
 [ "$RC" -eq 1 ] && grep -q 'no run of' <<<"$ERR" &&
 	[ "$(grep -c ' only in NEW; the closest run of OLD differs in test-run-repeat (NEW 7, OLD default)$' <<<"$OUT")" -eq 2 ]
 ok $? "compare: an option away from its default is another measurement, named" || diag "$OUT" "$ERR"

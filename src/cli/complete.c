@@ -77,6 +77,7 @@ static const struct sub_opt compare_opts[] = {
 	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
 	{ "--paired", ARG_FLAG, "the runs of the two files are pairs, in order (as ab's)" },
 	{ "--drift", ARG_VALUE, "separate sessions' noise beyond their runs' spread, PCT%" },
+	{ "--run-noise", ARG_VALUE, "how far one run's mean strays here, PCT%: tests one run a side" },
 	{ NULL },
 };
 

@@ -76,6 +76,8 @@ static const char *remedy(const struct cmp_row *r, const struct cmp_opts *o)
 {
 	if (o->paired)
 		return "more pairs (-r, --precision) would narrow it";
+	if (r->basis == BASIS_RUNS_ONE)
+		return "-r 3 on the single side too, or more runs, would narrow it";
 	if (r->one_process || r->basis == BASIS_SHORT || r->basis == BASIS_BATCHES)
 		return "-r 3 a side, a longer -d, or ab --precision 2";
 	return "more runs (-r) would narrow it";
@@ -99,6 +101,11 @@ static void no_verdict_text(char *buf, size_t len, const struct cmp_row *r,
 	case WHY_WIDE:
 		snprintf(buf, len, "no verdict (%s %s: its 95%% CI spans more than %g×); %s", id,
 			 ch, CMP_MAX_SPAN, remedy(r, o));
+		break;
+	case WHY_ONE_RUN:
+		snprintf(buf, len, "no verdict (%s %s: one run a side, and runs of one "
+			 "configuration stray further than their samples show); -r 3 a side, "
+			 "ab, or --run-noise PCT", id, ch);
 		break;
 	case WHY_FLAT:
 		snprintf(buf, len, "no verdict (%s %s: one side's values do not vary, no spread "

@@ -82,6 +82,7 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 	}
 	if (!eq && strncmp(arg, "--", 2) == 0 && (opt_is(arg, "--alpha") ||
 	    opt_is(arg, "--fail-on-regression") || opt_is(arg, "--noise") || opt_is(arg, "--drift") ||
+	    opt_is(arg, "--run-noise") ||
 	    opt_is(arg, "--adjust") || opt_is(arg, "--match") || opt_is(arg, "--ignore-option") ||
 	    opt_is(arg, "--json")))
 		++*i;	/* the value is the next word */
@@ -108,6 +109,12 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 		if (parse_real("--drift", val, 0, 100, false, &a->o.drift))
 			return EXIT_USAGE;
 		a->o.drift /= 100;
+		return 0;
+	}
+	if (opt_is(arg, "--run-noise")) {
+		if (parse_real("--run-noise", val, 0, 100, false, &a->o.run_noise))
+			return EXIT_USAGE;
+		a->o.run_noise /= 100;
 		return 0;
 	}
 	if (opt_is(arg, "--adjust"))

@@ -24,6 +24,7 @@ static const char *why_text(enum cmp_why why)
 		[WHY_WIDE] = "interval wider than 100x", [WHY_FLAT] = "one side constant",
 		[WHY_RESOLUTION] = "within the measurement's resolution",
 		[WHY_ADJUSTED] = "not significant after adjustment",
+		[WHY_ONE_RUN] = "one run a side: how far runs lie apart is unknown",
 	};
 
 	return text[why];
@@ -73,6 +74,7 @@ static void write_doc(FILE *f, void *arg)
 	jsonw_kdouble(&w, "alpha", d->o->alpha);
 	jsonw_kdouble(&w, "noise_pct", d->o->noise * 100);
 	jsonw_kdouble(&w, "drift_pct", d->o->paired ? 0 : d->o->drift * 100);
+	jsonw_kdouble(&w, "run_noise_pct", d->o->run_noise * 100);	/* null: not given */
 	jsonw_kbool(&w, "paired", d->o->paired);
 	jsonw_key(&w, "rows");
 	jsonw_arr_open(&w);

@@ -33,7 +33,8 @@ static const char *const adjust_names[] = {
 void cmp_print_help(void)
 {
 	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--paired] [--fail-on-regression PCT]\n"
-	       "       [--noise PCT] [--drift PCT] [--alpha A] [--adjust holm|bh|none]\n"
+	       "       [--noise PCT] [--drift PCT] [--run-noise PCT] [--alpha A]\n"
+	       "       [--adjust holm|bh|none]\n"
 	       "       [--match OPT,...|--ignore-option OPT,...] [--json FILE]\n\n"
 	       "First a line per matching run, one of: NEW is 1.35× faster/slower than OLD\n"
 	       "(NEW/OLD × r [95%% CI]); equal (the CI inside ±--noise); cannot tell (the CI is\n"
@@ -50,6 +51,12 @@ void cmp_print_help(void)
 	       "--drift PCT                two sessions (files) of one configuration may lie this\n"
 	       "                           far apart beyond their runs' spread, default %g; it\n"
 	       "                           widens every unpaired CI (0: trust the spread alone)\n"
+	       "--run-noise PCT             how far one run's mean strays from its configuration's\n"
+	       "                           on this host (the sd of -r runs' means, in %%): with it,\n"
+	       "                           one run a side is tested; without, it is no verdict\n"
+	       "                           (a run's samples never show it); 0: trust the samples\n"
+	       "                           alone (crafted data).  One run against a\n"
+	       "                           side of -r 3 or more takes that side's spread instead.\n"
 	       "--alpha A                  significance level after adjustment, default 0.05\n"
 	       "--adjust M                 across the rows: holm (default), bh, none\n"
 	       "--match OPT,...            runs match on the benchmark and these parts only\n"
@@ -113,8 +120,12 @@ void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 		       "  run means when both sides have >= %d runs, else on batch means of the\n"
 		       "  samples (floor(sqrt(n)), fewer if correlated), or on a short series'\n"
 		       "  samples, their variance raised for a lag-1 correlation of >= %g; each\n"
-		       "  side's noise raised by --drift %g%% (separate sessions);",
-		       CMP_MIN_RUNS, CMP_SHORT_MIN_R, o->drift * 100);
+		       "  side's noise raised by --drift %g%% (separate sessions), and where both\n"
+		       "  are one run by --run-noise (%s);\n"
+		       "  one run against >= 2 runs: Student's t of the one against their mean,\n"
+		       "  its noise theirs;",
+		       CMP_MIN_RUNS, CMP_SHORT_MIN_R, o->drift * 100,
+		       o->run_noise >= 0 ? "given" : "not given: no verdict");
 	printf(" two-sided;\n  p adjusted over %d rows by %s (a row too short to\n"
 	       "  test counts as p = 1); significant when adjusted p < %g.\n",
 	       family, adjust_names[o->adjust], o->alpha);
@@ -131,7 +142,7 @@ void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 
 static void fmt_p(char *buf, double p, bool tested)
 {
-	if (!tested)
+	if (!tested || isnan(p))	/* no rank test beside (one run against runs) */
 		snprintf(buf, CELL - 2, "-");
 	else if (p < 1e-4)
 		snprintf(buf, CELL - 2, "<0.0001");
@@ -180,6 +191,9 @@ static void fmt_basis(char *buf, const struct cmp_row *r)
 		break;
 	case BASIS_TALLY:
 		snprintf(buf, CELL, "follows the rate");
+		break;
+	case BASIS_RUNS_ONE:
+		snprintf(buf, CELL, "%d/%d runs, 1 vs spread", r->ounits, r->nunits);
 		break;
 	case BASIS_BATCHES:
 		snprintf(buf, CELL, "%d/%d batches%s", r->ounits, r->nunits,
@@ -355,6 +369,7 @@ void cmp_count(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_t
 	for (i = 0; i < t->n; i++) {
 		tally->cls[t->rows[i].cls]++;
 		tally->one_process += t->rows[i].one_process;
+		tally->one_run += t->rows[i].why == WHY_ONE_RUN;
 		if (cmp_row_regression(&t->rows[i], o)) {
 			tally->regressions++;
 			regression(&t->rows[i], o);
@@ -371,9 +386,14 @@ void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 	       tally->cls[CLS_CANNOT_TELL], tally->cls[CLS_NO_VERDICT],
 	       tally->cls[CLS_UP] + tally->cls[CLS_DOWN],
 	       tally->failed, tally->only_old, o->old_name, tally->only_new, o->new_name);
-	if (tally->one_process)
-		printf("Note: %d of %d verdicts rest on one process a side (its samples);\n"
-		       "  run both sides with -r %d or more for verdicts on run means.\n",
+	if (tally->one_run)
+		printf("Note: %d of %d rows compare one run a side, whose samples do not show how far\n"
+		       "  runs lie apart: no verdict.  Run -r %d or more a side (or on the baseline),\n"
+		       "  use ab, or give that noise with --run-noise PCT.\n",
+		       tally->one_run, t->n, CMP_MIN_RUNS);
+	else if (tally->one_process)
+		printf("Note: %d of %d verdicts rest on one run a side (with --run-noise, or against\n"
+		       "  the other side's runs); -r %d or more a side tests run means.\n",
 		       tally->one_process, t->n, CMP_MIN_RUNS);
 	if (o->fail_pct >= 0)
 		printf("Gate: --fail-on-regression %g%%: %d regression%s.\n", o->fail_pct,

@@ -13,7 +13,7 @@ struct cmp_table {
 
 struct cmp_tally {
 	int cls[CLS_NONE + 1];
-	int only_old, only_new, failed, one_process, regressions, matched;
+	int only_old, only_new, failed, one_process, one_run, regressions, matched;
 	int lone_metrics;	/* metrics of matched runs without a partner, or of another unit */
 };
 

@@ -396,7 +396,7 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 {
 	struct cmp_args a = {
 		.o = { .alpha = 0.05, .noise = CMP_NOISE_PCT / 100, .fail_pct = -1,
-		       .drift = CMP_DRIFT_PCT / 100,
+		       .drift = CMP_DRIFT_PCT / 100, .run_noise = NAN,
 		       .adjust = STATS_ADJUST_HOLM, .old_name = "OLD", .new_name = "NEW" },
 	};
 	struct res_doc old = { 0 }, new = { 0 };

@@ -156,6 +156,7 @@ static int run_means(const struct res_run *r, const struct res_metric *m, double
 	}
 	if (r->sample_repeat)
 		return means_by_tag(r, m, out);
+	out[0] = m->mean;	/* one run: its own mean */
 	return 1;
 }
 
@@ -220,23 +221,34 @@ static void batch_units(struct cmp_row *row, const struct res_run *orun,
 
 /*
  * Two files taken apart in time differ by what the machine did between
- * them (drift, a phase of a neighbour's load) and, with one run a side,
- * by how much runs differ at all: neither side's spread shows it, so a
- * comparison of separate sessions adds --drift to each side's noise, as
- * a known variance (no degrees of freedom of its own: Satterthwaite).
- * ab's pairs cancel it and need none.
+ * them (drift, a phase of a neighbour's load), which neither side's spread
+ * shows: a comparison of separate sessions adds --drift to each side's
+ * noise, as a known variance.  Where both sides are one run, how far a
+ * run strays from its configuration is not in them either: --run-noise
+ * adds it, as measured from CMP_RUN_NOISE_RUNS runs (its degrees of
+ * freedom count: Satterthwaite).  ab's pairs cancel both and need none.
  */
-static void with_drift(struct stats_interval *ci, double drift)
+static void with_unseen(struct stats_interval *ci, double drift, double run_noise)
 {
-	double v = ci->se * ci->se, vd = v + 2 * drift * drift, t;
+	double v = ci->se * ci->se, vd = 2 * drift * drift, vr = 2 * run_noise * run_noise;
+	double total = v + vd + vr, den, t;
 
-	if (!(drift > 0) || !(ci->est > 0))
+	if (!(vd + vr > 0) || !(ci->est > 0))
 		return;
-	ci->df = v > 0 ? ci->df * (vd / v) * (vd / v) : INFINITY;
-	ci->se = sqrt(vd);
+	den = (v > 0 ? v * v / ci->df : 0) + vr * vr / (CMP_RUN_NOISE_RUNS - 1);
+	ci->df = den > 0 ? total * total / den : INFINITY;
+	ci->se = sqrt(total);
 	t = stats_t_quantile(0.975, ci->df);
 	ci->lo = ci->est * exp(-t * ci->se);
 	ci->hi = ci->est * exp(t * ci->se);
+}
+
+/* --run-noise applies where both sides are one run each, and their samples all there is. */
+static double run_noise_of(const struct cmp_row *row, const struct cmp_opts *o)
+{
+	if (row->one_process && row->basis != BASIS_RUNS_ONE && o->run_noise > 0)
+		return o->run_noise;
+	return 0;
 }
 
 /*
@@ -250,7 +262,7 @@ static void ratio_interval(struct cmp_row *row, const struct stats_interval *dat
 	struct stats_interval w = *data, *ci = &w;
 
 	if (!o->paired)
-		with_drift(&w, o->drift);
+		with_unseen(&w, o->drift, run_noise_of(row, o));
 	if (ci->se > 0 && isfinite(ci->df))
 		row->p = 2 * (1 - stats_t_cdf(fabs(log(ci->est)) / ci->se, ci->df));
 	row->has_ci = true;
@@ -337,6 +349,33 @@ static void short_test(struct cmp_row *row, const struct res_run *orun,
 	free(b);
 }
 
+/*
+ * One run against the other side's runs: the one is taken to stray from
+ * its configuration's mean as each of the runs does, so their spread is
+ * its noise too (a baseline of -r 5 against a single patched run).
+ */
+static void one_against_runs(struct cmp_row *row, const double *a, int na, const double *b,
+			     int nb, const struct cmp_opts *o)
+{
+	struct stats_interval ci;
+	bool old_one = na == 1;
+
+	row->basis = BASIS_RUNS_ONE;
+	row->one_process = true;
+	if (!row->has_ratio || stats_ratio_ci_one(old_one ? b : a, old_one ? nb : na,
+						  old_one ? a[0] : b[0], 0.95, &ci))
+		return;
+	if (old_one) {	/* the interval of old/new, turned into new/old's */
+		double lo = ci.lo;
+
+		ci.est = 1 / ci.est;
+		ci.lo = 1 / ci.hi;
+		ci.hi = 1 / lo;
+	}
+	row->tested = true;
+	ratio_interval(row, &ci, o);
+}
+
 static void run_tests(struct cmp_row *row, const struct res_run *orun,
 		      const struct res_run *nrun, const struct cmp_opts *o)
 {
@@ -353,6 +392,10 @@ static void run_tests(struct cmp_row *row, const struct res_run *orun,
 	}
 	if (o->paired && ora == nra && !(all_zero(a, ora) && all_zero(b, nra))) {
 		paired_test(row, a, b, ora, o);
+		goto out;
+	}
+	if (!o->paired && ora >= 1 && nra >= 1 && (ora == 1) != (nra == 1)) {
+		one_against_runs(row, a, ora, b, nra, o);
 		goto out;
 	}
 	if (ora < CMP_MIN_RUNS || nra < CMP_MIN_RUNS) {
@@ -432,6 +475,19 @@ static void validate(struct cmp_row *row)
 	}
 }
 
+/*
+ * One process a side: its samples show how a run wanders, never how far
+ * runs of one configuration lie apart (8-20% on the reference VM while a
+ * run's samples spread 1-6%: doc/calibration.md).  Without --run-noise
+ * no test is valid; a side constant or all 0 is decided on its own.
+ */
+static bool runs_unseen(const struct cmp_row *row, const struct cmp_opts *o)
+{
+	if (!row->one_process || row->basis == BASIS_RUNS_ONE || o->run_noise >= 0)
+		return false;
+	return row->tested || (row->cls == CLS_NO_VERDICT && row->why != WHY_FLAT);
+}
+
 void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct res_run *nrun,
 		  const struct cmp_opts *o)
 {
@@ -468,6 +524,8 @@ void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct 
 	default:
 		run_tests(row, orun, nrun, o);
 		validate(row);
+		if (runs_unseen(row, o))
+			no_verdict(row, WHY_ONE_RUN);
 	}
 }
 

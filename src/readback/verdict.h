@@ -25,6 +25,11 @@
  */
 #define CMP_DRIFT_PCT	3.0
 #define CMP_POWER	0.8	/* for the minimal detectable effect */
+/*
+ * --run-noise is taken as measured from this many runs (the -r 10 the help
+ * suggests): its own uncertainty widens the interval as a t's tails do.
+ */
+#define CMP_RUN_NOISE_RUNS	10
 #define CMP_MIN_RUNS	3	/* run means are the basis from this many runs a side */
 
 enum cmp_dir { DIR_NONE, DIR_HIGHER, DIR_LOWER };
@@ -53,12 +58,14 @@ enum cmp_why {
 	WHY_FLAT,		/* one side's values do not vary: no spread to test against */
 	WHY_RESOLUTION,		/* a level that moved less than its measurement's resolution */
 	WHY_ADJUSTED,		/* the CI excludes 1, not significant after adjustment */
+	WHY_ONE_RUN,		/* one run a side: how far runs lie apart is in neither */
 };
 
 enum cmp_basis {
 	BASIS_RUNS,	/* means of >= CMP_MIN_RUNS runs a side */
 	BASIS_PAIRS,	/* ab: run means in pairs, a paired test on each pair's ratio */
 	BASIS_BATCHES,	/* batch means of the samples */
+	BASIS_RUNS_ONE,	/* one run against the other side's runs, their spread its own */
 	BASIS_SHORT,	/* one short series a side: its samples, their correlation allowed for */
 	BASIS_FEW,	/* too few values to test */
 	BASIS_ZERO,	/* every value 0 on both sides: equal, nothing to test */
@@ -72,6 +79,7 @@ struct cmp_opts {
 	double alpha;
 	double noise;		/* a fraction: 0.02 */
 	double drift;		/* a fraction: separate sessions' noise beyond their spread */
+	double run_noise;	/* a fraction: how far one run's mean strays; NAN: unknown */
 	double fail_pct;	/* < 0: no gate */
 	enum stats_adjust adjust;
 	bool paired;		/* the i-th runs of OLD and NEW are a pair (ab) */

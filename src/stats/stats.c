@@ -397,6 +397,26 @@ int stats_ratio_ci(const double *a, int na, const double *b, int nb, double conf
 	return 0;
 }
 
+int stats_ratio_ci_one(const double *runs, int n, double one, double conf,
+		       struct stats_interval *out)
+{
+	double m, v, t;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 2 || !(one > 0.0))
+		return -1;
+	mean_var(runs, n, &m, &v);
+	if (!(m > 0.0))
+		return -1;
+	out->est = one / m;
+	out->se = sqrt(v / (m * m) * (1.0 / n + 1.0));	/* the mean's and the one run's */
+	out->df = v > 0.0 ? n - 1 : INFINITY;
+	t = stats_t_quantile(0.5 + conf / 2.0, out->df);
+	out->lo = out->est * exp(-t * out->se);
+	out->hi = out->est * exp(t * out->se);
+	return 0;
+}
+
 int stats_positive_ci(double mean, double stddev, int n, double conf, double *lo, double *hi)
 {
 	double t, se;

@@ -69,6 +69,15 @@ int stats_diff_ci(const double *a, int na, const double *b, int nb, double conf,
 int stats_ratio_ci(const double *a, int na, const double *b, int nb, double conf,
 		   struct stats_interval *out);
 /*
+ * One more run's value `one` against the mean of n runs, one / mean(runs),
+ * with an interval at level conf: the one run is taken to vary as each of
+ * the n does (their variance, n - 1 degrees of freedom), so that a single
+ * run can be compared with a baseline of several.  -1 when n < 2 or a
+ * value is not positive.
+ */
+int stats_ratio_ci_one(const double *runs, int n, double one, double conf,
+		       struct stats_interval *out);
+/*
  * Interval at level conf for a positive mean (a rate, a time) on the log
  * scale, mean * exp(+-t sd / mean / sqrt(n)): it never reaches zero.
  * -1 when n < 2 or the mean is not positive.

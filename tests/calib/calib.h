@@ -42,6 +42,8 @@ struct path {
 	bool paired;		/* ab: A and B alternate, order drawn per pair */
 	double precision;	/* ab --precision: pairs until the CI is within +-this % */
 	int max_pairs;		/* --precision's bound (--max-duration over a pair's time) */
+	int old_runs;		/* unpaired: OLD's runs when not `runs` (a baseline of -r N) */
+	bool run_noise_known;	/* --run-noise given as the model's run-to-run noise */
 };
 
 extern const struct model calib_models[];
@@ -83,8 +85,12 @@ void side_build(struct side *s, const double *v, const int *per, int nr_runs);
 void side_free(struct side *s);
 /* compare's --drift for what judge() compares unpaired (default CMP_DRIFT_PCT). */
 void judge_set_drift(double pct);
-/* Judges NEW against OLD as compare (paired: as ab) would, one row alone. */
-void judge(struct cmp_row *row, struct side *old, struct side *new, bool paired);
+/*
+ * Judges NEW against OLD as compare (paired: as ab) would, one row alone;
+ * run_noise is compare's --run-noise as a fraction (NAN: not given).
+ */
+void judge(struct cmp_row *row, struct side *old, struct side *new, bool paired,
+	   double run_noise);
 
 int calib_real(const char *dir, const char *tag, bool same, int trials, uint64_t seed);
 int calib_check(void);

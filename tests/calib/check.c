@@ -4,9 +4,11 @@
  * targets of doc/calibration.md, with room for the draw's own error (a
  * rate over n trials is off by ~sqrt(p (1 - p) / n)):
  *   - no printed interval wider than CMP_MAX_SPAN, on every path and model;
+ *   - one run a side without --run-noise: no verdict, always;
  *   - where the model is one the path can answer for (noise within what
  *     its test allows for: no session drift beyond --drift for unpaired
- *     files, and paired runs for drift), the 95% CI covers the true ratio
+ *     files unless --run-noise allows for it, and paired runs for drift),
+ *     the 95% CI covers the true ratio
  *     93-97% of the time (unpaired: at least 93%, --drift makes them
  *     conservative), a change is called where there is none at most 5% of
  *     the time, and "equal" is said of a true 5% change at most 5%.
@@ -36,9 +38,14 @@ static bool answers_for(const struct path *p, const struct model *m)
 {
 	if (m->bimodal_p > 0 || m->phase_p > 0 || m->cv_b > 0.05)
 		return false;	/* beyond any test's assumptions: doc/calibration.md */
-	if (!p->paired && m->drift_sd > 0)
-		return false;	/* a random walk outgrows any fixed --drift */
-	return !(p->runs == 1 && m->cv_b > CMP_DRIFT_PCT / 100);
+	/* a random walk outgrows any fixed --drift; a known --run-noise allows for its step */
+	return p->paired || !(m->drift_sd > 0) || p->run_noise_known;
+}
+
+/* One run a side with no --run-noise: nothing shows how far runs lie apart. */
+static bool blind(const struct path *p)
+{
+	return !p->paired && p->runs == 1 && !p->old_runs && !p->run_noise_known;
 }
 
 static void check_cell(const struct path *p, const struct model *m)
@@ -48,6 +55,11 @@ static void check_cell(const struct path *p, const struct model *m)
 	cell_run(p, m, CHECK_TRIALS, CHECK_SEED, &c);
 	ok(c.max_span <= CMP_MAX_SPAN, "widest printed CI %.3g× <= 100×", p->name, m->name,
 	   c.max_span);
+	if (blind(p)) {
+		ok(c.none == 100.0, "no verdict in %.1f%% of comparisons (one run a side)", p->name,
+		   m->name, c.none);
+		return;
+	}
 	if (!answers_for(p, m))
 		return;
 	ok(c.coverage >= 92.0 && (!p->paired || c.coverage <= 98.0),

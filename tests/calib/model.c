@@ -36,7 +36,9 @@ const struct model calib_models[] = {
  */
 const struct path calib_paths[] = {
 	{ "plain (5 samples)",	1, 5 },
+	{ "plain, --run-noise", 1, 5, .run_noise_known = true },
 	{ "plain -d 30",	1, 30 },
+	{ "1 vs -r 5 baseline",	1, 5, .old_runs = 5 },
 	{ "-r 3",		3, 5 },
 	{ "-r 10",		10, 5 },
 	{ "ab -r 5",		5, 5, true },
@@ -162,10 +164,11 @@ void judge_set_drift(double pct)
 	judge_drift = pct;
 }
 
-void judge(struct cmp_row *row, struct side *old, struct side *new, bool paired)
+void judge(struct cmp_row *row, struct side *old, struct side *new, bool paired,
+	   double run_noise)
 {
 	struct cmp_opts o = { .alpha = 0.05, .noise = CMP_NOISE_PCT / 100, .fail_pct = -1,
-			      .drift = judge_drift / 100,
+			      .drift = judge_drift / 100, .run_noise = run_noise,
 			      .adjust = STATS_ADJUST_HOLM, .paired = paired,
 			      .old_name = "OLD", .new_name = "NEW" };
 
@@ -173,14 +176,14 @@ void judge(struct cmp_row *row, struct side *old, struct side *new, bool paired)
 	cmp_row_judge(row, &old->run, &new->run, &o);
 }
 
-/* Both sides' runs drawn in the order the path takes them; A's in a, B's in b. */
+/* Both sides' runs drawn in the order the path takes them; A's (na unpaired) in a, B's in b. */
 static void draw_sides(const struct path *p, const struct model *m, double truth, int runs,
-		       struct rng *r, double *a, double *b)
+		       int na, struct rng *r, double *a, double *b)
 {
 	struct machine mc = { 0, 1 };
 	int k, first;
 
-	for (k = 0; k < runs && !p->paired; k++, machine_step(&mc, m, r))
+	for (k = 0; k < na && !p->paired; k++, machine_step(&mc, m, r))
 		draw_run(m, &mc, 100, p->samples, r, a + k * p->samples);
 	for (k = 0; k < runs; k++) {
 		first = p->paired ? (int)(rng_unit(r) * 2) : 1;
@@ -225,23 +228,51 @@ static int runs_taken(const struct path *p, const double *a, const double *b)
 	return n < p->max_pairs ? n : p->max_pairs;
 }
 
+/*
+ * What a user who measured this host's run-to-run noise would give as
+ * --run-noise: how far runs taken one after another lie apart, from 400
+ * of them on the model's machine (the run factor, bimodal modes, drift
+ * and phases all in it), a fixed seed per model.
+ */
+static double known_run_noise(const struct model *m, int n)
+{
+	struct machine mc = { 0, 1 };
+	double *v = xcalloc((size_t)n, sizeof(double)), prev = 0, cur, ss = 0;
+	struct rng r;
+	int k;
+
+	rng_seed(&r, 20261204);
+	for (k = 0; k < 400; k++, machine_step(&mc, m, &r)) {
+		draw_run(m, &mc, 100, n, &r, v);
+		cur = log(stats_mean(v, n));
+		if (k)
+			ss += (cur - prev) * (cur - prev);
+		prev = cur;
+	}
+	free(v);
+	return sqrt(ss / 399 / 2);	/* a difference holds two runs' noise */
+}
+
 void trial_model(const struct path *p, const struct model *m, double truth, struct rng *r,
 		 struct tally *t)
 {
-	int cap = p->precision ? p->max_pairs : p->runs, n, k;
-	double *a = xcalloc((size_t)(cap * p->samples), sizeof(double));
+	int cap = p->precision ? p->max_pairs : p->runs, n, na, k;
+	int old_cap = p->old_runs > cap ? p->old_runs : cap;
+	double *a = xcalloc((size_t)(old_cap * p->samples), sizeof(double));
 	double *b = xcalloc((size_t)(cap * p->samples), sizeof(double));
-	int *per = xcalloc((size_t)cap, sizeof(int));
+	int *per = xcalloc((size_t)old_cap, sizeof(int));
 	struct side sa, sb;
 	struct cmp_row row;
 
-	draw_sides(p, m, truth, cap, r, a, b);
+	draw_sides(p, m, truth, cap, p->old_runs ?: cap, r, a, b);
 	n = runs_taken(p, a, b);
-	for (k = 0; k < n; k++)
+	na = p->old_runs ?: n;
+	for (k = 0; k < old_cap; k++)
 		per[k] = p->samples;
-	side_build(&sa, a, per, n);
+	side_build(&sa, a, per, na);
 	side_build(&sb, b, per, n);
-	judge(&row, &sa, &sb, p->paired);
+	judge(&row, &sa, &sb, p->paired,
+	      p->run_noise_known ? known_run_noise(m, p->samples) : NAN);
 	tally_add(t, &row, truth);
 	side_free(&sa);
 	side_free(&sb);

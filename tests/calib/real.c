@@ -88,15 +88,25 @@ static void take(struct side *out, const struct series *s, const int *idx, int n
 	free(v);
 }
 
-static void one(struct tally *t, const struct series *a, const int *ia, const struct series *b,
-		const int *ib, int n, bool paired, double scale, double truth)
+/* How a path draws its runs from the recordings. */
+struct real_path {
+	const char *name;
+	int n;			/* runs a side (pairs when paired) */
+	bool paired;
+	int old_runs;		/* a baseline of this many A runs against one B run */
+	bool run_noise;		/* --run-noise: the A runs' spread, as a user measures it */
+};
+
+static void one(struct tally *t, const struct series *a, const int *ia, int na,
+		const struct series *b, const int *ib, int nb, bool paired, double scale,
+		double truth, double run_noise)
 {
 	struct side sa, sb;
 	struct cmp_row row;
 
-	take(&sa, a, ia, n, 1);
-	take(&sb, b, ib, n, scale);
-	judge(&row, &sa, &sb, paired);
+	take(&sa, a, ia, na, 1);
+	take(&sb, b, ib, nb, scale);
+	judge(&row, &sa, &sb, paired, run_noise);
 	tally_add(t, &row, truth);
 	side_free(&sa);
 	side_free(&sb);
@@ -109,29 +119,67 @@ static void one(struct tally *t, const struct series *a, const int *ia, const st
  * has no pairs taken side by side: ab's null is a recording of one
  * configuration as A and B.
  */
-static void draw(struct tally *t, const struct series *a, const struct series *b, int n,
-		 bool paired, double scale, double truth, int trials, struct rng *r)
+/* A baseline of p->old_runs distinct A runs against one B run (not among them). */
+static void draw_baseline(struct tally *t, const struct real_path *p, const struct series *a,
+			  const struct series *b, double scale, double truth, int trials,
+			  struct rng *r)
 {
-	int ia[64], ib[64], k, i, j, runs = a->n < b->n ? a->n : b->n;
+	int ia[64], ib, k, j, m;
 
+	for (k = 0; k < trials && a->n > p->old_runs; k++) {
+		ib = (int)(rng_unit(r) * b->n);
+		for (j = 0; j < p->old_runs; j++) {
+			do {
+				ia[j] = (int)(rng_unit(r) * a->n);
+				for (m = 0; m < j && ia[m] != ia[j]; m++)
+					;
+			} while (m < j || (a == b && ia[j] == ib));
+		}
+		one(t, a, ia, p->old_runs, b, &ib, 1, false, scale, truth, NAN);
+	}
+}
+
+static void draw(struct tally *t, const struct real_path *p, const struct series *a,
+		 const struct series *b, double scale, double truth, int trials, double run_noise,
+		 struct rng *r)
+{
+	int ia[64], ib[64], k, i, j, n = p->n, runs = a->n < b->n ? a->n : b->n;
+
+	if (p->old_runs) {
+		draw_baseline(t, p, a, b, scale, truth, trials, r);
+		return;
+	}
 	if (n == 1) {
 		for (i = 0; i < a->n; i++)
 			for (j = 0; j < b->n; j++)
 				if (a != b || i < j)
-					one(t, a, (int[]){ i }, b, (int[]){ j }, 1, false, scale,
-					    truth);
+					one(t, a, (int[]){ i }, 1, b, (int[]){ j }, 1, false,
+					    scale, truth, p->run_noise ? run_noise : NAN);
 		return;
 	}
-	if (paired && a == b)
+	if (p->paired && a == b)
 		return;
 	for (k = 0; k < trials && runs >= n; k++) {
 		i = (int)(rng_unit(r) * (runs - n + 1));
 		for (j = 0; j < n; j++) {
-			ia[j] = paired ? i + j : (int)(rng_unit(r) * a->n);
-			ib[j] = paired ? i + j : (int)(rng_unit(r) * b->n);
+			ia[j] = p->paired ? i + j : (int)(rng_unit(r) * a->n);
+			ib[j] = p->paired ? i + j : (int)(rng_unit(r) * b->n);
 		}
-		one(t, a, ia, b, ib, n, paired, scale, truth);
+		one(t, a, ia, n, b, ib, n, p->paired, scale, truth, NAN);
 	}
+}
+
+/* The A runs' spread as -r runs would show it: the sd of their log means. */
+static double runs_spread(const struct series *s)
+{
+	double l[MAX_RUNS];
+	struct stats st;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		l[i] = log(s->mean[i]);
+	stats_compute(l, s->n, &st);
+	return st.stddev;
 }
 
 static void series_free(struct series *s)
@@ -158,13 +206,16 @@ static void row(const char *tag, const char *what, const char *path, const struc
 
 int calib_real(const char *dir, const char *tag, bool same, int trials, uint64_t seed)
 {
-	static const struct { const char *name; int n; bool paired; } paths[] = {
-		{ "plain (1 run a side)", 1, false }, { "-r 3", 3, false },
+	static const struct real_path paths[] = {
+		{ "plain (1 run a side)", 1 },
+		{ "plain, --run-noise", 1, .run_noise = true },
+		{ "1 vs -r 5 baseline", 1, .old_runs = 5 },
+		{ "-r 3", 3 },
 		{ "ab -r 5", 5, true },
 	};
 	struct series a, b;
 	struct rng r;
-	double truth;
+	double truth, spread;
 	size_t p;
 
 	load_series(dir, tag, 'A', &a);
@@ -177,8 +228,10 @@ int calib_real(const char *dir, const char *tag, bool same, int trials, uint64_t
 		return 1;
 	}
 	truth = same ? 1 : ratio_of_means(&a, &b);
+	spread = runs_spread(&a);
 	printf("%s: %s, %d A and %d B runs, B/A of the mean run means %.4f%s\n", tag, a.metric,
 	       a.n, b.n, ratio_of_means(&a, &b), same ? " (one configuration: the truth is 1)" : "");
+	printf("--run-noise: the A runs' spread, %.1f%%\n", spread * 100);
 	printf("| runs | compared | path | n | CI cover %% | wrong-way or false change %% | "
 	       "equal %% | right change %% | no verdict or cannot tell %% | widest CI |\n"
 	       "|---|---|---|---|---|---|---|---|---|---|\n");
@@ -186,9 +239,9 @@ int calib_real(const char *dir, const char *tag, bool same, int trials, uint64_t
 	for (p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
 		struct tally aa = { 0 }, ab = { 0 }, slow = { 0 };
 
-		draw(&aa, &a, &a, paths[p].n, paths[p].paired, 1, 1, trials, &r);
-		draw(&ab, &a, &b, paths[p].n, paths[p].paired, 1, truth, trials, &r);
-		draw(&slow, &a, &b, paths[p].n, paths[p].paired, 0.95, truth * 0.95, trials, &r);
+		draw(&aa, &paths[p], &a, &a, 1, 1, trials, spread, &r);
+		draw(&ab, &paths[p], &a, &b, 1, truth, trials, spread, &r);
+		draw(&slow, &paths[p], &a, &b, 0.95, truth * 0.95, trials, spread, &r);
 		if (aa.n)
 			row(tag, "A vs A", paths[p].name, &aa);
 		row(tag, "A vs B", paths[p].name, &ab);

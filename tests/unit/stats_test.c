@@ -318,6 +318,27 @@ static void test_paired(void)
 	       0, -1);
 }
 
+/*
+ * One run (80) against five (mean 100, variance 5): se(log) = sqrt(5 / 100^2
+ * (1/5 + 1)), 4 degrees of freedom, t(0.975, 4) = 2.7764451051977987.
+ */
+static void test_ratio_one(void)
+{
+	double runs[] = { 100, 97, 103, 99, 101 }, c[] = { 5, 5, 5 };
+	struct stats_interval r;
+
+	report(!stats_ratio_ci_one(runs, 5, 80, 0.95, &r), "one vs runs: defined", 0, 0);
+	check_close(r.est, 0.8, 1e-12, "one vs runs: estimate");
+	check_close(r.se, 0.02449489742783178, 1e-12, "one vs runs: se of the log");
+	report(r.df == 4, "one vs runs: n - 1 degrees of freedom", r.df, 4);
+	check_close(r.lo, 0.7474018479866914, 1e-8, "one vs runs: low");
+	check_close(r.hi, 0.8562997291537287, 1e-8, "one vs runs: high");
+	report(stats_ratio_ci_one(runs, 1, 80, 0.95, &r) == -1, "one vs runs: one run -> -1", 0, 0);
+	report(stats_ratio_ci_one(runs, 5, 0, 0.95, &r) == -1, "one vs runs: a value 0 -> -1", 0, 0);
+	report(!stats_ratio_ci_one(c, 3, 5, 0.95, &r) && r.lo == 1.0 && r.hi == 1.0 &&
+	       isinf(r.df), "one vs runs: constant runs, the same value -> [1, 1]", r.lo, 1.0);
+}
+
 static void test_intervals(void)
 {
 	double a[] = { 19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9, 19.5, 22.0 };
@@ -355,6 +376,7 @@ static void test_intervals(void)
 	       "positive ci: a wide spread stays above zero", lo, 0.0005800402063511933);
 	check_close(lo, 0.0005800402063511933, 1e-6, "positive ci: wide spread, low");
 	report(stats_positive_ci(0, 1, 5, 0.95, &lo, &hi) == -1, "positive ci: mean 0 -> -1", 0, 0);
+	test_ratio_one();
 }
 
 static void test_mde(void)
