@@ -322,6 +322,7 @@ ref1=$(ref_ms "${small[@]}")
 	>"$TMPD/sig.out" 2>"$TMPD/sig.err" &
 pid=$!
 sleep 1
+catching $pid
 kill -INT $pid
 t0=$(date +%s%N)
 wait $pid

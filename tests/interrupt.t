@@ -62,6 +62,7 @@ ok $? "SIGINT in the warm-up: exit $rc, no summary of nothing, old.json untouche
 "$BPFBENCH" suite bpf-loop --json "$TMPD/old.json" >"$TMPD/s.out" 2>"$TMPD/s.err" &
 PID=$!
 sleep 0.3
+catching "$PID"
 kill -INT "$PID"
 wait "$PID"
 rc=$?

@@ -330,6 +330,21 @@ cgroups_of() {	# cgroups_of PID
 # bg_start ARGS...: bpfbench in the background; PID, once its benchmark
 # started (false if it never did: it ended first, or 60 s passed, a wait
 # for the start, not a judge of its speed: a busy machine sets up slowly)
+# catching PID [SIG]: waits (up to 60 s) until PID has its own handler for
+# SIG (default 2, SIGINT).  A non-interactive shell starts a background job
+# with SIGINT ignored, so a signal sent before bpfbench set its handler
+# (a slow start: ASan, a loaded machine) would be lost, not received.
+catching() {
+	local sig=${2:-2} mask i
+	for i in $(seq 1 600); do
+		mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/"$1"/status 2>/dev/null)
+		[ -n "$mask" ] || return 1
+		(( (0x$mask >> (sig - 1)) & 1 )) && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 bg_start() {
 	local i
 	# the previous run's "started" line must not be taken for this one's

@@ -91,6 +91,7 @@ ref1=$(ref_ms -w0 -d0.01 --period-ms 10 -p 1024 noop -q)
 "$BPFBENCH" -w0 -d30 -p 1024 noop -q >"$TMPD/sig.out" 2>"$TMPD/sig.err" &
 pid=$!
 sleep 0.3
+catching $pid
 t0=$(date +%s%N)
 kill -INT $pid
 wait $pid

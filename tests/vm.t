@@ -250,12 +250,20 @@ ok $? "every run removed its work directory" || diag "$(ls "$TMPDIR")"
 FAKE_QEMU=sleep BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \
 	bash "$VM" --kernel "$IMAGE" true 2>/dev/null &
 pid=$!
-for _ in $(seq 50); do [ -n "$(ls -A "$TMPDIR")" ] && break; sleep 0.1; done
-sleep 1
+# the signal once the VM is up (its helpers running), however slow the machine is
+for _ in $(seq 300); do
+	pgrep -f "fake-virtiofsd --socket-path=$TMPDIR" >/dev/null && break
+	sleep 0.1
+done
 kill -TERM $pid
 wait $pid
 RC=$?
-sleep 0.5
+# what the trap killed may take a moment to be reaped by init on a loaded machine
+for _ in $(seq 50); do
+	[ -z "$(ls -A "$TMPDIR")" ] && ! pgrep -f "fake-virtiofsd --socket-path=$TMPDIR" >/dev/null && break
+	sleep 0.1
+done
 [ "$RC" -eq 143 ] && [ -z "$(ls -A "$TMPDIR")" ] && ! pgrep -f "fake-virtiofsd --socket-path=$TMPDIR" >/dev/null
-ok $? "SIGTERM: exit 143, work directory and helpers gone" || diag "$RC $(ls "$TMPDIR")"
+ok $? "SIGTERM: exit 143, work directory and helpers gone" ||
+	diag "$RC $(ls "$TMPDIR") $(pgrep -af "fake-virtiofsd --socket-path=$TMPDIR")"
 done_testing
