@@ -9,6 +9,13 @@ GEN="$(dirname "$0")/gen_results.py"
 gen() { python3 "$GEN" "$@"; }
 alarm_re=' (faster|slower|better|worse|higher|lower)$'
 # The widest line of a file, in characters.
+# Under the sanitizers this file is there for the reader's memory errors:
+# the statistical loops (the plain pass counts their false alarms) take a
+# few pairs, and the large files a fifth of their size (ASan reads them at
+# a fraction of the speed, so a fifth is as long to interrupt).
+SAN=0
+ldd "$BPFBENCH" 2>/dev/null | grep -q libasan && SAN=1
+NPAIRS=$((SAN ? 6 : 30)) NPAIRS2=$((SAN ? 8 : 40)) BIG=$((SAN ? 20 : 100))
 maxwidth() { python3 -c 'import sys; print(max([len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")] + [0]))' "$1"; }
 # The largest count that a binomial(n, 0.05) exceeds with probability < 1%.
 binom_bound() {
@@ -32,8 +39,8 @@ print(k)' "$1"
 # Crafted runs do not stray from run to run: --run-noise 0 says so.
 pairs=0 alarms=0 derived_bad=0
 for mode in "--samples 30" "--runs 5 --samples 10"; do
-	gen "$TMPD/fa%d.json" --seed 1002 --count 60 $mode
-	for i in $(seq 1 30); do
+	gen "$TMPD/fa%d.json" --seed 1002 --count $((2 * NPAIRS + 2)) $mode
+	for i in $(seq 1 "$NPAIRS"); do
 		run compare -v "$TMPD/fa$((1000 + 2 * i)).json" "$TMPD/fa$((1001 + 2 * i)).json" \
 			--fail-on-regression 5 --run-noise 0
 		pairs=$((pairs + 1))
@@ -292,8 +299,8 @@ nonfinite "Infinity in the environment" 'd["env"]["date"]' Infinity 'env.date is
 # 64 MiB that was once a hard cap.  Compared with a short run of its own
 # kind, it must fit in 4 times its size, and take about 4 times as long
 # as a quarter of it (allowed: 12 times, the machine being shared).
-gen "$TMPD/l100.json" --long-run-mb 100 --seed 5
-gen "$TMPD/l25.json" --long-run-mb 25 --seed 6
+gen "$TMPD/l100.json" --long-run-mb "$BIG" --seed 5
+gen "$TMPD/l25.json" --long-run-mb $((BIG / 4)) --seed 6
 gen "$TMPD/l1.json" --long-run-mb 0.1 --seed 7
 size=$(stat -c %s "$TMPD/l100.json")
 if ldd "$BPFBENCH" 2>/dev/null | grep -q libasan; then
@@ -336,7 +343,7 @@ int_ends() {	# int_ends DESC [WCHAN]: SIGINT to $pid once it waits in WCHAN (or 
 }
 "$BPFBENCH" compare "$TMPD/l1.json" "$TMPD/l100.json" >/dev/null 2>"$TMPD/err" &
 pid=$!
-int_ends "while reading 100 MB"
+int_ends "while reading $BIG MB"
 "$BPFBENCH" compare /dev/stdin "$TMPD/l1.json" >/dev/null 2>"$TMPD/err" \
 	< <({ head -c 4096 "$TMPD/l25.json"; sleep 6; } 2>/dev/null) &
 pid=$!
@@ -445,8 +452,8 @@ run compare -q "$TMPD/pa.json" "$TMPD/pb.json" --paired --fail-on-regression 3
 ok $? "paired: the answer line and the gate" || diag "$OUT" "$ERR"
 pairs=0 alarms=0
 # every document of one drift: each pair shares it, as ab's adjacent runs do
-pgen "$TMPD/fa%d.json" --seed 5000 --count 80 --drift-seed 9 --between-cv 0.01
-for i in $(seq 0 39); do
+pgen "$TMPD/fa%d.json" --seed 5000 --count $((2 * NPAIRS2)) --drift-seed 9 --between-cv 0.01
+for i in $(seq 0 $((NPAIRS2 - 1))); do
 	run compare "$TMPD/fa$((5000 + 2 * i)).json" "$TMPD/fa$((5001 + 2 * i)).json" --paired
 	pairs=$((pairs + 1))
 	grep -qE "$alarm_re" <<<"$OUT" && alarms=$((alarms + 1))
@@ -470,8 +477,8 @@ run compare "$TMPD/d5.json" "$TMPD/d5s.json" --fail-on-regression 5 --run-noise 
 ok $? "five samples a side, 0.8 x the throughput: slower, a regression, resting on one process" ||
 	diag "$OUT" "$ERR"
 pairs=0 alarms=0
-gen "$TMPD/s%d.json" --seed 3000 --count 80 --samples 5 --phi 0.5
-for i in $(seq 0 39); do
+gen "$TMPD/s%d.json" --seed 3000 --count $((2 * NPAIRS2)) --samples 5 --phi 0.5
+for i in $(seq 0 $((NPAIRS2 - 1))); do
 	run compare "$TMPD/s$((3000 + 2 * i)).json" "$TMPD/s$((3001 + 2 * i)).json" --run-noise 0
 	pairs=$((pairs + 1))
 	grep -qE "$alarm_re" <<<"$OUT" && alarms=$((alarms + 1))

@@ -61,6 +61,12 @@ same() {	# same DESCRIPTION WANT GOT
 }
 
 benchs=$("$BPFBENCH" --list | awk '{ print $1 }' | sort)
+# bhelp BENCH: its --help, read once (every check below reads it; under ASan
+# each start of the binary costs a moment)
+bhelp() {
+	[ -f "$TMPD/help.$1" ] || "$BPFBENCH" "$1" --help >"$TMPD/help.$1" 2>/dev/null
+	cat "$TMPD/help.$1"
+}
 suites=$("$BPFBENCH" suite --list | awk '{ print $1 }' | sort)
 globals=$( ("$BPFBENCH" --help | help_opts; echo --version) | sort)
 # The subcommands are what main() dispatches, as the script has them.
@@ -84,13 +90,13 @@ same "bash: '--' offers the global options of --help, and --version" "$globals" 
 
 bad=
 for b in $benchs; do
-	want=$( (printf '%s\n' "$globals"; "$BPFBENCH" "$b" --help | help_opts) | sort)
+	want=$( (printf '%s\n' "$globals"; bhelp "$b" | help_opts) | sort)
 	[ "$(comp "$b" --)" = "$want" ] || bad+=" $b"
 	# every option with choices {a|b} completes to exactly those
 	while read -r opt choices; do
 		[ "$(comp "$b" "$opt" "")" = "$(tr '|' '\n' <<<"$choices" | sort)" ] ||
 			bad+=" $b:$opt"
-	done < <("$BPFBENCH" "$b" --help | sed -nE 's/^ +(--[a-z0-9_-]+) .*\{([^}]*)\}.*/\1 \2/p')
+	done < <(bhelp "$b" | sed -nE 's/^ +(--[a-z0-9_-]+) .*\{([^}]*)\}.*/\1 \2/p')
 done
 [ -z "$bad" ]
 ok $? "bash: after each benchmark: its --help options, the global ones, each one's choices" ||
@@ -175,7 +181,7 @@ section() { awk -v s="$1" '/^[A-Z][A-Z ]+$/ { on = ($0 == s); next } on' <<<"$pa
 missing=
 for b in $benchs; do
 	grep -qE "^ +$b\$" <(section BENCHMARKS) || missing+=" $b"
-	for o in $("$BPFBENCH" "$b" --help | help_opts); do
+	for o in $(bhelp "$b" | help_opts); do
 		grep -qE "^ +(-., )?$o( |\$)" <(section BENCHMARKS) || missing+=" $b:$o"
 	done
 done
