@@ -26,6 +26,15 @@ tp = lambda k: [s["throughput"] for s in r["samples"] if s["repeat"] == k]
 ok = [abs(sum(tp(k)) / len(tp(k)) - reps[k]["metrics"]["throughput"]["mean"]) < 1e-6 * reps[k]["metrics"]["throughput"]["mean"] and reps[k]["metrics"]["throughput"]["n"] == len(tp(k)) == 4 for k in range(3)]
 r["runs"] == 3 and len(reps) == 3 and all(ok) and len(r["samples"]) == 12'
 ok $? "-r 3: three repetitions, each record the mean and count of its samples"
+run -w0 -d0.4 --period-ms 100 -r 3 noop --json "$TMPD/r3.json"
+pct=$(sed -nE "s/^  one run's mean strays ([0-9.]+)% \(sd of the run means\): compare --run-noise ([0-9.]+) judges single runs by it$/\1 \2/p" <<<"$OUT")
+[ "$RC" -eq 0 ] && json_check "$TMPD/r3.json" "
+import statistics as st
+m = [x['metrics']['throughput']['mean'] for x in d['runs'][0]['repeats']]
+a, b = '$pct'.split()
+abs(float(a) - st.stdev(m) / st.mean(m) * 100) < 0.051 and a == b"
+ok $? "-r 3: the run means' spread in % of their mean, as compare's --run-noise ($pct)" ||
+	diag "$(grep -A1 '^Runs' <<<"$OUT")"
 
 # ab of one command line against itself: equal or cannot tell, never a change.
 # At the default alpha a self-comparison is called a change 1 time in 20 by
