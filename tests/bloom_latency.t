@@ -85,8 +85,9 @@ for b in $BENCHS; do
 	bg_start -w0 -d3 "$b" --nr_entries 2000 --json "$TMPD/off.json"
 	started=$?
 	# the hash map benchmarks run from raw_tp under --trigger auto, as the kernel bench
-	clock=$(held_by "$PID" prog hist_clock)
-	measured=$(( $(held_by "$PID" prog bloom_test_run) + $(held_by "$PID" prog bloom_raw_tp) ))
+	names=$(held_names "$PID" prog)
+	clock=$(grep -cx hist_clock <<<"$names")
+	measured=$(grep -cxE 'bloom_test_run|bloom_raw_tp' <<<"$names")
 	wait "$PID"
 	rc=$?
 	out=$(cat "$TMPD/bg.out")

@@ -362,11 +362,18 @@ bg_start() {
 # held_by PID prog|map NAME: how many BPF objects of that kind and name PID
 # holds, by its fds (bpftool's pids need a bpftool built with them)
 held_by() {
-	local id n=0
-	for id in $(sed -n "s/^$2_id:[[:space:]]*//p" /proc/"$1"/fdinfo/* 2>/dev/null | sort -u); do
-		[ "$(bpftool "$2" show id "$id" -j 2>/dev/null | jq -r .name)" = "$3" ] && n=$((n + 1))
-	done
-	echo "$n"
+	held_names "$1" "$2" | grep -cx -- "$3"
+}
+
+# held_names PID prog|map: the names of the BPF objects of that kind PID
+# holds, one a line: one listing of the kernel's objects, not one bpftool
+# per object (on a loaded machine those took longer than a short run lasts)
+held_names() {
+	local ids
+	ids=$(sed -n "s/^$2_id:[[:space:]]*//p" /proc/"$1"/fdinfo/* 2>/dev/null | sort -u | paste -sd, -)
+	[ -n "$ids" ] || return 0
+	bpftool "$2" show -j 2>/dev/null | jq -r --arg ids "$ids" \
+		'($ids | split(",") | map(tonumber)) as $want | .[] | select(.id as $i | $want | index($i)) | .name'
 }
 
 # --- "Promptly", measured: deadlines that scale with the machine's load ---
