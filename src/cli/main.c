@@ -7,6 +7,7 @@
  *   bpfbench suite NAME [options] | --list      a table of runs
  *   bpfbench compare OLD.json NEW.json          what changed, significantly
  *   bpfbench plot FILE.json -o OUT.svg          a sweep's curve
+ *   bpfbench db record|show|changes|export      a history of results
  *   bpfbench completion bash|zsh                a shell completion script
  *   bpfbench --version | -V
  */
@@ -21,6 +22,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "complete.h"
+#include "db_cli.h"
 #include "export.h"
 #include "mangen.h"
 #include "plot.h"
@@ -74,6 +76,7 @@ static const struct subcommand subcommands[] = {
 	{ "compare", compare_cmd },
 	{ "plot", plot_cmd },
 	{ "ab", ab_cmd },
+	{ "db", db_cmd },
 	{ "completion", completion_cmd },
 	{ "gen-man", mangen_cmd, true },
 };

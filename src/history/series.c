@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The history's one query: the points of every series a filter selects,
+ * joined from results, runs and metrics, sorted so that each series'
+ * points come together and in time order.  Only the filters given are
+ * written into the SQL (PostgreSQL cannot type a parameter that is only
+ * ever compared with NULL).  Failed runs are no points.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "history.h"
+#include "store.h"
+#include "util.h"
+
+#define SQL_MAX	2048
+
+/* "name" or "name{key}" of --metric: the key part as the database keeps it. */
+static void split_metric(const char *m, char *name, size_t nlen, char *key, size_t klen,
+			 bool *has_key)
+{
+	const char *b = strchr(m, '{');
+	size_t n = b ? (size_t)(b - m) : strlen(m);
+
+	snprintf(name, nlen, "%.*s", (int)n, m);
+	*has_key = b != NULL;
+	if (b)
+		snprintf(key, klen, "%.*s", (int)strcspn(b + 1, "}"), b + 1);
+}
+
+struct stmt *series_query(struct store *s, const struct series_filter *f)
+{
+	char sql[SQL_MAX], name[256], key[256];
+	const char *params[6];
+	int np = 0, i;
+	bool has_key = false;
+	size_t len = 0;
+	struct stmt *st;
+
+	bufcat(sql, sizeof(sql), &len,
+	       "SELECT res.host, u.bench, u.measured, m.name, m.mkey, m.unit, m.better, res.date,"
+	       " res.kernel, res.git_commit, m.figure, m.n, m.stddev, res.id, m.kind, m.samples,"
+	       " res.kernel_build, res.version, u.idx"
+	       " FROM metrics m JOIN runs u ON m.run_id = u.id"
+	       " JOIN results res ON u.result_id = res.id WHERE u.status = 0");
+	if (!f->counts)
+		bufcat(sql, sizeof(sql), &len, " AND m.kind <> 'count'");
+	if (f->bench) {
+		bufcat(sql, sizeof(sql), &len, " AND u.bench = ?");
+		params[np++] = f->bench;
+	}
+	if (f->metric) {
+		split_metric(f->metric, name, sizeof(name), key, sizeof(key), &has_key);
+		bufcat(sql, sizeof(sql), &len, " AND m.name = ?");
+		params[np++] = name;
+		if (has_key) {
+			bufcat(sql, sizeof(sql), &len, " AND m.mkey = ?");
+			params[np++] = key;
+		}
+	}
+	if (f->host) {
+		bufcat(sql, sizeof(sql), &len, " AND res.host = ?");
+		params[np++] = f->host;
+	}
+	if (f->since) {
+		bufcat(sql, sizeof(sql), &len, " AND res.date >= ?");
+		params[np++] = f->since;
+	}
+	bufcat(sql, sizeof(sql), &len, " ORDER BY res.host, u.bench, u.measured, m.name, m.mkey,%s"
+	       " res.date, res.id, u.idx", f->by_kernel ? " res.kernel," : "");
+	st = store_prepare(s, sql);
+	for (i = 0; st && i < np; i++)
+		if (store_bind_text(s, st, i + 1, params[i])) {
+			store_finalize(s, st);
+			return NULL;
+		}
+	return st;
+}
+
+void series_key(struct store *s, struct stmt *st, bool by_kernel, char *key, size_t len)
+{
+	static const int cols[] = { SC_HOST, SC_BENCH, SC_MEASURED, SC_NAME, SC_MKEY, SC_KERNEL };
+	size_t off = 0, i, n = ARRAY_SIZE(cols) - !by_kernel;
+	const char *t;
+
+	key[0] = 0;
+	for (i = 0; i < n; i++) {
+		t = store_text(s, st, cols[i]);
+		bufcat(key, len, &off, "%s\x1f", t ?: "");
+	}
+}
