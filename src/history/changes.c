@@ -15,6 +15,13 @@
  * Otava we let the right end of a split be its segment's end (their
  * kappa is not searched).
  *
+ * The distances are raised to the power 1.5 (|x - y|^1.5, ED_EXPONENT):
+ * Matteson and James' statistic characterizes equality of distributions
+ * for any exponent in (0, 2); ecp's default 1 localizes a step in the
+ * mean less sharply (90.7% within a point where 1.5 gives 92%, on the
+ * series of changes.h's figures), and 2, a mean-shift statistic,
+ * would see nothing but means.
+ *
  * Cost: one split search is O(n^2) (the pairwise distances, summed once
  * to each point's left and right), so a test is O(R n^2).  A test stops
  * as soon as the count of permutations at or above the observed maximum
@@ -80,6 +87,8 @@ static int best_split(const double *x, int n, int min_size, double *left, double
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++) {
 			double d = fabs(x[i] - x[j]);
+
+			d *= sqrt(d);	/* ED_EXPONENT */
 
 			left[j] += d;	/* to the points before j */
 			right[i] += d;	/* to the points after i */
