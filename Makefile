@@ -250,7 +250,7 @@ PAR_TESTS	:= $(filter $(PAR_TESTS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(P
 # side, then the serial ones alone: as built, then under AddressSanitizer +
 # UBSan.
 check:
-	@bash scripts/deps.sh valgrind qemu-system-x86 busybox-static cpio xz-utils
+	@bash scripts/deps.sh valgrind qemu-system-x86 busybox-static cpio xz-utils postgresql-15
 	$(MAKE) $(JOBS) all
 	$(MAKE) $(JOBS) BUILD=build-san SANITIZE=1 all
 	@rm -rf $(SAN_CHECK) && mkdir -p $(SAN_CHECK)
