@@ -30,6 +30,15 @@ run db show noop --db "$TMPD/w/real.json"
 [ "$RC" -eq 1 ] && grep -q "^bpfbench: error: db: cannot open .*real.json: file is not a database" <<<"$ERR"
 ok $? "--db naming a file that is not a database: one line, exit 1" || diag "$ERR"
 
+# --record: the result file a run (here a sweep) wrote, recorded once written
+BPFBENCH_DB=$TMPD/rec.db run -w0 -d1 noop --sweep producers=1,2 --json "$TMPD/sweep.json" --record -q
+[ "$RC" -eq 0 ] && grep -q "sweep.json: recorded (2 runs" <<<"$OUT" &&
+	[ "$(DB=$TMPD/rec.db q "SELECT count(*) || ' ' || max(measured) FROM runs")" = "2 producers=2" ]
+ok $? "--record: the sweep's JSON recorded into \$BPFBENCH_DB, each run with its options" || diag "$OUT" "$ERR"
+run -w0 -d1 noop --record
+[ "$RC" -eq 2 ] && grep -q "^bpfbench: error: --record records the result file --json FILE writes" <<<"$ERR"
+ok $? "--record without --json FILE: a usage error before anything runs"
+
 # migration: version 1's schema and one result -> version 2, the result kept
 DB=$TMPD/old.db
 python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).executescript(sys.argv[2])' \

@@ -106,6 +106,9 @@ int cli_check_globals(struct run_opts *o)
 		return ret;
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other");
+	if (o->record && (!o->json_path || !strcmp(o->json_path, "-")))
+		return usage_error("--record records the result file --json FILE writes: give "
+				   "--json FILE");
 	ret = check_verifier_stats(o);
 	if (ret)
 		return ret;

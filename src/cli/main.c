@@ -24,6 +24,7 @@
 #include "complete.h"
 #include "db_cli.h"
 #include "export.h"
+#include "history.h"
 #include "mangen.h"
 #include "plot.h"
 #include "probe.h"
@@ -145,9 +146,10 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 		ret = run_check_privileges();
 	if (ret)
 		return ret;
-	if (spec->opts.sweep)
-		return sweep_run(argc, argv, spec);
-	return run_one(spec);
+	ret = spec->opts.sweep ? sweep_run(argc, argv, spec) : run_one(spec);
+	if (!ret && spec->opts.record)
+		ret = history_record_written(spec->opts.json_path);
+	return ret;
 }
 
 static const struct subcommand *find_subcommand(const char *name)

@@ -284,7 +284,7 @@ int db_changes(struct store *s, const struct db_args *a)
 	struct series sr = { .n = 0 };
 	char key[KEY_MAX];
 	struct stmt *st = series_query(s, &a->f);
-	enum step r;
+	enum store_row r;
 
 	if (!st)
 		return 1;

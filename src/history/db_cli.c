@@ -173,6 +173,20 @@ static int open_db(struct store *s, const struct db_args *a)
 	return 0;
 }
 
+int history_record_written(const char *path)
+{
+	struct record_opts o = { 0 };
+	struct db_args a = { 0 };
+	struct store s;
+	int ret = open_db(&s, &a);
+
+	if (ret)
+		return ret;
+	ret = history_record_file(&s, path, &o);
+	store_close(&s);
+	return ret;
+}
+
 static int record(struct store *s, const struct db_args *a, char **files, int n)
 {
 	struct record_opts o = { .host = a->f.host, .quiet = a->quiet };

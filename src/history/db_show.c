@@ -94,7 +94,7 @@ int db_show(struct store *s, const struct db_args *a)
 {
 	struct stmt *st = series_query(s, &a->f);
 	json_object *list = json_object_new_array();
-	enum step r;
+	enum store_row r;
 	int n = 0;
 
 	if (!st) {
@@ -252,7 +252,7 @@ int db_export(struct store *s, const struct db_args *a)
 {
 	struct stmt *st = series_query(s, &a->f);
 	struct table t = { .n = 0 };
-	enum step r;
+	enum store_row r;
 	int ret = 0;
 
 	if (!st)

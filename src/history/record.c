@@ -253,7 +253,7 @@ static int64_t put_result(struct recorder *rc, const struct res_doc *doc, const 
 	struct store *s = rc->s;
 	char now[32], *env = env_json(doc);
 	int64_t id = -1;
-	enum step st;
+	enum store_row st;
 	int ret;
 
 	now_utc(now, sizeof(now));

@@ -79,12 +79,19 @@ struct stmt *series_query(struct store *s, const struct series_filter *f)
 void series_key(struct store *s, struct stmt *st, bool by_kernel, char *key, size_t len)
 {
 	static const int cols[] = { SC_HOST, SC_BENCH, SC_MEASURED, SC_NAME, SC_MKEY, SC_KERNEL };
-	size_t off = 0, i, n = ARRAY_SIZE(cols) - !by_kernel;
+	size_t off = 0, i, l, n = ARRAY_SIZE(cols) - !by_kernel;
 	const char *t;
 
-	key[0] = 0;
-	for (i = 0; i < n; i++) {
-		t = store_text(s, st, cols[i]);
-		bufcat(key, len, &off, "%s\x1f", t ?: "");
+	for (i = 0; i < n; i++) {	/* once a point, a million times: no printf */
+		t = store_text(s, st, cols[i]) ?: "";
+		l = strlen(t);
+		if (off + 2 > len)
+			break;
+		if (l > len - off - 2)
+			l = len - off - 2;	/* a key that long is cut, the same way each time */
+		memcpy(key + off, t, l);
+		off += l;
+		key[off++] = '\x1f';
 	}
+	key[off] = 0;
 }

@@ -130,9 +130,9 @@ int store_bind_double(struct store *s, struct stmt *st, int i, double v)
 	return s->ops->bind_double(st, i, v) ? failed(s, "bind") : 0;
 }
 
-enum step store_step(struct store *s, struct stmt *st)
+enum store_row store_step(struct store *s, struct stmt *st)
 {
-	enum step r = s->ops->step(st);
+	enum store_row r = s->ops->step(st);
 
 	if (r == STEP_ERROR)
 		failed(s, "query failed");
@@ -153,9 +153,7 @@ int64_t store_int(struct store *s, struct stmt *st, int i)
 
 double store_double(struct store *s, struct stmt *st, int i)
 {
-	const char *t = s->ops->col_text(st, i);
-
-	return t ? strtod(t, NULL) : NAN;
+	return s->ops->col_double(st, i);
 }
 
 void store_reset(struct store *s, struct stmt *st)

@@ -17,7 +17,7 @@
 struct store;
 struct stmt;
 
-enum step { STEP_ERROR = -1, STEP_DONE, STEP_ROW };
+enum store_row { STEP_ERROR = -1, STEP_DONE, STEP_ROW };	/* what a step gave */
 
 struct store_ops {
 	const char *name;		/* "sqlite", "postgresql" */
@@ -35,8 +35,9 @@ struct store_ops {
 	int (*bind_text)(struct stmt *st, int i, const char *v);	/* i from 1; NULL: SQL NULL */
 	int (*bind_int)(struct stmt *st, int i, int64_t v);
 	int (*bind_double)(struct stmt *st, int i, double v);	/* NAN: SQL NULL */
-	enum step (*step)(struct stmt *st);
+	enum store_row (*step)(struct stmt *st);
 	const char *(*col_text)(struct stmt *st, int i);	/* i from 0; NULL: SQL NULL */
+	double (*col_double)(struct stmt *st, int i);	/* NULL: NAN */
 	void (*reset)(struct stmt *st);	/* ready to bind and run again */
 	void (*finalize)(struct stmt *st);
 	const char *(*errmsg)(struct store *s);
@@ -64,7 +65,7 @@ struct stmt *store_prepare(struct store *s, const char *sql);
 int store_bind_text(struct store *s, struct stmt *st, int i, const char *v);
 int store_bind_int(struct store *s, struct stmt *st, int i, int64_t v);
 int store_bind_double(struct store *s, struct stmt *st, int i, double v);
-enum step store_step(struct store *s, struct stmt *st);
+enum store_row store_step(struct store *s, struct stmt *st);
 const char *store_text(struct store *s, struct stmt *st, int i);
 int64_t store_int(struct store *s, struct stmt *st, int i);
 double store_double(struct store *s, struct stmt *st, int i);	/* NULL: NAN */

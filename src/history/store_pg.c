@@ -185,7 +185,7 @@ static int pg_bind_double(struct stmt *st, int i, double v)
 	return set_param(st, i, dup_or_die(buf));
 }
 
-static enum step pg_step(struct stmt *st)
+static enum store_row pg_step(struct stmt *st)
 {
 	if (!st->res) {
 		st->res = PQexecPrepared(conn(st->s), st->name, st->nparams,
@@ -203,6 +203,13 @@ static const char *pg_col_text(struct stmt *st, int i)
 	if (!st->res || st->row >= st->nrows || PQgetisnull(st->res, st->row, i))
 		return NULL;
 	return PQgetvalue(st->res, st->row, i);
+}
+
+static double pg_col_double(struct stmt *st, int i)
+{
+	const char *t = pg_col_text(st, i);
+
+	return t ? strtod(t, NULL) : NAN;
 }
 
 static void pg_reset(struct stmt *st)
@@ -246,6 +253,7 @@ const struct store_ops store_pg_ops = {
 	.bind_double = pg_bind_double,
 	.step = pg_step,
 	.col_text = pg_col_text,
+	.col_double = pg_col_double,
 	.reset = pg_reset,
 	.finalize = pg_finalize,
 	.errmsg = pg_errmsg,

@@ -111,7 +111,7 @@ static int sq_bind_double(struct stmt *st, int i, double v)
 		     sqlite3_bind_null(st->st, i));
 }
 
-static enum step sq_step(struct stmt *st)
+static enum store_row sq_step(struct stmt *st)
 {
 	int rc = sqlite3_step(st->st);
 
@@ -145,6 +145,14 @@ static const char *sq_col_text(struct stmt *st, int i)
 	}
 }
 
+/* A million points are read by changes: not through text. */
+static double sq_col_double(struct stmt *st, int i)
+{
+	if (sqlite3_column_type(st->st, i) == SQLITE_NULL)
+		return NAN;
+	return sqlite3_column_double(st->st, i);
+}
+
 static void sq_reset(struct stmt *st)
 {
 	sqlite3_reset(st->st);
@@ -176,6 +184,7 @@ const struct store_ops store_sqlite_ops = {
 	.bind_double = sq_bind_double,
 	.step = sq_step,
 	.col_text = sq_col_text,
+	.col_double = sq_col_double,
 	.reset = sq_reset,
 	.finalize = sq_finalize,
 	.errmsg = sq_errmsg,

@@ -37,7 +37,7 @@ struct res_chunk {
  */
 static const char *const unmatched_opts[] = {
 	"warmup", "duration", "period-ms", "precision", "max-duration", "runs",
-	"json", "csv", "md", "sweep", "verbose", "quiet", "list", "help", NULL,
+	"json", "csv", "md", "record", "sweep", "verbose", "quiet", "list", "help", NULL,
 };
 
 int rd_bad(const struct res_doc *doc, const char *fmt, ...)
