@@ -5,6 +5,11 @@
  * server once and run with its parameters as text.  Many hosts may
  * record at once: READ COMMITTED and the unique content hash make a
  * second recording of one file wait for the first, then do nothing.
+ *
+ * Rows come one at a time (libpq's single-row mode): changes reads a
+ * million points, which a whole result would hold in memory at once.
+ * A statement whose rows were not all read is drained before the
+ * connection runs the next one, as SQLite's statements need no such care.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,13 +26,40 @@ struct stmt {
 	char name[32];
 	int nparams;
 	char *param[PG_MAX_PARAMS];
-	PGresult *res;
-	int row, nrows;
+	PGresult *res;		/* the current row's */
+	bool running;		/* sent; results still to be read */
+};
+
+struct pg {
+	PGconn *c;
+	struct stmt *active;	/* the statement whose rows the connection is sending */
 };
 
 static PGconn *conn(struct store *s)
 {
-	return s->conn;
+	return ((struct pg *)s->conn)->c;
+}
+
+/* The rest of a statement's results, read and dropped: the connection is free again. */
+static void drain(struct stmt *st)
+{
+	struct pg *pg = st->s->conn;
+	PGresult *r;
+
+	if (!st->running)
+		return;
+	while ((r = PQgetResult(pg->c)))
+		PQclear(r);
+	st->running = false;
+	pg->active = NULL;
+}
+
+static void drain_active(struct store *s)
+{
+	struct pg *pg = s->conn;
+
+	if (pg->active)
+		drain(pg->active);
 }
 
 /* libpq's messages end in a newline; ours are one line. */
@@ -55,14 +87,19 @@ static int pg_open(struct store *s, const char *target)
 		PQfinish(c);
 		return -1;
 	}
+	struct pg *pg = xcalloc(1, sizeof(*pg));
+
 	PQsetNoticeProcessor(c, no_notices, NULL);
-	s->conn = c;
+	pg->c = c;
+	s->conn = pg;
 	return 0;
 }
 
 static void pg_close(struct store *s)
 {
+	drain_active(s);
 	PQfinish(conn(s));
+	free(s->conn);
 	s->conn = NULL;
 }
 
@@ -78,8 +115,12 @@ static int result_ok(struct store *s, PGresult *r)
 
 static int pg_exec(struct store *s, const char *sql)
 {
-	PGresult *r = PQexec(conn(s), sql);
-	int ret = result_ok(s, r);
+	PGresult *r;
+	int ret;
+
+	drain_active(s);
+	r = PQexec(conn(s), sql);
+	ret = result_ok(s, r);
 
 	PQclear(r);
 	return ret;
@@ -127,6 +168,7 @@ static struct stmt *pg_prepare(struct store *s, const char *sql)
 		keep_err(s, "too many parameters");
 		goto fail;
 	}
+	drain_active(s);
 	r = PQprepare(conn(s), st->name, text, st->nparams, NULL);
 	if (result_ok(s, r)) {
 		PQclear(r);
@@ -185,24 +227,51 @@ static int pg_bind_double(struct stmt *st, int i, double v)
 	return set_param(st, i, dup_or_die(buf));
 }
 
+static int start(struct stmt *st)
+{
+	struct pg *pg = st->s->conn;
+
+	drain_active(st->s);
+	if (!PQsendQueryPrepared(pg->c, st->name, st->nparams, (const char *const *)st->param,
+				 NULL, NULL, 0)) {
+		keep_err(st->s, PQerrorMessage(pg->c));
+		return -1;
+	}
+	PQsetSingleRowMode(pg->c);
+	st->running = true;
+	pg->active = st;
+	return 0;
+}
+
+/* Each call the next row (PGRES_SINGLE_TUPLE), then the end: the statement's status. */
 static enum store_row pg_step(struct stmt *st)
 {
-	if (!st->res) {
-		st->res = PQexecPrepared(conn(st->s), st->name, st->nparams,
-					 (const char *const *)st->param, NULL, NULL, 0);
-		if (result_ok(st->s, st->res))
-			return STEP_ERROR;
-		st->nrows = PQresultStatus(st->res) == PGRES_TUPLES_OK ? PQntuples(st->res) : 0;
-		st->row = -1;
+	PGresult *r;
+
+	PQclear(st->res);
+	st->res = NULL;
+	if (!st->running && start(st))
+		return STEP_ERROR;
+	r = PQgetResult(conn(st->s));
+	if (r && PQresultStatus(r) == PGRES_SINGLE_TUPLE) {
+		st->res = r;
+		return STEP_ROW;
 	}
-	return ++st->row < st->nrows ? STEP_ROW : STEP_DONE;
+	if (!r || !result_ok(st->s, r)) {
+		PQclear(r);
+		drain(st);
+		return STEP_DONE;
+	}
+	PQclear(r);
+	drain(st);
+	return STEP_ERROR;
 }
 
 static const char *pg_col_text(struct stmt *st, int i)
 {
-	if (!st->res || st->row >= st->nrows || PQgetisnull(st->res, st->row, i))
+	if (!st->res || PQgetisnull(st->res, 0, i))
 		return NULL;
-	return PQgetvalue(st->res, st->row, i);
+	return PQgetvalue(st->res, 0, i);
 }
 
 static double pg_col_double(struct stmt *st, int i)
@@ -218,6 +287,7 @@ static void pg_reset(struct stmt *st)
 
 	PQclear(st->res);
 	st->res = NULL;
+	drain(st);
 	for (i = 0; i < st->nparams; i++) {
 		free(st->param[i]);
 		st->param[i] = NULL;
@@ -230,6 +300,7 @@ static void pg_finalize(struct stmt *st)
 
 	pg_reset(st);
 	snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
+	drain_active(st->s);
 	PQclear(PQexec(conn(st->s), sql));	/* fails harmlessly in an aborted transaction */
 	free(st);
 }
