@@ -40,15 +40,6 @@ struct tally {
 	json_object *list;	/* --json: the change points */
 };
 
-static char *dup_text(const char *t)
-{
-	char *d = strdup(t ?: "");
-
-	if (!d)
-		die("out of memory");
-	return d;
-}
-
 static void series_clear(struct series *sr)
 {
 	int i;
@@ -75,14 +66,14 @@ static void series_start(struct store *s, struct stmt *st, struct series *sr, co
 {
 	series_clear(sr);
 	snprintf(sr->key, sizeof(sr->key), "%s", key);
-	sr->host = dup_text(store_text(s, st, SC_HOST));
-	sr->bench = dup_text(store_text(s, st, SC_BENCH));
-	sr->measured = dup_text(store_text(s, st, SC_MEASURED));
-	sr->name = dup_text(store_text(s, st, SC_NAME));
-	sr->mkey = dup_text(store_text(s, st, SC_MKEY));
-	sr->unit = dup_text(store_text(s, st, SC_UNIT));
-	sr->better = dup_text(store_text(s, st, SC_BETTER));
-	sr->kernel = dup_text(store_text(s, st, SC_KERNEL));
+	sr->host = xstrdup(store_text(s, st, SC_HOST));
+	sr->bench = xstrdup(store_text(s, st, SC_BENCH));
+	sr->measured = xstrdup(store_text(s, st, SC_MEASURED));
+	sr->name = xstrdup(store_text(s, st, SC_NAME));
+	sr->mkey = xstrdup(store_text(s, st, SC_MKEY));
+	sr->unit = xstrdup(store_text(s, st, SC_UNIT));
+	sr->better = xstrdup(store_text(s, st, SC_BETTER));
+	sr->kernel = xstrdup(store_text(s, st, SC_KERNEL));
 }
 
 static void series_add(struct store *s, struct stmt *st, struct series *sr)
@@ -92,17 +83,12 @@ static void series_add(struct store *s, struct stmt *st, struct series *sr)
 
 	if (!isfinite(v))
 		return;
-	if (sr->n == sr->cap) {
-		sr->cap = sr->cap ? 2 * sr->cap : 64;
-		sr->pt = realloc(sr->pt, sr->cap * sizeof(*sr->pt));
-		if (!sr->pt)
-			die("out of memory");
-	}
+	sr->pt = xgrow(sr->pt, sr->n, &sr->cap, 64, sizeof(*sr->pt));
 	p = &sr->pt[sr->n++];
 	p->v = v;
-	p->date = dup_text(store_text(s, st, SC_DATE));
-	p->kernel = dup_text(store_text(s, st, SC_KERNEL));
-	p->commit = dup_text(store_text(s, st, SC_COMMIT));
+	p->date = xstrdup(store_text(s, st, SC_DATE));
+	p->kernel = xstrdup(store_text(s, st, SC_KERNEL));
+	p->commit = xstrdup(store_text(s, st, SC_COMMIT));
 }
 
 /* A change point's step over [from, at) -> [at, to), in percent, with its 95% interval. */

@@ -136,7 +136,7 @@ struct cell {
 
 struct table {
 	char **cols;
-	int nr_cols;
+	int nr_cols, cap_cols;
 	struct cell *cells;
 	int n, cap;
 	char *host;
@@ -150,9 +150,8 @@ static int col_of(struct table *t, const char *name)
 	for (i = 0; i < t->nr_cols; i++)
 		if (!strcmp(t->cols[i], name))
 			return i;
-	t->cols = realloc(t->cols, (t->nr_cols + 1) * sizeof(char *));
-	if (!t->cols || !(t->cols[t->nr_cols] = strdup(name)))
-		die("out of memory");
+	t->cols = xgrow(t->cols, t->nr_cols, &t->cap_cols, 16, sizeof(char *));
+	t->cols[t->nr_cols] = xstrdup(name);
 	return t->nr_cols++;
 }
 
@@ -163,24 +162,19 @@ static void add_cell(struct table *t, struct store *s, struct stmt *st)
 	struct cell *c;
 
 	if (!t->host)
-		t->host = strdup(host);
+		t->host = xstrdup(host);
 	else if (strcmp(t->host, host))
 		t->hosts = true;
 	metric_name(s, st, m, sizeof(m));
 	snprintf(name, sizeof(name), "%s%s%s", measured, *measured ? ":" : "", m);
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 256;
-		t->cells = realloc(t->cells, t->cap * sizeof(*t->cells));
-		if (!t->cells)
-			die("out of memory");
-	}
+	t->cells = xgrow(t->cells, t->n, &t->cap, 256, sizeof(*t->cells));
 	c = &t->cells[t->n++];
 	c->result = store_int(s, st, SC_RESULT);
 	c->col = col_of(t, name);
 	c->v = store_double(s, st, SC_FIGURE);
-	c->date = strdup(txt(s, st, SC_DATE));
-	c->commit = strdup(txt(s, st, SC_COMMIT));
-	c->kernel = strdup(txt(s, st, SC_KERNEL));
+	c->date = xstrdup(txt(s, st, SC_DATE));
+	c->commit = xstrdup(txt(s, st, SC_COMMIT));
+	c->kernel = xstrdup(txt(s, st, SC_KERNEL));
 }
 
 static int by_time(const void *pa, const void *pb)

@@ -117,34 +117,33 @@ char *history_measured(const struct res_run *r)
 	return out;
 }
 
+/* An object's compact text, and the object dropped. */
+static char *json_text(json_object *o)
+{
+	char *out = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+
+	json_object_put(o);
+	return out;
+}
+
 static char *options_json(const struct res_run *r)
 {
 	json_object *o = json_object_new_object();
-	char *out;
 	int i;
 
 	for (i = 0; i < r->nr_opts; i++)
 		json_object_object_add(o, r->opt_name[i], json_tokener_parse(r->opt_value[i]));
-	out = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
-	if (!out)
-		die("out of memory");
-	return out;
+	return json_text(o);
 }
 
 static char *env_json(const struct res_doc *doc)
 {
 	json_object *o = json_object_new_object();
-	char *out;
 	int i;
 
 	for (i = 0; i < doc->env.n; i++)
 		json_object_object_add(o, doc->env.key[i], json_object_new_string(doc->env.value[i]));
-	out = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
-	if (!out)
-		die("out of memory");
-	return out;
+	return json_text(o);
 }
 
 static void now_utc(char *buf, size_t len)

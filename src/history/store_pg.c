@@ -195,18 +195,9 @@ static int set_param(struct stmt *st, int i, char *v)
 	return 0;
 }
 
-static char *dup_or_die(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		die("out of memory");
-	return d;
-}
-
 static int pg_bind_text(struct stmt *st, int i, const char *v)
 {
-	return set_param(st, i, v ? dup_or_die(v) : NULL);
+	return set_param(st, i, v ? xstrdup(v) : NULL);
 }
 
 static int pg_bind_int(struct stmt *st, int i, int64_t v)
@@ -214,7 +205,7 @@ static int pg_bind_int(struct stmt *st, int i, int64_t v)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%lld", (long long)v);
-	return set_param(st, i, dup_or_die(buf));
+	return set_param(st, i, xstrdup(buf));
 }
 
 static int pg_bind_double(struct stmt *st, int i, double v)
@@ -224,7 +215,7 @@ static int pg_bind_double(struct stmt *st, int i, double v)
 	if (!isfinite(v))
 		return set_param(st, i, NULL);
 	snprintf(buf, sizeof(buf), "%.17g", v);
-	return set_param(st, i, dup_or_die(buf));
+	return set_param(st, i, xstrdup(buf));
 }
 
 static int start(struct stmt *st)
