@@ -196,6 +196,15 @@ PY
 	[ "$RC" -eq 2 ] && grep -q "several hosts" <<<"$ERR"
 	ok $? "export: several hosts' history refused, --host asked for"
 
+	# --- plot: one series, its change point and kernels marked ---
+	db plot noop --host testhost --metric throughput -o "$w/h.svg"
+	[ "$RC" -eq 0 ] && grep -q "h.svg: 24 points, 1 change point" <<<"$OUT" && grep -q "<svg" "$w/h.svg" &&
+		grep -q "6.12.9-amd64" "$w/h.svg" && grep -q -- "-10\.[0-9]% (p 0\.0" "$w/h.svg"
+	ok $? "plot: the series drawn, its change point's step and the kernels labelled" || diag "$OUT" "$ERR"
+	db plot noop --host testhost -o "$w/two.svg"
+	[ "$RC" -eq 2 ] && grep -q "several series of noop match: choose one" <<<"$ERR" && [ ! -e "$w/two.svg" ]
+	ok $? "plot: several series selected: refused, nothing drawn"
+
 	# --- usage errors ---
 	db show
 	[ "$RC" -eq 2 ] && grep -q "bpfbench: error: db: show needs a benchmark" <<<"$ERR"

@@ -19,77 +19,11 @@
 #include "store.h"
 #include "util.h"
 
-#define KEY_MAX	4096
-
-/* One point of a series, with what the report says of either side. */
-struct point {
-	double v;
-	char *date, *kernel, *commit;
-};
-
-struct series {
-	char key[KEY_MAX];
-	char *host, *bench, *measured, *name, *mkey, *unit, *better, *kernel;
-	struct point *pt;
-	int n, cap;
-};
-
 struct tally {
 	const struct db_args *a;
 	int nr_series, nr_changes, nr_regressions;
 	json_object *list;	/* --json: the change points */
 };
-
-static void series_clear(struct series *sr)
-{
-	int i;
-
-	for (i = 0; i < sr->n; i++) {
-		free(sr->pt[i].date);
-		free(sr->pt[i].kernel);
-		free(sr->pt[i].commit);
-	}
-	free(sr->host);
-	free(sr->bench);
-	free(sr->measured);
-	free(sr->name);
-	free(sr->mkey);
-	free(sr->unit);
-	free(sr->better);
-	free(sr->kernel);
-	sr->host = sr->bench = sr->measured = sr->name = sr->mkey = NULL;
-	sr->unit = sr->better = sr->kernel = NULL;
-	sr->n = 0;
-}
-
-static void series_start(struct store *s, struct stmt *st, struct series *sr, const char *key)
-{
-	series_clear(sr);
-	snprintf(sr->key, sizeof(sr->key), "%s", key);
-	sr->host = xstrdup(store_text(s, st, SC_HOST));
-	sr->bench = xstrdup(store_text(s, st, SC_BENCH));
-	sr->measured = xstrdup(store_text(s, st, SC_MEASURED));
-	sr->name = xstrdup(store_text(s, st, SC_NAME));
-	sr->mkey = xstrdup(store_text(s, st, SC_MKEY));
-	sr->unit = xstrdup(store_text(s, st, SC_UNIT));
-	sr->better = xstrdup(store_text(s, st, SC_BETTER));
-	sr->kernel = xstrdup(store_text(s, st, SC_KERNEL));
-}
-
-static void series_add(struct store *s, struct stmt *st, struct series *sr)
-{
-	double v = store_double(s, st, SC_FIGURE);
-	struct point *p;
-
-	if (!isfinite(v))
-		return;
-	sr->pt = xgrow(sr->pt, sr->n, &sr->cap, 64, sizeof(*sr->pt));
-	p = &sr->pt[sr->n++];
-	p->v = v;
-	p->date = xstrdup(store_text(s, st, SC_DATE));
-	p->kernel = xstrdup(store_text(s, st, SC_KERNEL));
-	p->commit = xstrdup(store_text(s, st, SC_COMMIT));
-}
 
 /* A change point's step over [from, at) -> [at, to), in percent, with its 95% interval. */
 struct cp_step {
@@ -206,7 +140,6 @@ static void regression_line(const struct series *sr, const struct ed_cp *cp,
 static void analyse(struct tally *t, struct series *sr)
 {
 	const struct db_args *a = t->a;
-	struct ed_opts o;
 	struct ed_cp *cp;
 	struct cp_step sp;
 	double *x;
@@ -219,11 +152,7 @@ static void analyse(struct tally *t, struct series *sr)
 	cp = xcalloc(sr->n + 1, sizeof(*cp));
 	for (i = 0; i < sr->n; i++)
 		x[i] = sr->pt[i].v;
-	ed_opts_default(&o);
-	o.alpha = a->alpha;
-	o.permutations = a->permutations;
-	o.seed = ed_seed(sr->key);
-	k = ed_changes(x, sr->n, &o, cp, sr->n);
+	k = series_changes(sr, a, x, cp);
 	for (i = 0; i < k; i++) {
 		from = i ? cp[i - 1].at : 0;
 		to = i + 1 < k ? cp[i + 1].at : sr->n;
@@ -268,7 +197,7 @@ int db_changes(struct store *s, const struct db_args *a)
 {
 	struct tally t = { .a = a, .list = json_object_new_array() };
 	struct series sr = { .n = 0 };
-	char key[KEY_MAX];
+	char key[SERIES_KEY_MAX];
 	struct stmt *st = series_query(s, &a->f);
 	enum store_row r;
 

@@ -17,7 +17,7 @@
 #include "util.h"
 
 #define USAGE	"usage: bpfbench db record FILE.json... | show BENCH | changes [BENCH] | " \
-		"export --otava-csv BENCH [options] (db --help)"
+		"plot BENCH -o OUT.svg | export --otava-csv BENCH [options] (db --help)"
 
 static void db_help(void)
 {
@@ -26,6 +26,7 @@ static void db_help(void)
 	printf("Usage: bpfbench db record [--host NAME] [-q] FILE.json...\n"
 	       "       bpfbench db show BENCH [--metric M] [--host H] [--since DATE] [--json]\n"
 	       "       bpfbench db changes [BENCH] [--fail-on-change PCT] [--by-kernel] [--json]\n"
+	       "       bpfbench db plot BENCH -o OUT.svg|OUT.png [--metric M] [--host H]\n"
 	       "       bpfbench db export --otava-csv BENCH [--host H] [--metric M]\n\n"
 	       "A history of results: record result files into a database (SQLite by default,\n"
 	       "PostgreSQL for a fleet), show a benchmark's figures over time and kernels, find\n"
@@ -38,6 +39,7 @@ static void db_help(void)
 	       "                         else only that host's series\n"
 	       "  --metric NAME          only this metric (NAME or NAME{key})\n"
 	       "  --since DATE           only results dated DATE (YYYY-MM-DD...) or later\n"
+	       "  --options TEXT         only runs of these measured options, as show prints them\n"
 	       "  --by-kernel            a kernel's runs are a series of their own\n"
 	       "  --counts               also metrics that are exact counts\n"
 	       "  --fail-on-change PCT   changes: exit 1 on a change for the worse beyond PCT%%\n"
@@ -45,6 +47,7 @@ static void db_help(void)
 	       "  --permutations N       changes: permutations of the test (%d)\n"
 	       "  --json                 show, changes: JSON on stdout (show: every sample)\n"
 	       "  --otava-csv            export: the CSV Apache Otava reads\n"
+	       "  -o, --output FILE      plot: the image, .svg or .png (one series, its change points)\n"
 	       "  -q, --quiet            record: no line per file; changes: the summary only\n"
 	       "  --help                 this text\n\n"
 	       "Exit status: 0 ok, 1 a database failure or (changes) a regression beyond\n"
@@ -87,6 +90,10 @@ static const char **value_slot(struct db_args *a, const char *arg, const char **
 		return &a->f.metric;
 	if (!strcmp(arg, "--since"))
 		return &a->f.since;
+	if (!strcmp(arg, "--options"))
+		return &a->f.options;
+	if (!strcmp(arg, "-o") || !strcmp(arg, "--output"))
+		return &a->out;
 	if (!strcmp(arg, "--fail-on-change") || !strcmp(arg, "--alpha") ||
 	    !strcmp(arg, "--permutations"))
 		return num;
@@ -212,11 +219,15 @@ static int check_operands(const char *action, const struct db_args *a, int npos)
 		return usage_err(action, " needs a benchmark's name");
 	if (!strcmp(action, "export") && !a->otava)
 		return usage_err("export writes --otava-csv (the one format so far)", NULL);
-	if ((a->json && !strcmp(action, "record")) || (a->json && !strcmp(action, "export")))
+	if (!strcmp(action, "plot") != (a->out != NULL))
+		return usage_err(a->out ? "-o is for plot" : "plot needs -o OUT.svg|OUT.png", NULL);
+	if (a->json && strcmp(action, "show") && strcmp(action, "changes"))
 		return usage_err("--json is for show and changes", NULL);
-	if (!chg && (!isnan(a->fail_pct) || a->alpha != ED_ALPHA ||
-		     a->permutations != ED_PERMUTATIONS))
-		return usage_err("--fail-on-change, --alpha and --permutations are for changes", NULL);
+	if (!isnan(a->fail_pct) && !chg)
+		return usage_err("--fail-on-change is for changes", NULL);
+	if ((a->alpha != ED_ALPHA || a->permutations != ED_PERMUTATIONS) && !chg &&
+	    strcmp(action, "plot"))
+		return usage_err("--alpha and --permutations are for changes and plot", NULL);
 	return 0;
 }
 
@@ -243,6 +254,8 @@ static int dispatch(const char *action, int argc, char **argv)
 		ret = db_show(&s, &a);
 	else if (!strcmp(action, "changes"))
 		ret = db_changes(&s, &a);
+	else if (!strcmp(action, "plot"))
+		ret = db_plot(&s, &a);
 	else
 		ret = db_export(&s, &a);
 	store_close(&s);
@@ -252,7 +265,7 @@ static int dispatch(const char *action, int argc, char **argv)
 
 int db_cmd(int argc, char **argv)
 {
-	static const char *const actions[] = { "record", "show", "changes", "export", NULL };
+	static const char *const actions[] = { "record", "show", "changes", "plot", "export", NULL };
 	const char *const *act;
 	int i;
 

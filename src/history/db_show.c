@@ -28,21 +28,10 @@ static void metric_name(struct store *s, struct stmt *st, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s%s", txt(s, st, SC_NAME), *key ? "{" : "", key, *key ? "}" : "");
 }
 
-/* The run's 95% half-width from its samples' spread; NAN with one sample. */
-static double half_ci(struct store *s, struct stmt *st)
-{
-	double sd = store_double(s, st, SC_STDDEV);
-	int64_t n = store_int(s, st, SC_N);
-
-	if (n < 2 || !isfinite(sd))
-		return NAN;
-	return stats_t975((double)(n - 1)) * sd / sqrt((double)n);
-}
-
 static void show_row(struct store *s, struct stmt *st)
 {
 	char m[256], ci[32] = "-";
-	double h = half_ci(s, st);
+	double h = series_half_ci(s, st);
 
 	metric_name(s, st, m, sizeof(m));
 	if (isfinite(h))

@@ -28,7 +28,7 @@ int history_record_written(const char *path);
 char *history_measured(const struct res_run *r);
 
 struct series_filter {
-	const char *bench, *metric, *host, *since;
+	const char *bench, *metric, *host, *since, *options;
 	bool by_kernel;		/* a kernel's runs are a series of their own */
 	bool counts;		/* also the metrics of kind count (exact, not measured) */
 };
@@ -40,6 +40,37 @@ enum series_col {
 	SC_BUILD, SC_VERSION, SC_IDX,
 };
 
+#define SERIES_KEY_MAX	4096
+
+/* One point of a series, with what a report says of either side of a change. */
+struct point {
+	double v;		/* the run's figure */
+	double half_ci;		/* its 95% interval's half-width; NAN: one sample */
+	char *date, *kernel, *commit;
+};
+
+/* A series read from series_query()'s rows: its identity and its points in time order. */
+struct series {
+	char key[SERIES_KEY_MAX];
+	char *host, *bench, *measured, *name, *mkey, *unit, *better, *kernel;
+	struct point *pt;
+	int n, cap;
+};
+
+struct stmt;
+struct ed_cp;
+struct db_args;
+
+/* A new series from this row (key: series_key()'s); clear frees its strings, not pt. */
+void series_start(struct store *s, struct stmt *st, struct series *sr, const char *key);
+void series_add(struct store *s, struct stmt *st, struct series *sr);
+void series_clear(struct series *sr);
+/* The row's run's 95% half-width from its samples' spread; NAN with one sample. */
+double series_half_ci(struct store *s, struct stmt *st);
+/* Its change points (changes.h) by db_args' test, x (n values) filled: their count. */
+int series_changes(const struct series *sr, const struct db_args *a, double *x,
+		   struct ed_cp *cp);
+
 /* Every point of the filter's series, ordered by series, then date. */
 struct stmt *series_query(struct store *s, const struct series_filter *f);
 /* Whether two rows' series differ: their identity as text, joined, into key. */
@@ -49,6 +80,7 @@ void series_key(struct store *s, struct stmt *st, bool by_kernel, char *key, siz
 struct db_args {
 	const char *db;
 	struct series_filter f;
+	const char *out;	/* plot: -o OUT.svg|OUT.png */
 	bool json, quiet, otava;
 	double fail_pct;	/* NAN: no gate */
 	double alpha;
@@ -57,5 +89,6 @@ struct db_args {
 int db_show(struct store *s, const struct db_args *a);
 int db_changes(struct store *s, const struct db_args *a);
 int db_export(struct store *s, const struct db_args *a);
+int db_plot(struct store *s, const struct db_args *a);
 
 #endif

@@ -6,9 +6,13 @@
  * written into the SQL (PostgreSQL cannot type a parameter that is only
  * ever compared with NULL).  Failed runs are no points.
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "changes.h"
 #include "history.h"
+#include "stats.h"
 #include "store.h"
 #include "util.h"
 
@@ -30,7 +34,7 @@ static void split_metric(const char *m, char *name, size_t nlen, char *key, size
 struct stmt *series_query(struct store *s, const struct series_filter *f)
 {
 	char sql[SQL_MAX], name[256], key[256];
-	const char *params[6];
+	const char *params[8];
 	int np = 0, i;
 	bool has_key = false;
 	size_t len = 0;
@@ -60,6 +64,10 @@ struct stmt *series_query(struct store *s, const struct series_filter *f)
 	if (f->host) {
 		bufcat(sql, sizeof(sql), &len, " AND res.host = ?");
 		params[np++] = f->host;
+	}
+	if (f->options) {
+		bufcat(sql, sizeof(sql), &len, " AND u.measured = ?");
+		params[np++] = f->options;
 	}
 	if (f->since) {
 		bufcat(sql, sizeof(sql), &len, " AND res.date >= ?");
@@ -94,4 +102,81 @@ void series_key(struct store *s, struct stmt *st, bool by_kernel, char *key, siz
 		key[off++] = '\x1f';
 	}
 	key[off] = 0;
+}
+
+void series_clear(struct series *sr)
+{
+	int i;
+
+	for (i = 0; i < sr->n; i++) {
+		free(sr->pt[i].date);
+		free(sr->pt[i].kernel);
+		free(sr->pt[i].commit);
+	}
+	free(sr->host);
+	free(sr->bench);
+	free(sr->measured);
+	free(sr->name);
+	free(sr->mkey);
+	free(sr->unit);
+	free(sr->better);
+	free(sr->kernel);
+	sr->host = sr->bench = sr->measured = sr->name = sr->mkey = NULL;
+	sr->unit = sr->better = sr->kernel = NULL;
+	sr->n = 0;
+}
+
+void series_start(struct store *s, struct stmt *st, struct series *sr, const char *key)
+{
+	series_clear(sr);
+	snprintf(sr->key, sizeof(sr->key), "%s", key);
+	sr->host = xstrdup(store_text(s, st, SC_HOST));
+	sr->bench = xstrdup(store_text(s, st, SC_BENCH));
+	sr->measured = xstrdup(store_text(s, st, SC_MEASURED));
+	sr->name = xstrdup(store_text(s, st, SC_NAME));
+	sr->mkey = xstrdup(store_text(s, st, SC_MKEY));
+	sr->unit = xstrdup(store_text(s, st, SC_UNIT));
+	sr->better = xstrdup(store_text(s, st, SC_BETTER));
+	sr->kernel = xstrdup(store_text(s, st, SC_KERNEL));
+}
+
+/* The run's 95% half-width from its samples' spread; NAN with one sample. */
+double series_half_ci(struct store *s, struct stmt *st)
+{
+	double sd = store_double(s, st, SC_STDDEV);
+	int64_t n = store_int(s, st, SC_N);
+
+	if (n < 2 || !isfinite(sd))
+		return NAN;
+	return stats_t975((double)(n - 1)) * sd / sqrt((double)n);
+}
+
+void series_add(struct store *s, struct stmt *st, struct series *sr)
+{
+	double v = store_double(s, st, SC_FIGURE);
+	struct point *p;
+
+	if (!isfinite(v))
+		return;
+	sr->pt = xgrow(sr->pt, sr->n, &sr->cap, 64, sizeof(*sr->pt));
+	p = &sr->pt[sr->n++];
+	p->v = v;
+	p->half_ci = series_half_ci(s, st);
+	p->date = xstrdup(store_text(s, st, SC_DATE));
+	p->kernel = xstrdup(store_text(s, st, SC_KERNEL));
+	p->commit = xstrdup(store_text(s, st, SC_COMMIT));
+}
+
+int series_changes(const struct series *sr, const struct db_args *a, double *x, struct ed_cp *cp)
+{
+	struct ed_opts o;
+	int i;
+
+	for (i = 0; i < sr->n; i++)
+		x[i] = sr->pt[i].v;
+	ed_opts_default(&o);
+	o.alpha = a->alpha;
+	o.permutations = a->permutations;
+	o.seed = ed_seed(sr->key);	/* the same series, the same answer, run after run */
+	return ed_changes(x, sr->n, &o, cp, sr->n);
 }
