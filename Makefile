@@ -14,11 +14,13 @@ ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 SRC_DIRS	:= $(sort $(patsubst %/,%,$(dir $(wildcard src/*/*.c src/*/*.h))))
 
 CFLAGS		?= -O2 -g
+# libpq's header: Debian's libpq-dev puts it under postgresql/
+PG_INC		:= $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 CFLAGS		+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
 		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 		   -D_GNU_SOURCE -DBPFBENCH_VERSION='"$(VERSION)"' -DBPFBENCH_GIT='"$(GIT)"' \
-		   $(addprefix -I,$(SRC_DIRS)) -Ibpf -I$(BUILD)
-LDLIBS		+= -lbpf -lelf -lz -ljson-c -lpthread -lm
+		   $(addprefix -I,$(SRC_DIRS)) -I$(PG_INC) -Ibpf -I$(BUILD)
+LDLIBS		+= -lbpf -lelf -lz -ljson-c -lsqlite3 -lpq -lpthread -lm
 BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 		   -Ibpf -I$(BUILD)
 
@@ -248,7 +250,7 @@ PAR_TESTS	:= $(filter $(PAR_TESTS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(P
 # side, then the serial ones alone: as built, then under AddressSanitizer +
 # UBSan.
 check:
-	@bash scripts/deps.sh valgrind qemu-system-x86 busybox-static cpio xz-utils
+	@bash scripts/deps.sh valgrind qemu-system-x86 busybox-static cpio xz-utils postgresql-15
 	$(MAKE) $(JOBS) all
 	$(MAKE) $(JOBS) BUILD=build-san SANITIZE=1 all
 	@rm -rf $(SAN_CHECK) && mkdir -p $(SAN_CHECK)

@@ -35,6 +35,8 @@ const struct opt_def global_opts[] = {
 	  "test-run trigger: program runs per syscall (default: calibrated to >= 2 ms)" },
 	{ "json", 0, OPT_STRING, G(json_path), NULL, 0, 0, NULL, "FILE",
 	  "write results as JSON to FILE ('-': stdout)" },
+	{ "record", 0, OPT_FLAG, G(record), NULL, 0, 0, NULL, NULL,
+	  "then record the --json FILE into the history (bpfbench db; $BPFBENCH_DB or the default)" },
 	{ "csv", 0, OPT_STRING, G(csv_path), NULL, 0, 0, NULL, "FILE",
 	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)" },
 	{ "md", 0, OPT_STRING, G(md_path), NULL, 0, 0, NULL, "FILE",

@@ -106,6 +106,9 @@ int cli_check_globals(struct run_opts *o)
 		return ret;
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other");
+	if (o->record && (!o->json_path || !strcmp(o->json_path, "-")))
+		return usage_error("--record records the result file --json FILE writes: give "
+				   "--json FILE");
 	ret = check_verifier_stats(o);
 	if (ret)
 		return ret;
@@ -182,6 +185,7 @@ void cli_usage(void)
 	       "       bpfbench compare OLD.json NEW.json [options]\n"
 	       "       bpfbench ab \"ARGS A\" \"ARGS B\" [-r N] [options]\n"
 	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [options]\n"
+	       "       bpfbench db record|show|changes|export ... (a history of results)\n"
 	       "       bpfbench completion bash|zsh\n"
 	       "       (SUBCOMMAND --help gives its options)\n\n"
 	       "Measures BPF maps and helpers on the running kernel.\n"

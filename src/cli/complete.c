@@ -35,7 +35,7 @@ struct sub_opt {
 };
 
 /* What a positional argument of a subcommand is. */
-enum pos_kind { POS_NONE, POS_FILE, POS_SUITE, POS_SHELL };
+enum pos_kind { POS_NONE, POS_FILE, POS_SUITE, POS_SHELL, POS_DB_ACTION };
 
 struct sub_spec {
 	const char *name;
@@ -103,6 +103,27 @@ static const struct sub_opt plot_opts[] = {
 	{ NULL },
 };
 
+static const struct sub_opt db_opts[] = {
+	{ "--db", ARG_VALUE, "the database: a SQLite file or postgresql://..." },
+	{ "--host", ARG_VALUE, "record: the host's name; else that host's series only" },
+	{ "--metric", ARG_VALUE, "only this metric, NAME or NAME{key}" },
+	{ "--since", ARG_VALUE, "only results dated YYYY-MM-DD or later" },
+	{ "--options", ARG_VALUE, "only runs of these measured options, as show prints them" },
+	{ "-o", ARG_FILE, "plot: the image, .svg or .png" },
+	{ "--output", ARG_FILE, NULL },
+	{ "--by-kernel", ARG_FLAG, "a kernel's runs are a series of their own" },
+	{ "--counts", ARG_FLAG, "also metrics that are exact counts" },
+	{ "--fail-on-change", ARG_VALUE, "changes: exit 1 on a change for the worse beyond PCT%" },
+	{ "--alpha", ARG_VALUE, "changes: a change point's p-value at most A" },
+	{ "--permutations", ARG_VALUE, "changes: permutations of the test" },
+	{ "--json", ARG_FLAG, "show, changes: JSON on stdout" },
+	{ "--otava-csv", ARG_FLAG, "export: the CSV Apache Otava reads" },
+	{ "-q", ARG_FLAG, "record: no line per file; changes: the summary only" },
+	{ "--quiet", ARG_FLAG, NULL },
+	{ "--help", ARG_FLAG, "usage" },
+	{ NULL },
+};
+
 static const struct sub_opt completion_opts[] = {
 	{ "--help", ARG_FLAG, "usage" },
 	{ NULL },
@@ -117,6 +138,8 @@ static const struct sub_spec sub_specs[] = {
 	{ "plot", "draw a metric against an option with gnuplot", plot_opts, { POS_FILE } },
 	{ "ab", "two command lines run alternately, then compare's verdict", ab_opts,
 	  { POS_NONE }, false, verdict_opts },
+	{ "db", "a history of results: record, show, changes, plot, export", db_opts,
+	  { POS_DB_ACTION, POS_FILE } },
 	{ "completion", "print a bash or zsh completion script", completion_opts, { POS_SHELL } },
 };
 
@@ -453,6 +476,7 @@ static const char *const pos_code[] = {
 	[POS_FILE] = "_bpfbench_what=file",
 	[POS_SUITE] = "_bpfbench_list=(\"${_bpfbench_suites[@]}\")",
 	[POS_SHELL] = "_bpfbench_list=('bash' 'zsh')",
+	[POS_DB_ACTION] = "_bpfbench_list=('record' 'show' 'changes' 'plot' 'export')",
 };
 
 static void print_pos_fn(FILE *f)

@@ -7,6 +7,7 @@
  *   bpfbench suite NAME [options] | --list      a table of runs
  *   bpfbench compare OLD.json NEW.json          what changed, significantly
  *   bpfbench plot FILE.json -o OUT.svg          a sweep's curve
+ *   bpfbench db record|show|changes|export      a history of results
  *   bpfbench completion bash|zsh                a shell completion script
  *   bpfbench --version | -V
  */
@@ -21,7 +22,9 @@
 #include "cli.h"
 #include "compare.h"
 #include "complete.h"
+#include "db_cli.h"
 #include "export.h"
+#include "history.h"
 #include "mangen.h"
 #include "plot.h"
 #include "probe.h"
@@ -74,6 +77,7 @@ static const struct subcommand subcommands[] = {
 	{ "compare", compare_cmd },
 	{ "plot", plot_cmd },
 	{ "ab", ab_cmd },
+	{ "db", db_cmd },
 	{ "completion", completion_cmd },
 	{ "gen-man", mangen_cmd, true },
 };
@@ -142,9 +146,10 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 		ret = run_check_privileges();
 	if (ret)
 		return ret;
-	if (spec->opts.sweep)
-		return sweep_run(argc, argv, spec);
-	return run_one(spec);
+	ret = spec->opts.sweep ? sweep_run(argc, argv, spec) : run_one(spec);
+	if (!ret && spec->opts.record)
+		ret = history_record_written(spec->opts.json_path);
+	return ret;
 }
 
 static const struct subcommand *find_subcommand(const char *name)

@@ -37,6 +37,7 @@ struct plan {
 	bool *extra_used;	/* extra[i] is a benchmark option some step has */
 	bool adaptive;		/* steps sample to a precision (adaptive_opts) */
 	struct export_paths out;
+	bool record;		/* --record: out.json into the history once written */
 	bool tty;		/* progress line on stderr */
 };
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "bench.h"
 #include "cli.h"
+#include "history.h"
 #include "plan.h"
 #include "runner.h"
 #include "suite.h"
@@ -175,6 +176,7 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	}
 	*help = spec.opts.help;
 	p->out = (struct export_paths){ spec.opts.json_path, spec.opts.csv_path, spec.opts.md_path };
+	p->record = spec.opts.record;
 	p->extra = argv;
 	p->nr_extra = argc;
 	p->extra_used = xcalloc(argc ?: 1, sizeof(bool));
@@ -228,6 +230,8 @@ int suite_cmd(int argc, char **argv)
 		ret = run_check_privileges();
 	if (!ret && !help)
 		ret = run_plan(&p);
+	if (!ret && !help && p.record)
+		ret = history_record_written(p.out.json);
 	plan_free(&p);
 	return ret;
 }

@@ -104,6 +104,8 @@ static void kernel_config(struct jsonw *w)
 	struct utsname u;
 
 	uname(&u);
+	/* the history's host identity (bpfbench db record): whose figures these are */
+	jsonw_kstr(w, "hostname", u.nodename);
 	/* the build string names the preemption model: "SMP PREEMPT_DYNAMIC", "SMP PREEMPT_RT" */
 	jsonw_kstr(w, "kernel_build", u.version);
 	if (read_line("/proc/cmdline", cmdline, sizeof(cmdline))) {

@@ -4,24 +4,11 @@
  * a datablock), ranges and ticks set by us so that gnuplot has nothing
  * to warn about, its output kept off the terminal unless it fails.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <limits.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <json-c/json.h>
-#include <stdint.h>
-#include "opts.h"
-#include "resenv.h"
-#include "outfile.h"
-#include "outpath.h"
+#include "gnuplot.h"
 #include "plot_int.h"
 #include "util.h"
 
@@ -29,20 +16,6 @@
 #define PLOT_MAX_TICKS	16
 /* Benchmarks named in the title; more are counted. */
 #define PLOT_TITLE_BENCHS	4
-
-extern char **environ;
-
-/* A gnuplot single-quoted string: only the quote itself needs doubling. */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; s && *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-	fputc('\'', f);
-}
 
 /* Benchmarks in order of appearance: the first few by name, the rest counted. */
 static void bench_names(const struct plot_fig *fig, char *buf, size_t size, size_t *len)
@@ -141,9 +114,9 @@ static void write_title(FILE *f, const struct plot_fig *fig)
 	}
 	/* two lines: gnuplot joins string expressions, "\n" is a newline in double quotes */
 	fputs("set title ", f);
-	gp_str(f, text);
+	gnuplot_str(f, text);
 	fputs(".\"\\n\".", f);
-	gp_str(f, sub);
+	gnuplot_str(f, sub);
 	fputc('\n', f);
 }
 
@@ -172,7 +145,7 @@ static void write_ylabel(FILE *f, const struct plot_fig *fig, int axis)
 		j |= fig->curves[i].axis == axis && curve_has_bars(fig, i);
 	bufcat(text, sizeof(text), &len, " (%s)%s", fig->unit[axis], j ? ", mean ± stddev" : "");
 	fputs(axis ? "set y2label " : "set ylabel ", f);
-	gp_str(f, text);
+	gnuplot_str(f, text);
 	fputc('\n', f);
 }
 
@@ -262,7 +235,7 @@ static void category_ticks(FILE *f, const struct plot_fig *fig)
 	fputs("set xtics rotate by 30 right (", f);
 	for (i = 0; i < fig->nr_cats; i++) {
 		fputs(i ? ", " : "", f);
-		gp_str(f, fig->cats[i] ?: "null");
+		gnuplot_str(f, fig->cats[i] ?: "null");
 		fprintf(f, " %d", i);
 	}
 	fprintf(f, ")\nset xrange [-0.5:%g]\n", fig->nr_cats - 0.5);
@@ -273,7 +246,7 @@ static void write_x(FILE *f, const struct plot_fig *fig)
 	double lo, hi, pad;
 
 	fputs("set xlabel ", f);
-	gp_str(f, fig->a->cdf ? "ns per op (log scale)" : fig->a->x);
+	gnuplot_str(f, fig->a->cdf ? "ns per op (log scale)" : fig->a->x);
 	fputc('\n', f);
 	if (!fig->numeric) {
 		category_ticks(f, fig);
@@ -317,7 +290,7 @@ static void write_plot(FILE *f, const struct plot_fig *fig)
 			"using 1:2:3 with yerrorlines lw 2 pt 7" : "using 1:2 with linespoints lw 2 pt 7";
 		fprintf(f, "%s$c%d %s axes x1y%d title ", i ? ", \\\n     " : "", i, style,
 			fig->curves[i].axis + 1);
-		gp_str(f, fig->curves[i].title);
+		gnuplot_str(f, fig->curves[i].title);
 	}
 	fputc('\n', f);
 }
@@ -327,7 +300,7 @@ static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 	fprintf(f, "set terminal %s size 960,580 font 'sans,11' noenhanced\n",
 		fig->a->png ? "pngcairo" : "svg");
 	fputs("set output ", f);
-	gp_str(f, out);
+	gnuplot_str(f, out);
 	fputc('\n', f);
 	write_title(f, fig);
 	/*
@@ -353,182 +326,12 @@ static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 	write_plot(f, fig);
 }
 
-struct script_args {
-	const struct plot_fig *fig;
-	const char *out;
-};
-
-static void write_script_file(FILE *f, void *arg)
+static void write_script_cb(FILE *f, void *arg, const char *img)
 {
-	const struct script_args *a = arg;
-
-	write_script(f, a->fig, a->out);
+	write_script(f, arg, img);
 }
 
-/* In our private directory: a plain file. */
-static bool save_script(const char *path, const struct plot_fig *fig, const char *out)
-{
-	FILE *f = fopen(path, "wxe");
-	bool ok;
-
-	if (!f)
-		return false;
-	write_script(f, fig, out);
-	ok = !ferror(f);
-	return !fclose(f) && ok;
-}
-
-/* gnuplot's last line of complaint, which names the problem. */
-static void gnuplot_says(const char *errfile, int status)
-{
-	char line[512], last[512] = "";
-	FILE *f = fopen(errfile, "re");
-	size_t len;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		len = strcspn(line, "\n");
-		line[len] = 0;
-		if (len && strspn(line, " ^") < len)
-			snprintf(last, sizeof(last), "%s", line);
-	}
-	if (f)
-		fclose(f);
-	if (*last)
-		errmsg("plot: gnuplot failed: %s", last);
-	else
-		errmsg("plot: gnuplot failed (status %d)", status);
-}
-
-static int spawn_gnuplot(const char *script, const char *errfile, pid_t *pid)
-{
-	char *args[] = { "gnuplot", (char *)script, NULL };
-	posix_spawn_file_actions_t fa;
-	int err;
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	err = posix_spawnp(pid, "gnuplot", &fa, NULL, args, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (err == ENOENT)
-		errmsg("plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
-	else if (err)
-		errmsg("plot: cannot run gnuplot: %s", strerror(err));
-	return err;
-}
-
-static int run_gnuplot(const char *script, const char *errfile)
-{
-	int status;
-	pid_t pid;
-
-	if (spawn_gnuplot(script, errfile, &pid))
-		return 1;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		gnuplot_says(errfile, status);
-		return 1;
-	}
-	return 0;
-}
-
-/* What gnuplot drew (opened before: a file of ours just made), copied into the result file. */
-static void copy_image(FILE *f, void *arg)
-{
-	char buf[65536];
-	size_t n;
-
-	while ((n = fread(buf, 1, sizeof(buf), arg)) > 0)
-		if (fwrite(buf, 1, n, f) != n)
-			break;
-}
-
-static int write_image(const char *img, const char *out)
-{
-	FILE *in = fopen(img, "re");
-	int err;
-
-	if (!in) {
-		errmsg("plot: gnuplot drew nothing: %s", strerror(errno));
-		return 1;
-	}
-	err = write_file_atomic(out, copy_image, in);
-	fclose(in);
-	if (err) {
-		errmsg("plot: cannot write %s: %s", out, output_strerror(err));
-		return 1;
-	}
-	return 0;
-}
-
-static int draw_in(const struct plot_fig *fig, const char *dir)
-{
-	char script[PATH_MAX], errfile[PATH_MAX], img[PATH_MAX];
-	struct script_args sa = { fig, fig->a->out };
-	int err;
-
-	snprintf(script, sizeof(script), "%s/plot.gp", dir);
-	snprintf(errfile, sizeof(errfile), "%s/err", dir);
-	snprintf(img, sizeof(img), "%s/image", dir);
-	if (!save_script(script, fig, img)) {
-		errmsg("plot: cannot write in %s: %s", dir, strerror(errno));
-		return 1;
-	}
-	if (fig->a->script) {
-		err = write_file_atomic(fig->a->script, write_script_file, &sa);
-		if (err) {
-			errmsg("plot: cannot write %s: %s", fig->a->script, output_strerror(err));
-			return 1;
-		}
-	}
-	if (run_gnuplot(script, errfile))
-		return 1;
-	return write_image(img, fig->a->out);
-}
-
-static void unlink_all(const char *dir)
-{
-	static const char *const names[] = { "plot.gp", "err", "image" };
-	char path[PATH_MAX];
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		unlink(path);
-	}
-	rmdir(dir);
-}
-
-/*
- * gnuplot draws into a private directory, /tmp/bpfbench-plot.<pid>.XXXXXX,
- * locked while we live (a later plot removes it if we are killed); the
- * image is then written as any result file (util.h: write_file_atomic).
- * OUT is checked first, so an unwritable place is one line before gnuplot.
- */
 int plot_draw(const struct plot_fig *fig)
 {
-	const char *bad = fig->a->out;
-	char dir[64];
-	int err, lock, ret;
-
-	err = output_path_check(bad);
-	if (!err && fig->a->script)
-		err = output_path_check(bad = fig->a->script);
-	if (err) {
-		errmsg("plot: cannot write %s: %s", bad, output_strerror(err));
-		return 1;
-	}
-	err = outpath_private_dir("bpfbench-plot.", dir, sizeof(dir), &lock);
-	if (err) {
-		errmsg("plot: cannot create a temporary directory: %s", strerror(-err));
-		return 1;
-	}
-	ret = draw_in(fig, dir);
-	unlink_all(dir);
-	if (lock >= 0)
-		close(lock);
-	return ret;
+	return gnuplot_draw(fig->a->out, fig->a->script, write_script_cb, (void *)fig);
 }

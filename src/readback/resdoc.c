@@ -37,7 +37,7 @@ struct res_chunk {
  */
 static const char *const unmatched_opts[] = {
 	"warmup", "duration", "period-ms", "precision", "max-duration", "runs",
-	"json", "csv", "md", "sweep", "verbose", "quiet", "list", "help", NULL,
+	"json", "csv", "md", "record", "sweep", "verbose", "quiet", "list", "help", NULL,
 };
 
 int rd_bad(const struct res_doc *doc, const char *fmt, ...)
@@ -402,6 +402,7 @@ static int load_doc(struct loader *l)
 	if (!env)	/* the schema requires it, an object */
 		return rd_bad(doc, "malformed result: \"env\" is %s, not an object",
 			      jr_member(l->jd, root, "env") ? "of another type" : "missing");
+	doc->interrupted = jr_typed(l->jd, root, "interrupted", JR_TRUE) != NULL;
 	doc->kernel = rd_str(l, env, "kernel");
 	doc->date = rd_str(l, env, "date");
 	resenv_load(&doc->env, l->jd, env);

@@ -71,12 +71,15 @@ struct res_chunk;
 struct res_doc {
 	const char *path;
 	const char *kernel, *date;
+	bool interrupted;	/* "interrupted": a signal stopped the invocation */
 	struct res_env env;	/* every env field, flattened */
 	int nr_runs;
 	struct res_run *runs;
 	struct res_chunk *strings;	/* every string above lives here */
 };
 
+/* A kind as files spell it: "rate", "inverse"... */
+const char *res_kind_name(enum res_kind k);
 /* Option names in order, '-' and '_' alike (they match so): <0, 0, >0 as strcmp(). */
 int res_name_cmp(const char *a, const char *b);
 /* 0, or EXIT_USAGE after one line naming the file and the problem. */

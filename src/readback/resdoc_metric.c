@@ -24,6 +24,11 @@ static const char *const kind_names[] = {
 	[RES_COUNT] = "count", [RES_INVERSE] = "inverse",
 };
 
+const char *res_kind_name(enum res_kind k)
+{
+	return (size_t)k < ARRAY_SIZE(kind_names) ? kind_names[k] : "?";
+}
+
 static int metric_kind(struct loader *l, int ri, const struct jr_node *jm, struct res_metric *m)
 {
 	const char *kind = jr_str(l->jd, jr_typed(l->jd, jm, "kind", JR_STR));

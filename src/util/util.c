@@ -440,6 +440,26 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s ?: "");
+
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+void *xgrow(void *p, int n, int *cap, int first, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? 2 * *cap : first;
+	p = realloc(p, (size_t)*cap * size);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
 void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
 {
 	va_list ap;

@@ -83,6 +83,10 @@ int thread_join_waking(pthread_t t);
 bool thread_woken(void);
 
 void *xcalloc(size_t n, size_t size);
+/* A copy of s (NULL: of ""), or the process dies. */
+char *xstrdup(const char *s);
+/* Room for element n of an array of *cap (doubling from first): p, moved as realloc() moves it. */
+void *xgrow(void *p, int n, int *cap, int first, size_t size);
 
 /*
  * Appends to buf (size bytes) at *len and moves *len on, never past

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * db changes: the change points of every series (changes.h), each with
+ * its step (the mean of the points after it over the mean of those
+ * before, back to the previous change point and on to the next), the
+ * step's 95% interval (stats_ratio_ci: the two segments' points as two
+ * samples), the p-value, and the two sides' kernels, commits and dates.
+ * --fail-on-change PCT: exit 1 on a step for the worse beyond PCT%, as
+ * the metric's direction says (the one compare judges by).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "changes.h"
+#include "history.h"
+#include "stats.h"
+#include "store.h"
+#include "util.h"
+
+struct tally {
+	const struct db_args *a;
+	int nr_series, nr_changes, nr_regressions;
+	json_object *list;	/* --json: the change points */
+};
+
+/* A change point's step over [from, at) -> [at, to), in percent, with its 95% interval. */
+struct cp_step {
+	double pct, lo, hi;
+	const char *verdict;	/* "regression", "improvement", "change" */
+	bool gate;		/* a regression beyond --fail-on-change */
+};
+
+static void measure_step(const struct series *sr, const double *x, int from, int at, int to,
+			 const struct db_args *a, struct cp_step *sp)
+{
+	struct stats_interval ci;
+	bool up;
+
+	sp->pct = sp->lo = sp->hi = NAN;
+	if (!stats_ratio_ci(x + from, at - from, x + at, to - at, 0.95, &ci)) {
+		sp->pct = (ci.est - 1) * 100;
+		sp->lo = (ci.lo - 1) * 100;
+		sp->hi = (ci.hi - 1) * 100;
+	} else if (!stats_diff_ci(x + from, at - from, x + at, to - at, 0.95, &ci)) {
+		double base = fabs(stats_mean(x + from, at - from));
+
+		sp->pct = ci.est / base * 100;	/* a mean at or below 0: relative to its size */
+		sp->lo = ci.lo / base * 100;
+		sp->hi = ci.hi / base * 100;
+	}
+	up = sp->pct > 0;
+	sp->verdict = !strcmp(sr->better, "none") ? "change" :
+		      up == !strcmp(sr->better, "higher") ? "improvement" : "regression";
+	sp->gate = !isnan(a->fail_pct) && !strcmp(sp->verdict, "regression") &&
+		   fabs(sp->pct) > a->fail_pct;
+}
+
+static const char *shown_key(const struct series *sr, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", sr->name, *sr->mkey ? "{" : "", sr->mkey,
+		 *sr->mkey ? "}" : "");
+	return buf;
+}
+
+static void print_change(const struct series *sr, const struct ed_cp *cp, int from, int to,
+			 const struct cp_step *sp, const struct db_args *a)
+{
+	const struct point *b = &sr->pt[cp->at - 1], *f = &sr->pt[cp->at];
+	char m[512];
+
+	printf("%s%s%s %s (%s) on %s%s%s: point %d of %d\n", sr->bench, *sr->measured ? " " : "",
+	       sr->measured, shown_key(sr, m, sizeof(m)), sr->unit, sr->host,
+	       a->f.by_kernel ? ", kernel " : "", a->f.by_kernel ? sr->kernel : "", cp->at + 1,
+	       sr->n);
+	printf("  step %+.2f%% [%+.2f%%, %+.2f%%]  p %.3f  %s%s\n", sp->pct, sp->lo, sp->hi, cp->p,
+	       sp->verdict, sp->gate ? " beyond --fail-on-change" : "");
+	printf("  before: %d points, %s .. %s, kernel %s, commit %s\n", cp->at - from,
+	       sr->pt[from].date, b->date, b->kernel, b->commit);
+	printf("  after:  %d points, %s .. %s, kernel %s, commit %s\n", to - cp->at, f->date,
+	       sr->pt[to - 1].date, f->kernel, f->commit);
+}
+
+static json_object *side_json(const struct series *sr, int from, int to, const struct point *edge)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "points", json_object_new_int(to - from));
+	json_object_object_add(o, "first_date", json_object_new_string(sr->pt[from].date));
+	json_object_object_add(o, "last_date", json_object_new_string(sr->pt[to - 1].date));
+	json_object_object_add(o, "kernel", json_object_new_string(edge->kernel));
+	json_object_object_add(o, "commit", json_object_new_string(edge->commit));
+	return o;
+}
+
+static json_object *num_or_null(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static void json_change(struct tally *t, const struct series *sr, const struct ed_cp *cp,
+			int from, int to, const struct cp_step *sp)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "bench", json_object_new_string(sr->bench));
+	json_object_object_add(o, "options", json_object_new_string(sr->measured));
+	json_object_object_add(o, "metric", json_object_new_string(sr->name));
+	json_object_object_add(o, "key", *sr->mkey ? json_object_new_string(sr->mkey) : NULL);
+	json_object_object_add(o, "unit", json_object_new_string(sr->unit));
+	json_object_object_add(o, "host", json_object_new_string(sr->host));
+	if (t->a->f.by_kernel)
+		json_object_object_add(o, "kernel", json_object_new_string(sr->kernel));
+	json_object_object_add(o, "better", json_object_new_string(sr->better));
+	json_object_object_add(o, "index", json_object_new_int(cp->at));
+	json_object_object_add(o, "points", json_object_new_int(sr->n));
+	json_object_object_add(o, "step_pct", num_or_null(sp->pct));
+	json_object_object_add(o, "ci95_low_pct", num_or_null(sp->lo));
+	json_object_object_add(o, "ci95_high_pct", num_or_null(sp->hi));
+	json_object_object_add(o, "p", json_object_new_double(cp->p));
+	json_object_object_add(o, "verdict", json_object_new_string(sp->verdict));
+	json_object_object_add(o, "beyond_gate", json_object_new_boolean(sp->gate));
+	json_object_object_add(o, "before", side_json(sr, from, cp->at, &sr->pt[cp->at - 1]));
+	json_object_object_add(o, "after", side_json(sr, cp->at, to, &sr->pt[cp->at]));
+	json_object_array_add(t->list, o);
+}
+
+static void regression_line(const struct series *sr, const struct ed_cp *cp,
+			    const struct cp_step *sp)
+{
+	char m[512];
+
+	errmsg("regression: %s%s%s %s on %s: %+.2f%% at point %d (kernel %s -> %s, commit %s -> %s)",
+	       sr->bench, *sr->measured ? " " : "", sr->measured, shown_key(sr, m, sizeof(m)),
+	       sr->host, sp->pct, cp->at + 1, sr->pt[cp->at - 1].kernel, sr->pt[cp->at].kernel,
+	       sr->pt[cp->at - 1].commit, sr->pt[cp->at].commit);
+}
+
+static void analyse(struct tally *t, struct series *sr)
+{
+	const struct db_args *a = t->a;
+	struct ed_cp *cp;
+	struct cp_step sp;
+	double *x;
+	int i, k, from, to;
+
+	if (!sr->host)
+		return;
+	t->nr_series++;
+	x = xcalloc(sr->n + 1, sizeof(double));
+	cp = xcalloc(sr->n + 1, sizeof(*cp));
+	for (i = 0; i < sr->n; i++)
+		x[i] = sr->pt[i].v;
+	k = series_changes(sr, a, x, cp);
+	for (i = 0; i < k; i++) {
+		from = i ? cp[i - 1].at : 0;
+		to = i + 1 < k ? cp[i + 1].at : sr->n;
+		measure_step(sr, x, from, cp[i].at, to, a, &sp);
+		t->nr_changes++;
+		t->nr_regressions += sp.gate;
+		if (a->json)
+			json_change(t, sr, &cp[i], from, to, &sp);
+		else if (!a->quiet)
+			print_change(sr, &cp[i], from, to, &sp, a);
+		if (sp.gate)
+			regression_line(sr, &cp[i], &sp);
+	}
+	free(x);
+	free(cp);
+}
+
+static void summary(struct tally *t)
+{
+	const struct db_args *a = t->a;
+	json_object *o;
+
+	if (!a->json) {
+		printf("%d change point%s in %d series (E-divisive means, permutation test: "
+		       "p <= %g, %d permutations)\n", t->nr_changes, t->nr_changes == 1 ? "" : "s",
+		       t->nr_series, a->alpha, a->permutations);
+		return;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "method", json_object_new_string("e-divisive means"));
+	json_object_object_add(o, "alpha", json_object_new_double(a->alpha));
+	json_object_object_add(o, "permutations", json_object_new_int(a->permutations));
+	json_object_object_add(o, "series", json_object_new_int(t->nr_series));
+	json_object_object_add(o, "changes", t->list);
+	t->list = NULL;
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+int db_changes(struct store *s, const struct db_args *a)
+{
+	struct tally t = { .a = a, .list = json_object_new_array() };
+	struct series sr = { .n = 0 };
+	char key[SERIES_KEY_MAX];
+	struct stmt *st = series_query(s, &a->f);
+	enum store_row r;
+
+	if (!st)
+		return 1;
+	while ((r = store_step(s, st)) == STEP_ROW && !interrupted()) {
+		series_key(s, st, a->f.by_kernel, key, sizeof(key));
+		if (!sr.host || strcmp(key, sr.key)) {
+			analyse(&t, &sr);
+			series_start(s, st, &sr, key);
+		}
+		series_add(s, st, &sr);
+	}
+	store_finalize(s, st);
+	if (r == STEP_ERROR || interrupted()) {
+		series_clear(&sr);
+		free(sr.pt);
+		json_object_put(t.list);
+		return r == STEP_ERROR ? 1 : 128 + interrupted_signal();
+	}
+	analyse(&t, &sr);
+	series_clear(&sr);
+	free(sr.pt);
+	summary(&t);
+	json_object_put(t.list);
+	return t.nr_regressions ? 1 : 0;
+}

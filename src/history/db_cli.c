@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfbench db: the results history's command line.  Parsing and the
+ * database's opening are here; each action is its own file (record.c,
+ * db_show.c, db_changes.c).  The database is --db, else $BPFBENCH_DB,
+ * else the user's SQLite file (store_default_path()).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "changes.h"
+#include "db_cli.h"
+#include "history.h"
+#include "opts.h"
+#include "store.h"
+#include "util.h"
+
+#define USAGE	"usage: bpfbench db record FILE.json... | show BENCH | changes [BENCH] | " \
+		"plot BENCH -o OUT.svg | export --otava-csv BENCH [options] (db --help)"
+
+static void db_help(void)
+{
+	char def[4096];
+
+	printf("Usage: bpfbench db record [--host NAME] [-q] FILE.json...\n"
+	       "       bpfbench db show BENCH [--metric M] [--host H] [--since DATE] [--json]\n"
+	       "       bpfbench db changes [BENCH] [--fail-on-change PCT] [--by-kernel] [--json]\n"
+	       "       bpfbench db plot BENCH -o OUT.svg|OUT.png [--metric M] [--host H]\n"
+	       "       bpfbench db export --otava-csv BENCH [--host H] [--metric M]\n\n"
+	       "A history of results: record result files into a database (SQLite by default,\n"
+	       "PostgreSQL for a fleet), show a benchmark's figures over time and kernels, find\n"
+	       "the change points of every series (benchmark x measured options x metric x host)\n"
+	       "by E-divisive means with a permutation test (Matteson & James 2014, as Otava).\n\n"
+	       "Options:\n"
+	       "  --db PATH|URI          the database: a SQLite file or postgresql://... (default\n"
+	       "                         $BPFBENCH_DB, else %s)\n"
+	       "  --host NAME            record: the host's name instead of the file's env.hostname;\n"
+	       "                         else only that host's series\n"
+	       "  --metric NAME          only this metric (NAME or NAME{key})\n"
+	       "  --since DATE           only results dated DATE (YYYY-MM-DD...) or later\n"
+	       "  --options TEXT         only runs of these measured options, as show prints them\n"
+	       "  --by-kernel            a kernel's runs are a series of their own\n"
+	       "  --counts               also metrics that are exact counts\n"
+	       "  --fail-on-change PCT   changes: exit 1 on a change for the worse beyond PCT%%\n"
+	       "  --alpha A              changes: a change point's p-value at most A (%g)\n"
+	       "  --permutations N       changes: permutations of the test (%d)\n"
+	       "  --json                 show, changes: JSON on stdout (show: every sample)\n"
+	       "  --otava-csv            export: the CSV Apache Otava reads\n"
+	       "  -o, --output FILE      plot: the image, .svg or .png (one series, its change points)\n"
+	       "  -q, --quiet            record: no line per file; changes: the summary only\n"
+	       "  --help                 this text\n\n"
+	       "Exit status: 0 ok, 1 a database failure or (changes) a regression beyond\n"
+	       "--fail-on-change, 2 bad usage or a result file refused (nothing written).\n",
+	       store_default_path(def, sizeof(def)), ED_ALPHA, ED_PERMUTATIONS);
+}
+
+static int usage_err(const char *msg, const char *what)
+{
+	errmsg("db: %s%s", msg, what ?: "");
+	return EXIT_USAGE;
+}
+
+static bool number(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+
+	*out = strtod(s, &end);
+	return *s && !*end && isfinite(*out) && *out >= lo && *out <= hi;
+}
+
+/* YYYY-MM-DD, then anything: dates are compared as ISO 8601 text. */
+static bool iso_date(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? s[i] != '-' : s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+static const char **value_slot(struct db_args *a, const char *arg, const char **num)
+{
+	if (!strcmp(arg, "--db"))
+		return &a->db;
+	if (!strcmp(arg, "--host"))
+		return &a->f.host;
+	if (!strcmp(arg, "--metric"))
+		return &a->f.metric;
+	if (!strcmp(arg, "--since"))
+		return &a->f.since;
+	if (!strcmp(arg, "--options"))
+		return &a->f.options;
+	if (!strcmp(arg, "-o") || !strcmp(arg, "--output"))
+		return &a->out;
+	if (!strcmp(arg, "--fail-on-change") || !strcmp(arg, "--alpha") ||
+	    !strcmp(arg, "--permutations"))
+		return num;
+	return NULL;
+}
+
+static int set_number(struct db_args *a, const char *opt, const char *v)
+{
+	double d;
+
+	if (!strcmp(opt, "--fail-on-change")) {
+		if (!number(v, 0, 1e6, &d))
+			return usage_err("--fail-on-change takes a percentage >= 0, not ", v);
+		a->fail_pct = d;
+	} else if (!strcmp(opt, "--alpha")) {
+		if (!number(v, 1e-6, 0.5, &d))
+			return usage_err("--alpha takes a level in (0, 0.5], not ", v);
+		a->alpha = d;
+	} else {
+		if (!number(v, 19, 100000, &d) || d != floor(d))
+			return usage_err("--permutations takes a whole number 19..100000, not ", v);
+		a->permutations = (int)d;
+	}
+	return 0;
+}
+
+static int flag(struct db_args *a, const char *arg)
+{
+	if (!strcmp(arg, "--json"))
+		a->json = true;
+	else if (!strcmp(arg, "--by-kernel"))
+		a->f.by_kernel = true;
+	else if (!strcmp(arg, "--counts"))
+		a->f.counts = true;
+	else if (!strcmp(arg, "--otava-csv"))
+		a->otava = true;
+	else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet"))
+		a->quiet = true;
+	else
+		return -1;
+	return 0;
+}
+
+/* argv[0] is the action; the rest options and operands (files, a benchmark) in any order. */
+static int parse(int argc, char **argv, struct db_args *a, char **pos, int *npos)
+{
+	const char **slot, *num = NULL;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		slot = value_slot(a, argv[i], &num);
+		if (slot) {
+			if (i + 1 >= argc)
+				return usage_err("option needs a value: ", argv[i]);
+			*slot = argv[++i];
+			if (slot == &num && (ret = set_number(a, argv[i - 1], num)))
+				return ret;
+		} else if (!strcmp(argv[i], "--")) {
+			continue;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			if (flag(a, argv[i]))
+				return usage_err("unknown option ", argv[i]);
+		} else {
+			pos[(*npos)++] = argv[i];
+		}
+	}
+	if (a->f.since && !iso_date(a->f.since))
+		return usage_err("--since takes a date YYYY-MM-DD (UTC), not ", a->f.since);
+	return 0;
+}
+
+static int open_db(struct store *s, const struct db_args *a)
+{
+	const char *t = a->db ?: getenv("BPFBENCH_DB");
+
+	if (t && !*t)
+		t = NULL;
+	if (store_open(s, t))
+		return 1;
+	if (store_migrate(s)) {
+		store_close(s);
+		return 1;
+	}
+	return 0;
+}
+
+int history_record_written(const char *path)
+{
+	struct record_opts o = { 0 };
+	struct db_args a = { 0 };
+	struct store s;
+	int ret = open_db(&s, &a);
+
+	if (ret)
+		return ret;
+	ret = history_record_file(&s, path, &o);
+	store_close(&s);
+	return ret;
+}
+
+static int record(struct store *s, const struct db_args *a, char **files, int n)
+{
+	struct record_opts o = { .host = a->f.host, .quiet = a->quiet };
+	int i, ret, worst = 0;
+
+	for (i = 0; i < n && !interrupted(); i++) {
+		ret = history_record_file(s, files[i], &o);
+		if (ret > worst || (ret && !worst))
+			worst = ret;
+	}
+	return interrupted() ? 128 + interrupted_signal() : worst;
+}
+
+static int check_operands(const char *action, const struct db_args *a, int npos)
+{
+	bool rec = !strcmp(action, "record"), chg = !strcmp(action, "changes");
+
+	if (rec && !npos)
+		return usage_err("record needs one or more result files", NULL);
+	if (!rec && npos > 1)
+		return usage_err("one benchmark at most; got more operands: ", USAGE);
+	if (!rec && !chg && !npos)
+		return usage_err(action, " needs a benchmark's name");
+	if (!strcmp(action, "export") && !a->otava)
+		return usage_err("export writes --otava-csv (the one format so far)", NULL);
+	if (!strcmp(action, "plot") != (a->out != NULL))
+		return usage_err(a->out ? "-o is for plot" : "plot needs -o OUT.svg|OUT.png", NULL);
+	if (a->json && strcmp(action, "show") && strcmp(action, "changes"))
+		return usage_err("--json is for show and changes", NULL);
+	if (!isnan(a->fail_pct) && !chg)
+		return usage_err("--fail-on-change is for changes", NULL);
+	if ((a->alpha != ED_ALPHA || a->permutations != ED_PERMUTATIONS) && !chg &&
+	    strcmp(action, "plot"))
+		return usage_err("--alpha and --permutations are for changes and plot", NULL);
+	return 0;
+}
+
+static int dispatch(const char *action, int argc, char **argv)
+{
+	struct db_args a = { .fail_pct = NAN, .alpha = ED_ALPHA, .permutations = ED_PERMUTATIONS };
+	char **pos = xcalloc(argc + 1, sizeof(char *));
+	struct store s;
+	int npos = 0, ret;
+
+	ret = parse(argc, argv, &a, pos, &npos) ?: check_operands(action, &a, npos);
+	if (!ret && !strcmp(action, "record") && a.f.host && !*a.f.host)
+		ret = usage_err("--host needs a name", NULL);
+	if (!ret)
+		ret = open_db(&s, &a);
+	if (ret) {
+		free(pos);
+		return ret;
+	}
+	a.f.bench = strcmp(action, "record") && npos ? pos[0] : NULL;
+	if (!strcmp(action, "record"))
+		ret = record(&s, &a, pos, npos);
+	else if (!strcmp(action, "show"))
+		ret = db_show(&s, &a);
+	else if (!strcmp(action, "changes"))
+		ret = db_changes(&s, &a);
+	else if (!strcmp(action, "plot"))
+		ret = db_plot(&s, &a);
+	else
+		ret = db_export(&s, &a);
+	store_close(&s);
+	free(pos);
+	return ret;
+}
+
+int db_cmd(int argc, char **argv)
+{
+	static const char *const actions[] = { "record", "show", "changes", "plot", "export", NULL };
+	const char *const *act;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			db_help();
+			return 0;
+		}
+	if (argc < 2)
+		return usage_err(USAGE, NULL);
+	for (act = actions; *act; act++)
+		if (!strcmp(argv[1], *act))
+			return dispatch(*act, argc - 1, argv + 1);
+	return usage_err("no such action: ", argv[1]);
+}

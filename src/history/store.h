@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The results history's database seam: one code path over two engines,
+ * SQLite (embedded, the default) and PostgreSQL (libpq, for a fleet).
+ *
+ * No ORM: the callers write SQL both engines accept, with '?' for each
+ * parameter; the PostgreSQL driver numbers them $1, $2... as it prepares.
+ * Parameters and columns are text, 64-bit integers or doubles; a double
+ * goes over the wire as %.17g text, which reads back as the same double.
+ */
+#ifndef BPFBENCH_STORE_H
+#define BPFBENCH_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct store;
+struct stmt;
+
+enum store_row { STEP_ERROR = -1, STEP_DONE, STEP_ROW };	/* what a step gave */
+
+struct store_ops {
+	const char *name;		/* "sqlite", "postgresql" */
+	/* the DDL words that differ: an auto-numbered key */
+	const char *id_type;
+	int (*open)(struct store *s, const char *target);
+	void (*close)(struct store *s);
+	/* one or more statements without parameters */
+	int (*exec)(struct store *s, const char *sql);
+	/* a write transaction: SQLite takes its lock at once (BEGIN IMMEDIATE) */
+	int (*begin)(struct store *s);
+	/* serializes schema creation and migration between processes, in a transaction */
+	int (*lock_schema)(struct store *s);
+	struct stmt *(*prepare)(struct store *s, const char *sql);
+	int (*bind_text)(struct stmt *st, int i, const char *v);	/* i from 1; NULL: SQL NULL */
+	int (*bind_int)(struct stmt *st, int i, int64_t v);
+	int (*bind_double)(struct stmt *st, int i, double v);	/* NAN: SQL NULL */
+	enum store_row (*step)(struct stmt *st);
+	const char *(*col_text)(struct stmt *st, int i);	/* i from 0; NULL: SQL NULL */
+	double (*col_double)(struct stmt *st, int i);	/* NULL: NAN */
+	void (*reset)(struct stmt *st);	/* ready to bind and run again */
+	void (*finalize)(struct stmt *st);
+	const char *(*errmsg)(struct store *s);
+};
+
+struct store {
+	const struct store_ops *ops;
+	void *conn;
+	char err[512];
+	const char *target;	/* what the user named, for messages (no password) */
+};
+
+/* Opens the database TARGET (a path or postgresql:// URI; NULL: the default file). */
+int store_open(struct store *s, const char *target);
+void store_close(struct store *s);
+/* The default SQLite file: $XDG_DATA_HOME/bpfbench/results.db or ~/.local/share/... */
+const char *store_default_path(char *buf, size_t len);
+
+/* Convenience over the seam: each returns 0 or -1 after errmsg(). */
+int store_exec(struct store *s, const char *sql);
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+void store_rollback(struct store *s);
+struct stmt *store_prepare(struct store *s, const char *sql);
+int store_bind_text(struct store *s, struct stmt *st, int i, const char *v);
+int store_bind_int(struct store *s, struct stmt *st, int i, int64_t v);
+int store_bind_double(struct store *s, struct stmt *st, int i, double v);
+enum store_row store_step(struct store *s, struct stmt *st);
+const char *store_text(struct store *s, struct stmt *st, int i);
+int64_t store_int(struct store *s, struct stmt *st, int i);
+double store_double(struct store *s, struct stmt *st, int i);	/* NULL: NAN */
+void store_reset(struct store *s, struct stmt *st);
+void store_finalize(struct store *s, struct stmt *st);
+/* The first row's first column of a one-parameter query as an integer; -1: none or error. */
+int64_t store_scalar(struct store *s, const char *sql, const char *param);
+
+/* The schema, created or migrated to the current version. */
+#define STORE_SCHEMA_VERSION	2
+int store_migrate(struct store *s);
+
+extern const struct store_ops store_sqlite_ops, store_pg_ops;
+
+#endif

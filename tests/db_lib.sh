@@ -1,0 +1,218 @@
+# The history's cases (bpfbench db), shared by tests/db.t (SQLite) and
+# tests/db_pg.t (PostgreSQL 15): one code path, the same checks on both.
+# The caller sets DB (a path or postgresql:// URI) and defines q SQL (the
+# engine's own client: rows tab-separated), then calls db_cases.
+# shellcheck shell=bash
+
+# mkseries REAL.json DIR N STEP_AT: N results made from a real one, dated a
+# day apart, on kernel 6.1 before STEP_AT and 6.12 from it, throughput 10%
+# lower from STEP_AT (latency its inverse), 1% noise drawn with a fixed seed.
+mkseries() {
+	python3 - "$@" <<'PY'
+import copy, json, random, sys
+src, out, n, step_at = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+base = json.load(open(src))
+rnd = random.Random(34)
+for i in range(n):
+    d = copy.deepcopy(base)
+    d["env"]["date"] = "2026-01-%02dT12:00:00Z" % (i + 1)
+    d["env"]["kernel"] = "6.1.0-28-amd64" if i < step_at else "6.12.9-amd64"
+    d["env"]["git_commit"] = "c%06d" % i
+    d["env"]["hostname"] = "testhost"
+    run = d["runs"][0]
+    # five samples whatever the real run gave: the drawn series is the same on every machine
+    run["samples"] = [copy.deepcopy(run["samples"][0]) for _ in range(5)]
+    for name in run["metrics"]:
+        run["metrics"][name]["n"] = 5
+    level = 100.0 * (0.9 if i >= step_at else 1.0)
+    thr = [level * (1 + 0.01 * rnd.gauss(0, 1)) for _ in run["samples"]]
+    for s, t in zip(run["samples"], thr):
+        s["throughput"], s["latency"] = t, 1000.0 / t
+    m = run["metrics"]
+    mean = sum(thr) / len(thr)
+    m["throughput"]["mean"] = mean
+    m["latency"]["of_mean_inverse"] = 1000.0 / mean
+    m["latency"]["mean"] = sum(1000.0 / t for t in thr) / len(thr)
+    json.dump(d, open("%s/s%02d.json" % (out, i), "w"))
+PY
+}
+
+# mkbig REAL.json OUT RUNS: one result of RUNS runs (a suite's size)
+mkbig() {
+	python3 - "$@" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"] = [copy.deepcopy(d["runs"][0]) for _ in range(int(sys.argv[3]))]
+for i, r in enumerate(d["runs"]):
+    r["label"] = "copy %d" % i
+d["env"]["date"] = "2025-06-01T00:00:00Z"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+
+# consistent: every result has all its runs, every run its metrics
+consistent() {
+	[ "$(q "SELECT count(*) FROM results r WHERE r.nr_runs <> (SELECT count(*) FROM runs u WHERE u.result_id = r.id)")" = 0 ] &&
+	[ "$(q "SELECT count(*) FROM runs u WHERE NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = u.id)")" = 0 ]
+}
+
+counts() { q "SELECT (SELECT count(*) FROM results) || ' ' || (SELECT count(*) FROM runs) || ' ' || (SELECT count(*) FROM metrics)"; }
+
+db() { run db "$1" --db "$DB" "${@:2}"; }
+
+# The schema as version 1 wrote it, with one result: what an older bpfbench left.
+V1_SQL="CREATE TABLE schema_version (version BIGINT NOT NULL); INSERT INTO schema_version VALUES (1);
+CREATE TABLE results (id @ID, sha256 TEXT NOT NULL UNIQUE, path TEXT, recorded_at TEXT NOT NULL, host TEXT NOT NULL, kernel TEXT NOT NULL, kernel_build TEXT, machine TEXT, cpu_model TEXT, version TEXT, git_commit TEXT, date TEXT NOT NULL, env TEXT NOT NULL, nr_runs BIGINT NOT NULL);
+CREATE TABLE runs (id @ID, result_id BIGINT NOT NULL REFERENCES results(id), idx BIGINT NOT NULL, bench TEXT NOT NULL, label TEXT, suite TEXT, section TEXT, status BIGINT NOT NULL, options TEXT NOT NULL, measured TEXT NOT NULL, nr_samples BIGINT NOT NULL);
+CREATE TABLE metrics (id @ID, run_id BIGINT NOT NULL REFERENCES runs(id), name TEXT NOT NULL, mkey TEXT NOT NULL, unit TEXT NOT NULL, kind TEXT NOT NULL, better TEXT NOT NULL, n BIGINT NOT NULL, mean DOUBLE PRECISION, stddev DOUBLE PRECISION, figure DOUBLE PRECISION, samples TEXT NOT NULL);
+CREATE INDEX runs_result ON runs(result_id); CREATE INDEX metrics_run ON metrics(run_id);
+INSERT INTO results (id, sha256, path, recorded_at, host, kernel, date, env, nr_runs) VALUES (1, 'old', 'old.json', '2025-01-01T00:00:00Z', 'oldhost', '5.10.0', '2025-01-01T00:00:00Z', '{}', 1);
+INSERT INTO runs (id, result_id, idx, bench, status, options, measured, nr_samples) VALUES (1, 1, 0, 'noop', 0, '{}', '', 2);
+INSERT INTO metrics (run_id, name, mkey, unit, kind, better, n, mean, stddev, figure, samples) VALUES (1, 'throughput', '', 'M ops/s', 'rate', 'higher', 2, 50, 1, 50, '49.5,50.5');"
+
+db_cases() {	# db_cases WORKDIR
+	local w=$1 f out sha
+	mkdir -p "$w/series"
+	"$BPFBENCH" -w0 -d1 --period-ms 200 noop --json "$w/real.json" -q >/dev/null 2>&1 ||
+		{ fail "a real noop run for the history" "$(cat "$w/real.json" 2>&1)"; return; }
+	mkseries "$w/real.json" "$w/series" 24 12
+	mkbig "$w/real.json" "$w/big.json" 300
+
+	# --- record, read back exactly ---
+	db record "$w/real.json"
+	[ "$RC" -eq 0 ] && grep -q "real.json: recorded (1 run," <<<"$OUT"
+	ok $? "record: a real result is recorded" || diag "$OUT" "$ERR"
+	db show noop --json
+	python3 - "$w/real.json" "$TMPD/out" <<'PY'
+import json, sys
+f, got = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+run = f["runs"][0]
+want = {name: [s.get(name) for s in run["samples"]] for name in run["metrics"]}
+have = {p["metric"]: p["samples"] for p in got}
+assert want == have, (want, have)	# exact: float equality, every sample
+for p in got:
+    m = run["metrics"][p["metric"]]
+    assert p["kind"] == m["kind"] and p["better"] == m["better"] and p["n"] == m["n"]
+    assert p["host"] == f["env"]["hostname"] and p["kernel"] == f["env"]["kernel"]
+    assert p["kernel_build"] == f["env"]["kernel_build"] and p["commit"] == f["env"]["git_commit"]
+PY
+	ok $? "show --json: every sample read back exactly, with kind, direction, host, kernel, build, commit"
+	sha=$(sha256sum "$w/real.json" | cut -d' ' -f1)
+	[ "$(q "SELECT sha256 FROM results")" = "$sha" ]
+	ok $? "the result's identity is the SHA-256 of the file's bytes"
+	[ "$(q "SELECT options FROM runs")" != "" ] && q "SELECT env FROM results" | grep -q '"cpu_model"'
+	ok $? "the run's options and the result's whole env are kept"
+
+	# --- idempotent ---
+	before=$(counts)
+	db record "$w/real.json"
+	[ "$RC" -eq 0 ] && grep -q "already recorded, nothing added" <<<"$OUT" && [ "$(counts)" = "$before" ]
+	ok $? "record: the same file again adds nothing" || diag "$OUT" "$(counts) vs $before"
+
+	# --- refused files, nothing written ---
+	head -c 300 "$w/real.json" >"$w/trunc.json"
+	sed 's/"schema": *"bpfbench-result\/1"/"schema":"other\/2"/' "$w/real.json" >"$w/schema.json"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["interrupted"]=True; json.dump(d,open(sys.argv[2],"w"))' \
+		"$w/real.json" "$w/intr.json"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["env"]["hostname"]; json.dump(d,open(sys.argv[2],"w"))' \
+		"$w/real.json" "$w/nohost.json"
+	for f in trunc schema intr nohost; do
+		db record "$w/$f.json"
+		[ "$RC" -eq 2 ] && grep -q "^bpfbench: error: .*$f.json: " <<<"$ERR" && [ "$(counts)" = "$before" ]
+		ok $? "record refuses $f.json with one line, nothing written" || diag "rc $RC" "$ERR"
+	done
+	db record "$w/nohost.json" --host named
+	[ "$RC" -eq 0 ] && [ "$(q "SELECT count(*) FROM results WHERE host = 'named'")" = 1 ]
+	ok $? "record --host names a file's host"
+
+	# --- two concurrent writers: no result lost or doubled ---
+	( "$BPFBENCH" db record -q --db "$DB" "$w"/series/s0*.json "$w"/series/s1[0-5].json 2>"$w/w1.err"; echo $? >"$w/w1.rc" ) &
+	( "$BPFBENCH" db record -q --db "$DB" "$w"/series/s1[0-9].json "$w"/series/s2*.json 2>"$w/w2.err"; echo $? >"$w/w2.rc" ) &
+	wait
+	[ "$(cat "$w/w1.rc")" = 0 ] && [ "$(cat "$w/w2.rc")" = 0 ] &&
+		[ "$(q "SELECT count(*) FROM results WHERE host = 'testhost'")" = 24 ] &&
+		[ "$(q "SELECT count(DISTINCT sha256) FROM results")" = "$(q "SELECT count(*) FROM results")" ] && consistent
+	ok $? "two writers at once (6 files in common): 24 results, none lost or doubled" ||
+		diag "$(cat "$w/w1.err" "$w/w2.err")" "$(counts)"
+
+	# --- a writer killed mid-transaction leaves nothing half-written ---
+	before=$(counts)
+	BPFBENCH_DB_STALL_MS=20000 "$BPFBENCH" db record --db "$DB" "$w/big.json" 2>"$w/kill.err" &
+	pid=$!
+	for _ in $(seq 100); do grep -q stalling "$w/kill.err" && break; sleep 0.1; done
+	grep -q stalling "$w/kill.err" && kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	[ "$(counts)" = "$before" ] && consistent
+	ok $? "a writer SIGKILLed halfway through 300 runs leaves the database as it was" ||
+		diag "$(cat "$w/kill.err")" "$(counts) vs $before"
+	t0=$(date +%s%N)
+	db record "$w/big.json"
+	t1=$(date +%s%N)
+	[ "$RC" -eq 0 ] && [ "$(q "SELECT nr_runs FROM results WHERE path LIKE '%big.json'")" = 300 ] && consistent
+	ok $? "... and the same file records whole afterwards" || diag "$ERR"
+	diag "recording 300 runs took $(( (t1 - t0) / 1000000 )) ms (not a test: the load of the moment)"
+
+	# --- change points ---
+	db changes noop --metric throughput
+	grep -q "^noop throughput (M ops/s) on testhost: point 13 of 24" <<<"$OUT" &&
+		grep -qE "step -[0-9.]+% \[-[0-9.]+%, -[0-9.]+%\]  p 0\.0[0-9]+  regression" <<<"$OUT" &&
+		grep -q "before: [0-9]* points, .* kernel 6.1.0-28-amd64, commit c000011" <<<"$OUT" &&
+		grep -q "after:  12 points, 2026-01-13T12:00:00Z .* kernel 6.12.9-amd64, commit c000012" <<<"$OUT" &&
+		[ "$RC" -eq 0 ]
+	ok $? "changes: the planted 10% step found at point 13, with its CI, p, both sides' kernels and commits" ||
+		diag "$OUT" "$ERR"
+	db changes noop --fail-on-change 5 -q
+	[ "$RC" -eq 1 ] && grep -q "regression: noop throughput on testhost: -" <<<"$ERR" &&
+		grep -q "regression: noop latency on testhost: +" <<<"$ERR"
+	ok $? "changes --fail-on-change 5: exit 1 naming throughput down and latency up" || diag "$ERR"
+	db changes noop --fail-on-change 20 -q
+	[ "$RC" -eq 0 ]
+	ok $? "changes --fail-on-change 20: a 10% step passes"
+	db changes --json --host testhost
+	python3 - "$TMPD/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["metric"]: x for x in d["changes"]}
+t = c["throughput"]
+assert t["index"] == 12 and t["verdict"] == "regression" and -12 < t["step_pct"] < -8
+assert t["ci95_low_pct"] < t["step_pct"] < t["ci95_high_pct"] and t["p"] <= 0.02
+assert t["before"]["kernel"] == "6.1.0-28-amd64" and t["after"]["kernel"] == "6.12.9-amd64"
+assert c["latency"]["verdict"] == "regression" and c["latency"]["step_pct"] > 8
+PY
+	ok $? "changes --json: index, step and CI, p, verdict by the metric's direction, kernels"
+	db changes noop --by-kernel -q
+	[ "$RC" -eq 0 ] && grep -q "^0 change points in [0-9]* series" <<<"$OUT"
+	ok $? "changes --by-kernel: within each kernel no change" || diag "$OUT"
+
+	# --- show, export ---
+	db show noop --host testhost --since 2026-01-20 --metric throughput
+	[ "$RC" -eq 0 ] && [ "$(grep -c "testhost" <<<"$OUT")" = 5 ]
+	ok $? "show --host --since --metric: the 5 points from Jan 20" || diag "$OUT"
+	db export --otava-csv noop --host testhost
+	[ "$RC" -eq 0 ] && [ "$(head -1 <<<"$OUT")" = 'time,commit,kernel,"latency","throughput"' ] &&
+		[ "$(wc -l <<<"$OUT")" = 25 ]
+	ok $? "export --otava-csv: a row a result, a column a metric" || diag "$OUT" "$ERR"
+	db export --otava-csv noop
+	[ "$RC" -eq 2 ] && grep -q "several hosts" <<<"$ERR"
+	ok $? "export: several hosts' history refused, --host asked for"
+
+	# --- plot: one series, its change point and kernels marked ---
+	db plot noop --host testhost --metric throughput -o "$w/h.svg"
+	[ "$RC" -eq 0 ] && grep -q "h.svg: 24 points, 1 change point" <<<"$OUT" && grep -q "<svg" "$w/h.svg" &&
+		grep -q "6.12.9-amd64" "$w/h.svg" && grep -q -- "-10\.[0-9]% (p 0\.0" "$w/h.svg"
+	ok $? "plot: the series drawn, its change point's step and the kernels labelled" || diag "$OUT" "$ERR"
+	db plot noop --host testhost -o "$w/two.svg"
+	[ "$RC" -eq 2 ] && grep -q "several series of noop match: choose one" <<<"$ERR" && [ ! -e "$w/two.svg" ]
+	ok $? "plot: several series selected: refused, nothing drawn"
+
+	# --- usage errors ---
+	db show
+	[ "$RC" -eq 2 ] && grep -q "bpfbench: error: db: show needs a benchmark" <<<"$ERR"
+	ok $? "show without a benchmark: usage error"
+	db changes --since yesterday
+	[ "$RC" -eq 2 ] && grep -q "since takes a date" <<<"$ERR"
+	ok $? "--since takes a date"
+	db record "$w/none.json"
+	[ "$RC" -eq 2 ] && grep -q "none.json: cannot open" <<<"$ERR"
+	ok $? "record of a missing file: one line, exit 2"
+}
