@@ -98,6 +98,25 @@ static int check_verifier_stats(const struct run_opts *o)
 			   "stdout)", out);
 }
 
+/*
+ * --folded and --flame are views of the profile: either asks for it.  A
+ * sweep would write each point's files over the last one's, and
+ * --verifier-stats measures nothing to profile.
+ */
+static int check_profile(struct run_opts *o)
+{
+	if (o->folded_path || o->flame_path)
+		o->profile = true;
+	if (!o->profile)
+		return 0;
+	if (o->sweep)
+		return usage_error("--profile profiles one run: not a --sweep (profile each point "
+				   "on its own)");
+	if (o->verifier_stats)
+		return usage_error("--verifier-stats measures nothing to --profile");
+	return 0;
+}
+
 int cli_check_globals(struct run_opts *o)
 {
 	int ret = parse_precision(o);
@@ -106,7 +125,7 @@ int cli_check_globals(struct run_opts *o)
 		return ret;
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other");
-	ret = check_verifier_stats(o);
+	ret = check_verifier_stats(o) ?: check_profile(o);
 	if (ret)
 		return ret;
 	ret = check_cpus(&o->prod_cpus, "prod-affinity");

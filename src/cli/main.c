@@ -137,7 +137,8 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 	ret = cli_validate(spec) ?: cli_check_max_duration(&spec->opts);
 	if (!ret)
 		ret = output_paths_check((const char *[]){ spec->opts.json_path, spec->opts.csv_path,
-							   spec->opts.md_path }, 3);
+							   spec->opts.md_path, spec->opts.folded_path,
+							   spec->opts.flame_path }, 5);
 	if (!ret && !(b->flags & BENCH_F_NO_BPF))
 		ret = run_check_privileges();
 	if (ret)

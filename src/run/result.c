@@ -289,6 +289,7 @@ void run_result_free(struct run_result *res)
 	free(res->sample_repeat);
 	free(res->noise);
 	hist_set_free(res->hists);
+	profile_free(&res->prof);
 	run_spec_free(&res->spec);
 	memset(res, 0, sizeof(*res));
 }

@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include "cli.h"
 #include "crew.h"
 #include "hist.h"
 #include "noise.h"
 #include "probe.h"
+#include "profile.h"
 #include "report.h"
 #include "result.h"
 #include "runner.h"
@@ -104,7 +106,8 @@ static uint64_t next_tick(uint64_t prev_target, uint64_t last, uint64_t period)
 	return next < last + period / 2 ? last + period : next;
 }
 
-static int sample_periods(struct bench_env *env, double *vals, uint64_t start)
+static int sample_periods(struct bench_env *env, double *vals, uint64_t start,
+			  struct profiler *pf)
 {
 	const struct run_opts *o = env->opts;
 	struct run_result *res = env->res;
@@ -120,6 +123,8 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start)
 	if (o->precision_pct)	/* the bound; precision usually ends it sooner */
 		total = warm + (o->max_duration_ms / o->period_ms ?: 1);
 	noise_begin(&mon, env->nr_producers + env->nr_consumers);
+	if (!warm)
+		profiler_enable(pf);
 
 	for (i = 0; i < total; i++) {
 		target = next_tick(target, last, period);
@@ -135,12 +140,15 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start)
 		} else {
 			res->nr_warmup++;
 			measured = t;
+			if (i + 1 == warm)	/* the next period is the first measured */
+				profiler_enable(pf);
 		}
 		env->reporter->iter(env, (int)i, (int64_t)(t - target), vals);
 		last = t;
 		if (res->precision_reached)
 			break;
 	}
+	profiler_disable(pf);
 	res->warmup_ns += measured - start;
 	res->wall_ns += (last > measured ? last : measured) - measured;
 	return i < total && !res->precision_reached ? -EINTR : 0;
@@ -176,7 +184,7 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 }
 
 /* Whole runs: discarded until the warm-up time has passed, then at least one measured. */
-static int sample_oneshot(struct bench_env *env, double *vals)
+static int sample_oneshot(struct bench_env *env, double *vals, struct profiler *pf)
 {
 	const struct run_opts *o = env->opts;
 	uint64_t end = now_ns() + o->warmup_ms * 1000000ull;
@@ -190,12 +198,12 @@ static int sample_oneshot(struct bench_env *env, double *vals)
 			return err;
 	}
 	end = now_ns() + (o->precision_pct ? o->max_duration_ms : o->duration_ms) * 1000000ull;
+	profiler_enable(pf);
 	do {
 		err = one_run(env, &prec, vals, i++, false);
-		if (err)
-			return err;
-	} while (now_ns() < end && !env->res->precision_reached);
-	return 0;
+	} while (!err && now_ns() < end && !env->res->precision_reached);
+	profiler_disable(pf);
+	return err;
 }
 
 static int fail(struct run_result *res, int status, const char *fmt, ...)
@@ -279,6 +287,12 @@ static void count_calls(struct bench_env *env, const struct crew *c)
 	}
 }
 
+/* No such event on this kernel: a skip, as a feature the kernel lacks; else a failure. */
+static int profile_status(int err)
+{
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV ? EXIT_SKIP : 1;
+}
+
 static int crew_failed(struct run_result *res, const struct crew *c, int err)
 {
 	if (interrupted())
@@ -298,6 +312,7 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
 	struct kstats_probe kp = { .stats_fd = -1 };
+	struct profiler pf = { 0 };
 	uint64_t start;
 	double *vals;
 	int err;
@@ -305,6 +320,14 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	err = crew_start(c);
 	if (err)
 		return crew_failed(res, c, err);
+	if (env->opts->profile) {	/* opened (disabled) before the gate: the measured phase alone is sampled */
+		err = profiler_open(&pf, getpid(), env->opts->profile_freq, &res->prof);
+		if (err) {
+			crew_stop(c);
+			return fail(res, profile_status(err), "%s: --profile: %s", b->name,
+				    res->prof.why);
+		}
+	}
 	vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
 	errmsg_forget();	/* what the run prints from now on says why it failed */
 	if (b->measure)	/* sets the benchmark's counters' baseline: setup's work is not sampled */
@@ -319,10 +342,11 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	start = now_ns();
 	crew_go(c);
 	env->reporter->started(env);
-	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals) :
-	      sample_periods(env, vals, start);
+	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals, &pf) :
+	      sample_periods(env, vals, start, &pf);
 	crew_stop(c);
 	kstats_end(&kp, &res->kstats);
+	profiler_close(&pf, &res->prof);	/* before teardown: the programs are still in kallsyms */
 	count_calls(env, c);
 	free(vals);
 	if (atomic_load(&env->error))
