@@ -201,6 +201,7 @@ void cli_usage(void)
 	       "       bpfbench compare OLD.json NEW.json [options]\n"
 	       "       bpfbench ab \"ARGS A\" \"ARGS B\" [-r N] [options]\n"
 	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [options]\n"
+	       "       bpfbench profile [options] -- CMD [ARGS...] | profile --diff A B\n"
 	       "       bpfbench completion bash|zsh\n"
 	       "       (SUBCOMMAND --help gives its options)\n\n"
 	       "Measures BPF maps and helpers on the running kernel.\n"

@@ -7,6 +7,7 @@
  *   bpfbench suite NAME [options] | --list      a table of runs
  *   bpfbench compare OLD.json NEW.json          what changed, significantly
  *   bpfbench plot FILE.json -o OUT.svg          a sweep's curve
+ *   bpfbench profile -- CMD | --diff A B        where a command's time goes
  *   bpfbench completion bash|zsh                a shell completion script
  *   bpfbench --version | -V
  */
@@ -26,6 +27,7 @@
 #include "plot.h"
 #include "probe.h"
 #include "probe_cmd.h"
+#include "profile_cmd.h"
 #include "report.h"
 #include "runner.h"
 #include "suite.h"
@@ -74,6 +76,7 @@ static const struct subcommand subcommands[] = {
 	{ "compare", compare_cmd },
 	{ "plot", plot_cmd },
 	{ "ab", ab_cmd },
+	{ "profile", profile_cmd },
 	{ "completion", completion_cmd },
 	{ "gen-man", mangen_cmd, true },
 };

@@ -95,10 +95,12 @@ void prof_top_lines(FILE *out, const struct prof_view *v, int n)
 	for (i = 0; i < p->nr_funcs && i < n; i++) {
 		const struct prof_func *f = &p->funcs[i];
 		double s = share(f->self, p->samples);
+		char ns[32] = "-";
 
-		fprintf(out, "  %5.1f%% %5.1f%% %9.3f  %s%s\n", s * 100,
-			share(f->total, p->samples) * 100, s * v->ns_per_op, f->name,
-			f->ours ? "  (ours)" : "");
+		if (!isnan(v->ns_per_op))
+			snprintf(ns, sizeof(ns), "%.3f", s * v->ns_per_op);
+		fprintf(out, "  %5.1f%% %5.1f%% %9s  %s%s\n", s * 100,
+			share(f->total, p->samples) * 100, ns, f->name, f->ours ? "  (ours)" : "");
 	}
 }
 
@@ -159,27 +161,32 @@ void prof_write_folded(FILE *f, void *arg)
 		fprintf(f, "%s %llu\n", p->stacks[i].folded, (unsigned long long)p->stacks[i].count);
 }
 
+int prof_write_view(const struct prof_view *v, const char *folded, const char *flame)
+{
+	int err = 0;
+
+	if (folded)
+		err = write_file_atomic(folded, prof_write_folded, (void *)v);
+	if (err) {
+		errmsg("cannot write %s: %s", folded, output_strerror(err));
+		return 1;
+	}
+	if (flame)
+		err = write_file_atomic(flame, prof_write_svg, (void *)v);
+	if (err) {
+		errmsg("cannot write %s: %s", flame, output_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
 int prof_write_files(const struct run_result *res)
 {
-	const struct run_opts *o = &res->spec.opts;
 	char title[512];
 	struct prof_view v = { &res->prof, title, prof_ns_per_op(res) };
-	int err = 0;
 
 	if (!res->prof.valid)
 		return 0;
 	prof_run_title(res, title, sizeof(title));
-	if (o->folded_path)
-		err = write_file_atomic(o->folded_path, prof_write_folded, &v);
-	if (err) {
-		errmsg("cannot write %s: %s", o->folded_path, output_strerror(err));
-		return 1;
-	}
-	if (o->flame_path)
-		err = write_file_atomic(o->flame_path, prof_write_svg, &v);
-	if (err) {
-		errmsg("cannot write %s: %s", o->flame_path, output_strerror(err));
-		return 1;
-	}
-	return 0;
+	return prof_write_view(&v, res->spec.opts.folded_path, res->spec.opts.flame_path);
 }

@@ -21,7 +21,7 @@
  */
 #define RING_PAGES	64
 #define POLL_MS		50
-#define MAPS_EVERY_NS	1000000000ull
+#define MAPS_EVERY_NS	200000000ull	/* a short-lived program is still caught */
 
 static int perf_open(struct perf_event_attr *a, int cpu)
 {
@@ -203,6 +203,8 @@ static void maybe_read_maps(struct profiler *pf)
 	pf->maps_at = t;
 	pthread_mutex_lock(&pf->lock);
 	maps_read(pf->maps, pf->tgid);
+	if (pf->tgid != getpid())	/* our own programs outlive the sampling */
+		prog_watch(pf->watch, pf->tgid);
 	pthread_mutex_unlock(&pf->lock);
 }
 
@@ -258,8 +260,13 @@ static void free_tables(struct profiler *pf)
 		maps_free(pf->maps);
 		free(pf->maps);
 	}
+	if (pf->watch) {
+		prog_watch_free(pf->watch);
+		free(pf->watch);
+	}
 	pf->raw = NULL;
 	pf->maps = NULL;
+	pf->watch = NULL;
 }
 
 int profiler_open(struct profiler *pf, pid_t tgid, uint64_t freq, struct profile *p)
@@ -284,6 +291,7 @@ int profiler_open(struct profiler *pf, pid_t tgid, uint64_t freq, struct profile
 	}
 	pf->raw = xcalloc(1, sizeof(*pf->raw));
 	pf->maps = xcalloc(1, sizeof(*pf->maps));
+	pf->watch = xcalloc(1, sizeof(*pf->watch));
 	pthread_mutex_init(&pf->lock, NULL);
 	stop_signals_block(&old);	/* signals go to the main thread, which stops the run */
 	err = -pthread_create(&pf->thread, NULL, drain_thread, pf);
@@ -338,7 +346,7 @@ void profiler_close(struct profiler *pf, struct profile *p)
 	p->samples += pf->samples;
 	p->lost += pf->lost;
 	p->others += pf->others;
-	profile_fold(p, pf->raw, pf->maps, pf->tgid);
+	profile_fold(p, pf->raw, pf->maps, pf->watch, pf->tgid);
 	p->valid = true;
 	pthread_mutex_destroy(&pf->lock);
 	free_tables(pf);

@@ -58,6 +58,7 @@ struct profile {
 
 struct raw_table;
 struct user_maps;
+struct prog_watch;
 
 /* The sampler: one perf fd and ring per online CPU, and the drain thread. */
 struct profiler {
@@ -74,6 +75,7 @@ struct profiler {
 	uint64_t samples, lost, others;
 	uint64_t maps_at;		/* when the maps were last read (ns) */
 	struct user_maps *maps;
+	struct prog_watch *watch;
 };
 
 /*

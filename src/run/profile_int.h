@@ -31,6 +31,35 @@ struct user_maps {
 	struct user_map *m;
 };
 
+struct addrs {
+	int n, cap;
+	uint64_t *a;
+};
+
+struct ksym {
+	uint64_t addr;
+	char *name;
+};
+
+struct ksyms {
+	size_t n, cap;
+	struct ksym *s;
+};
+
+/*
+ * The programs the process held as it ran: a command unloads its own
+ * before it exits, and their kallsyms names go with them, so each new
+ * one is noted while it is loaded.
+ */
+struct prog_watch {
+	struct addrs ids;	/* prog ids seen */
+	struct addrs images;	/* their JIT'ed images' addresses: ours */
+	struct ksyms syms;	/* kallsyms' [bpf] symbols, read when a new program appeared */
+};
+
+/* Notes the programs tgid holds now (cheap unless one is new). */
+void prog_watch(struct prog_watch *w, pid_t tgid);
+void prog_watch_free(struct prog_watch *w);
 void raw_add(struct raw_table *t, const uint64_t *ips, uint32_t nr);
 void raw_free(struct raw_table *t);
 /* Adds tgid's executable mappings (a later read wins where they overlap). */
@@ -38,6 +67,6 @@ void maps_read(struct user_maps *m, pid_t tgid);
 void maps_free(struct user_maps *m);
 /* Names the raw stacks' frames and adds them, folded, to p. */
 void profile_fold(struct profile *p, const struct raw_table *t, const struct user_maps *m,
-		  pid_t tgid);
+		  struct prog_watch *w, pid_t tgid);
 
 #endif

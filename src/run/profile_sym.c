@@ -136,16 +136,6 @@ static const char *user_name(const struct user_maps *m, uint64_t ip)
 
 /* ---- kernel symbols ---- */
 
-struct ksym {
-	uint64_t addr;
-	char *name;
-};
-
-struct ksyms {
-	size_t n, cap;
-	struct ksym *s;
-};
-
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -168,8 +158,11 @@ static void ksym_push(struct ksyms *k, uint64_t addr, const char *name)
 	k->n++;
 }
 
-/* Text symbols only: a data symbol between two functions would name their frames. */
-static void ksyms_load(struct ksyms *k)
+/*
+ * Text symbols only: a data symbol between two functions would name
+ * their frames; bpf_only: the JIT'ed programs' alone.
+ */
+static void ksyms_load(struct ksyms *k, bool bpf_only)
 {
 	char line[512], name[256], type;
 	unsigned long long addr;
@@ -181,11 +174,12 @@ static void ksyms_load(struct ksyms *k)
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
 			continue;	/* 0: kptr_restrict hides the addresses */
 		type = tolower(type);
+		if (bpf_only && !strstr(line, "[bpf]"))
+			continue;
 		if (type == 't' || type == 'w')
 			ksym_push(k, addr, name);
 	}
 	fclose(f);
-	qsort(k->s, k->n, sizeof(*k->s), ksym_cmp);
 }
 
 static const char *ksym_name(const struct ksyms *k, uint64_t ip)
@@ -217,11 +211,6 @@ static void ksyms_free(struct ksyms *k)
  * each its own kallsyms symbol) of the programs the process holds ----
  */
 
-struct addrs {
-	int n, cap;
-	uint64_t *a;
-};
-
 static void addrs_push(struct addrs *s, uint64_t a)
 {
 	if (s->n == s->cap) {
@@ -252,18 +241,30 @@ static void prog_images(unsigned int id, struct addrs *out)
 	close(fd);
 }
 
-static void read_prog_ids(pid_t tgid, struct addrs *out)
+static bool has_addr(const struct addrs *s, uint64_t a)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->a[i] == a)
+			return true;
+	return false;
+}
+
+/* The prog ids tgid's fds hold that w has not seen; 0 when none is new. */
+static int new_prog_ids(struct prog_watch *w, pid_t tgid)
 {
 	char dir[64], path[320], line[128];
 	unsigned int id;
 	struct dirent *e;
+	int n = 0;
 	DIR *d;
 	FILE *f;
 
 	snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", (int)tgid);
 	d = opendir(dir);
 	if (!d)
-		return;
+		return 0;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -271,27 +272,50 @@ static void read_prog_ids(pid_t tgid, struct addrs *out)
 		f = fopen(path, "re");
 		if (!f)
 			continue;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "prog_id: %u", &id) == 1)
-				prog_images(id, out);
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "prog_id: %u", &id) != 1 || has_addr(&w->ids, id))
+				continue;
+			addrs_push(&w->ids, id);
+			prog_images(id, &w->images);
+			n++;
+		}
 		fclose(f);
 	}
 	closedir(d);
+	return n;
 }
 
-static void mark_ours(struct profile *p, const struct ksyms *k, pid_t tgid)
+void prog_watch(struct prog_watch *w, pid_t tgid)
 {
-	struct addrs a = { 0 };
+	struct ksyms k = { 0 };
+	size_t i;
+
+	if (!new_prog_ids(w, tgid))
+		return;
+	ksyms_load(&k, true);
+	for (i = 0; i < k.n; i++)
+		ksym_push(&w->syms, k.s[i].addr, k.s[i].name);
+	ksyms_free(&k);
+}
+
+void prog_watch_free(struct prog_watch *w)
+{
+	free(w->ids.a);
+	free(w->images.a);
+	ksyms_free(&w->syms);
+	memset(w, 0, sizeof(*w));
+}
+
+static void mark_ours(struct profile *p, const struct ksyms *k, const struct prog_watch *w)
+{
 	int i;
 
-	read_prog_ids(tgid, &a);
-	for (i = 0; i < a.n; i++) {
-		const char *name = ksym_name(k, a.a[i]);
+	for (i = 0; i < w->images.n; i++) {
+		const char *name = ksym_name(k, w->images.a[i]);
 
 		if (!strncmp(name, "bpf_prog_", 9))
 			profile_add_ours(p, name);
 	}
-	free(a.a);
 }
 
 /* ---- folding ---- */
@@ -315,7 +339,9 @@ static void cat(char **buf, size_t *len, size_t *cap, const char *s)
 /*
  * Root first: the chain comes leaf first, each run of frames after the
  * marker of its context (kernel, user).  Consecutive user frames in one
- * module are one frame: the module is all a frame is named by.
+ * module are one frame: the module is all a frame is named by.  Beyond
+ * the sampled user IP itself, a caller in no mapping is a frame-pointer
+ * walk through code built without them: left out, not named [unknown].
  */
 static char *fold_one(const struct raw_stack *r, const struct ksyms *k,
 		      const struct user_maps *m)
@@ -330,12 +356,14 @@ static char *fold_one(const struct raw_stack *r, const struct ksyms *k,
 		if (r->ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
 			ctx = r->ips[i];
 		ctxs[i] = ctx == PERF_CONTEXT_USER;
+		if (ctxs[i] && i && r->ips[i - 1] == PERF_CONTEXT_USER)
+			ctxs[i] = 2;	/* the sampled user IP */
 	}
 	for (i = (int)r->nr - 1; i >= 0; i--) {
 		if (r->ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
 			continue;
 		name = ctxs[i] ? user_name(m, r->ips[i]) : ksym_name(k, r->ips[i]);
-		if (ctxs[i] && prev == name)
+		if (ctxs[i] && (prev == name || (ctxs[i] == 1 && !strcmp(name, "[unknown]"))))
 			continue;
 		prev = ctxs[i] ? name : NULL;
 		cat(&buf, &len, &cap, name);
@@ -371,15 +399,18 @@ static void merge_stacks(struct profile *p)
 }
 
 void profile_fold(struct profile *p, const struct raw_table *t, const struct user_maps *m,
-		  pid_t tgid)
+		  struct prog_watch *w, pid_t tgid)
 {
 	struct ksyms k = { 0 };
 	size_t i;
 	int n = p->nr_stacks;
 
-	if (t->n)
-		ksyms_load(&k);
-	mark_ours(p, &k, tgid);
+	prog_watch(w, tgid);
+	ksyms_load(&k, false);
+	for (i = 0; i < (size_t)w->syms.n; i++)	/* programs unloaded since: named as they were */
+		ksym_push(&k, w->syms.s[i].addr, w->syms.s[i].name);
+	qsort(k.s, k.n, sizeof(*k.s), ksym_cmp);
+	mark_ours(p, &k, w);
 	p->stacks = realloc(p->stacks, (n + t->n + 1) * sizeof(*p->stacks));
 	if (!p->stacks)
 		die("out of memory");
