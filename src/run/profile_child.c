@@ -17,9 +17,9 @@
 #define TERM_GRACE_NS	2000000000ull
 
 /*
- * The child waits on a pipe until the events are open, so its first
- * instructions are sampled and a failure to profile never runs it; a
- * failed exec says so through the same pipe's other direction (CLOEXEC).
+ * The child waits on a pipe until the events are open, so a failure to
+ * profile never runs it; the other pipe closes at its exec (CLOEXEC), or
+ * carries exec's errno, so sampling starts as the command does.
  */
 static pid_t spawn(char **argv, int *go_fd, int *err_fd)
 {
@@ -117,12 +117,14 @@ int profile_child(struct child_run *c, struct profile *p)
 		waitpid(pid, &st, 0);
 		return err == -ENOENT || err == -EOPNOTSUPP ? EXIT_SKIP : 1;
 	}
-	profiler_enable(&pf);
 	if (write(go_fd, "g", 1) != 1)
 		kill(pid, SIGKILL);
 	close(go_fd);
 	err = exec_failed(err_fd, c, p);
 	close(err_fd);
+	/* from its exec on: before it, the child is a copy of us */
+	if (!err)
+		profiler_enable(&pf);
 	c->exit_status = -1;
 	end = c->duration_ms ? now_ns() + c->duration_ms * 1000000ull : UINT64_MAX;
 	while (!interrupted() && now_ns() < end && reaped(pid, &c->exit_status) < 0)
