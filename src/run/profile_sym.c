@@ -233,6 +233,7 @@ static void prog_images(unsigned int id, struct addrs *out)
 	if (fd < 0)
 		return;
 	memset(&info, 0, sizeof(info));
+	memset(ks, 0, sizeof(ks));	/* the kernel fills it: valgrind cannot tell */
 	info.nr_jited_ksyms = ARRAY_SIZE(ks);
 	info.jited_ksyms = (__u64)(unsigned long)ks;
 	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
