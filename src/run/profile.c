@@ -132,7 +132,7 @@ static void take_record(struct profiler *pf, const struct perf_event_header *h)
 	}
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s))
 		return;
-	if ((pid_t)s->pid != pf->tgid) {
+	if ((pid_t)s->pid != pf->tgid || (int)s->tid == atomic_load(&pf->self_tid)) {
 		pf->others++;
 		return;
 	}
@@ -214,6 +214,7 @@ static void *drain_thread(void *arg)
 	struct pollfd *pfd = xcalloc(pf->nr, sizeof(*pfd));
 	int i;
 
+	atomic_store(&pf->self_tid, (int)gettid());
 	for (i = 0; i < pf->nr; i++) {
 		pfd[i].fd = pf->fds[i];
 		pfd[i].events = POLLIN;

@@ -45,7 +45,7 @@ struct profile {
 	uint64_t freq;		/* samples per second per CPU asked */
 	uint64_t samples;	/* kept: the process's */
 	uint64_t lost;		/* records the kernel dropped (PERF_RECORD_LOST) */
-	uint64_t others;	/* samples of other processes (and idle), dropped */
+	uint64_t others;	/* samples of other processes (and idle) and of the sampler's own thread, dropped */
 	int nr_cpus;
 	int nr_stacks;
 	struct prof_stack *stacks;	/* sorted by the folded string */
@@ -63,6 +63,7 @@ struct prog_watch;
 /* The sampler: one perf fd and ring per online CPU, and the drain thread. */
 struct profiler {
 	pid_t tgid;
+	atomic_int self_tid;		/* the drain thread's: its own work is not the run's */
 	int nr, *fds, *cpus;
 	void **rings;
 	size_t ring_bytes;
