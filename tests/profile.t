@@ -74,16 +74,22 @@ ok $? "a hash map's lookup is in map-lookup's profile (--folded implies --profil
 	diag "$ERR" "$(grep -A8 '^Profile' <<<"$OUT")"
 
 # The sampler's fds: one per online CPU while the run measures, none in a command it profiles.
-bg_start -w0 -d30 --period-ms 100 --profile noop
-pid=$PID
-for i in $(seq 1 100); do	# a first sample, so the interrupted run has figures
-	grep -q '^Iter' "$TMPD/bg.out" && break
-	sleep 0.1
-done
-during=$(perf_fds "$pid")
-kill -INT "$pid"
-wait "$pid"
-rc=$?
+# interrupted_run ARGS...: a noop run stopped by SIGINT after its first
+# sample; FDS its perf fds then, RC its exit status
+interrupted_run() {
+	local i
+	bg_start -w0 -d30 --period-ms 100 "$@" noop || return 1
+	for i in $(seq 1 100); do	# a first sample, so the interrupted run has figures
+		grep -q '^Iter' "$TMPD/bg.out" && break
+		sleep 0.1
+	done
+	FDS=$(perf_fds "$PID")
+	kill -INT "$PID"
+	wait "$PID"
+	RC=$?
+}
+interrupted_run --profile
+during=$FDS rc=$RC
 [ "$during" = "$ncpu" ] && [ "$rc" -eq 130 ]
 ok $? "$ncpu perf fds while measuring, exit 130 on SIGINT (fds $during, rc $rc)"
 grep -q '^Profile: ' "$TMPD/bg.out"
@@ -91,11 +97,8 @@ ok $? "the interrupted run's summary still has its profile"
 now=$(kernel_objects_settle "$before")
 ok $? "nothing of ours left in the kernel after the signal ($now, before $before)"
 
-bg_start -w0 -d30 noop
-pid=$PID
-without=$(perf_fds "$pid")
-kill -INT "$pid"
-wait "$pid"
+interrupted_run
+without=$FDS
 [ "$without" = 0 ]
 ok $? "no perf fd without --profile ($without)"
 
