@@ -145,6 +145,24 @@ run profile --diff "$TMPD/A.folded" "$TMPD/bad.folded"
 [ "$RC" -eq 1 ] && grep -q 'bad.folded:1: not a folded stack line' <<<"$ERR"
 ok $? "a line that is no folded stack is named (rc $RC)" || diag "$ERR"
 
+# --counters: software events always, hardware ones where a PMU answers (else one skip line).
+run -q -w0 -d1 --counters --json "$TMPD/k.json" bpf-loop
+[ "$RC" -eq 0 ] && json_check "$TMPD/k.json" "
+r = d['runs'][0]; c = r['counters']
+ops = r['metrics']['throughput']['mean'] * 1e6 * r['measured_s']
+defn = all(abs(c['per_op'][k] - c['counts'][k] / c['ops']) <= 1e-9 * max(1, c['per_op'][k]) for k in c['counts'])
+cpu = 0 < c['counts']['task_clock_ns'] <= r['measured_s'] * 1e9 * $ncpu * 1.05
+c['valid'] and abs(c['ops'] - ops) <= 1e-3 * ops and defn and cpu"
+ok $? "--counters: each per-op figure is its count / the run's ops (rate x measured time)" ||
+	diag "$ERR" "$(grep '^Counters' <<<"$OUT")"
+if json_check "$TMPD/k.json" "not d['runs'][0]['counters']['pmu']"; then
+	[ "$(grep -c '^Counters: cycles, instructions, IPC, cache and branch misses per op skipped: ' <<<"$OUT")" = 1 ]
+	ok $? "no PMU here: one line says the hardware counters are skipped, and why"
+else
+	grep -q '^Counters: [0-9.]* cycles/op, [0-9.]* instructions/op, IPC ' <<<"$OUT"
+	ok $? "a PMU: cycles, instructions and IPC per op"
+fi
+
 run -w0 -d1 --profile --sweep producers=1,2 noop
 [ "$RC" -eq 2 ] && grep -q 'error: --profile profiles one run' <<<"$ERR"
 ok $? "--profile with --sweep is refused (rc $RC)" || diag "$ERR"

@@ -40,6 +40,7 @@ struct run_opts {
 	uint64_t runs;		/* -r: whole runs, each with a fresh setup */
 	bool kernel_stats;	/* --kernel-stats: the kernel's run_cnt/run_time_ns of the program */
 	bool verifier_stats;	/* --verifier-stats: load, print the verifier's counts, measure nothing */
+	bool counters;		/* --counters: per-op counts of perf events over the measured phase */
 	bool profile;		/* --profile: sample the measured phase's stacks (src/run/profile.h) */
 	uint64_t profile_freq;	/* --profile-freq HZ */
 	const char *folded_path;	/* --folded FILE: the profile's collapsed stacks */

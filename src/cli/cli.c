@@ -49,6 +49,9 @@ const struct opt_def global_opts[] = {
 	  "repeat the whole run N times, each with a fresh setup (new maps, programs, hash seeds)" },
 	{ "kernel-stats", 0, OPT_FLAG, G(kernel_stats), NULL, 0, 0, NULL, NULL,
 	  "the kernel's run count and time inside the program (BPF_ENABLE_STATS), beside ours" },
+	{ "counters", 0, OPT_FLAG, G(counters), NULL, 0, 0, NULL, NULL,
+	  "per-op counts over the measured phase: task-clock, context switches; cycles, IPC, "
+	  "cache and branch misses where a PMU exists" },
 	{ "profile", 0, OPT_FLAG, G(profile), NULL, 0, 0, NULL, NULL,
 	  "sample the measured phase's kernel and user stacks: a top table, and the JSON's profile" },
 	{ "profile-freq", 0, OPT_UINT, G(profile_freq), "999", 1, 100000, NULL, "HZ",

@@ -326,6 +326,8 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 	jsonw_ki64(w, "noisy_samples", r->nr_noisy);
 	if (r->spec.opts.kernel_stats)
 		json_kstats(w, &r->kstats);
+	if (r->spec.opts.counters)
+		counters_json(w, r);
 	if (r->spec.opts.profile)
 		prof_json(w, &(struct prof_view){ &r->prof, NULL, prof_ns_per_op(r) });
 	if (r->precision_target)

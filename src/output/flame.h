@@ -30,6 +30,12 @@ void prof_run_title(const struct run_result *res, char *buf, size_t len);
 /* "cpu-clock at 999 Hz, 1234 samples (0 lost)". */
 void prof_conditions(const struct profile *p, char *buf, size_t len);
 
+/* The ops a run measured: its first rate x the measured time; NAN if it has no rate. */
+double run_ops(const struct run_result *res);
+/* --counters: the per-op lines, and the JSON's "counters" object. */
+void counters_lines(FILE *out, const struct run_result *res);
+void counters_json(struct jsonw *w, const struct run_result *res);
+
 /* The top table, at most n functions by self share. */
 void prof_top_lines(FILE *out, const struct prof_view *v, int n);
 /* The JSON's "profile" object. */

@@ -30,6 +30,68 @@ double prof_ns_per_op(const struct run_result *res)
 	return NAN;
 }
 
+double run_ops(const struct run_result *res)
+{
+	double ns = prof_ns_per_op(res);
+
+	return isnan(ns) ? NAN : res->wall_ns / ns;
+}
+
+static double per_op(const struct counters *c, int i, double ops)
+{
+	return ops > 0 ? c->count[i] / ops : NAN;
+}
+
+void counters_lines(FILE *out, const struct run_result *res)
+{
+	const struct counters *c = &res->counters;
+	double ops = run_ops(res);
+
+	if (!c->valid) {
+		fprintf(out, "Counters: none: %s\n", c->why);
+		return;
+	}
+	fprintf(out, "Counters: %.3f task-clock ns/op, %.3g context switches/op (%.4g ops in "
+		"%.3f s measured)\n", per_op(c, CNT_TASK_CLOCK, ops),
+		per_op(c, CNT_CTX_SWITCHES, ops), ops, res->wall_ns / 1e9);
+	if (!c->pmu) {
+		fprintf(out, "Counters: cycles, instructions, IPC, cache and branch misses per op "
+			"skipped: %s\n", c->why);
+		return;
+	}
+	fprintf(out, "Counters: %.3f cycles/op, %.3f instructions/op, IPC %.3f, %.4f cache "
+		"misses/op, %.4f branch misses/op\n", per_op(c, CNT_CYCLES, ops),
+		per_op(c, CNT_INSTRUCTIONS, ops),
+		c->count[CNT_CYCLES] ? (double)c->count[CNT_INSTRUCTIONS] / c->count[CNT_CYCLES] :
+		NAN, per_op(c, CNT_CACHE_MISSES, ops), per_op(c, CNT_BRANCH_MISSES, ops));
+}
+
+void counters_json(struct jsonw *w, const struct run_result *res)
+{
+	const struct counters *c = &res->counters;
+	int i, n = c->pmu ? CNT__COUNT : CNT_FIRST_HW;
+	double ops = run_ops(res);
+
+	jsonw_key(w, "counters");
+	jsonw_obj_open(w);
+	jsonw_kbool(w, "valid", c->valid);
+	jsonw_kbool(w, "pmu", c->pmu);
+	if (!c->valid || !c->pmu)
+		jsonw_kstr(w, "why", c->why);
+	jsonw_kdouble(w, "ops", ops);
+	jsonw_key(w, "counts");
+	jsonw_obj_open(w);
+	for (i = 0; i < n && c->valid; i++)
+		jsonw_ku64(w, counter_names[i], c->count[i]);
+	jsonw_obj_close(w);
+	jsonw_key(w, "per_op");
+	jsonw_obj_open(w);
+	for (i = 0; i < n && c->valid; i++)
+		jsonw_kdouble(w, counter_names[i], per_op(c, i, ops));
+	jsonw_obj_close(w);
+	jsonw_obj_close(w);
+}
+
 /* Output and presentation options say nothing of what ran. */
 static bool title_skips(const char *name)
 {

@@ -340,6 +340,8 @@ static void human_summary(struct bench_env *env, const struct run_result *res)
 		runs_line(out, res);
 	if (res->spec.opts.kernel_stats)
 		kstats_line(out, &res->kstats);
+	if (res->spec.opts.counters)
+		counters_lines(out, res);
 	if (res->spec.opts.profile)
 		prof_top_lines(out, &(struct prof_view){ &res->prof, NULL, prof_ns_per_op(res) },
 			       PROF_TOP_HUMAN);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "counters.h"
 #include "kstats.h"
 #include "metric.h"
 #include "noise.h"
@@ -54,6 +55,7 @@ struct run_result {
 	int nr_noisy;			/* samples flagged noisy */
 	struct kstats kstats;		/* --kernel-stats, summed over repetitions */
 	struct profile prof;		/* --profile, over every repetition's measured phase */
+	struct counters counters;	/* --counters, summed over repetitions */
 	struct hist_set *hists;		/* per-op latency distributions (hist.h), summed over repetitions; NULL: none */
 	int nr_warmup;			/* samples discarded */
 	/* -r N: per repetition, the statistics of its samples (nr_repeats x nr_metrics) */

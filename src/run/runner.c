@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include "cli.h"
+#include "counters.h"
 #include "crew.h"
 #include "hist.h"
 #include "noise.h"
@@ -92,6 +93,23 @@ static void add_sample(struct bench_env *env, struct precision *p, const double 
 
 /* ---- sampling ---- */
 
+/* What watches the measured phase alone: --profile's sampler, --counters' events. */
+struct watchers {
+	struct profiler pf;
+	struct counter_set cs;
+};
+
+static void measuring(struct watchers *w, bool on)
+{
+	if (on) {
+		counters_enable(&w->cs);
+		profiler_enable(&w->pf);
+	} else {
+		profiler_disable(&w->pf);
+		counters_disable(&w->cs);
+	}
+}
+
 /*
  * Ticks stay on the grid of the first one while the sampler keeps up.
  * One that woke late by most of a period starts a new grid from where it
@@ -107,7 +125,7 @@ static uint64_t next_tick(uint64_t prev_target, uint64_t last, uint64_t period)
 }
 
 static int sample_periods(struct bench_env *env, double *vals, uint64_t start,
-			  struct profiler *pf)
+			  struct watchers *w)
 {
 	const struct run_opts *o = env->opts;
 	struct run_result *res = env->res;
@@ -124,7 +142,7 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start,
 		total = warm + (o->max_duration_ms / o->period_ms ?: 1);
 	noise_begin(&mon, env->nr_producers + env->nr_consumers);
 	if (!warm)
-		profiler_enable(pf);
+		measuring(w, true);
 
 	for (i = 0; i < total; i++) {
 		target = next_tick(target, last, period);
@@ -141,14 +159,14 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start,
 			res->nr_warmup++;
 			measured = t;
 			if (i + 1 == warm)	/* the next period is the first measured */
-				profiler_enable(pf);
+				measuring(w, true);
 		}
 		env->reporter->iter(env, (int)i, (int64_t)(t - target), vals);
 		last = t;
 		if (res->precision_reached)
 			break;
 	}
-	profiler_disable(pf);
+	measuring(w, false);
 	res->warmup_ns += measured - start;
 	res->wall_ns += (last > measured ? last : measured) - measured;
 	return i < total && !res->precision_reached ? -EINTR : 0;
@@ -184,7 +202,7 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 }
 
 /* Whole runs: discarded until the warm-up time has passed, then at least one measured. */
-static int sample_oneshot(struct bench_env *env, double *vals, struct profiler *pf)
+static int sample_oneshot(struct bench_env *env, double *vals, struct watchers *w)
 {
 	const struct run_opts *o = env->opts;
 	uint64_t end = now_ns() + o->warmup_ms * 1000000ull;
@@ -198,11 +216,11 @@ static int sample_oneshot(struct bench_env *env, double *vals, struct profiler *
 			return err;
 	}
 	end = now_ns() + (o->precision_pct ? o->max_duration_ms : o->duration_ms) * 1000000ull;
-	profiler_enable(pf);
+	measuring(w, true);
 	do {
 		err = one_run(env, &prec, vals, i++, false);
 	} while (!err && now_ns() < end && !env->res->precision_reached);
-	profiler_disable(pf);
+	measuring(w, false);
 	return err;
 }
 
@@ -312,18 +330,24 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
 	struct kstats_probe kp = { .stats_fd = -1 };
-	struct profiler pf = { 0 };
+	struct watchers w = { .cs.fd = { -1, -1, -1, -1, -1, -1 } };
 	uint64_t start;
 	double *vals;
 	int err;
 
+	/* before the threads start: they inherit the events */
+	if (env->opts->counters && counters_open(&w.cs, &res->counters))
+		return fail(res, 1, "%s: --counters: %s", b->name, res->counters.why);
 	err = crew_start(c);
-	if (err)
+	if (err) {
+		counters_close(&w.cs, &res->counters);
 		return crew_failed(res, c, err);
+	}
 	if (env->opts->profile) {	/* opened (disabled) before the gate: the measured phase alone is sampled */
-		err = profiler_open(&pf, getpid(), env->opts->profile_freq, &res->prof);
+		err = profiler_open(&w.pf, getpid(), env->opts->profile_freq, &res->prof);
 		if (err) {
 			crew_stop(c);
+			counters_close(&w.cs, &res->counters);
 			return fail(res, profile_status(err), "%s: --profile: %s", b->name,
 				    res->prof.why);
 		}
@@ -342,11 +366,12 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	start = now_ns();
 	crew_go(c);
 	env->reporter->started(env);
-	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals, &pf) :
-	      sample_periods(env, vals, start, &pf);
+	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals, &w) :
+	      sample_periods(env, vals, start, &w);
 	crew_stop(c);
 	kstats_end(&kp, &res->kstats);
-	profiler_close(&pf, &res->prof);	/* before teardown: the programs are still in kallsyms */
+	counters_close(&w.cs, &res->counters);
+	profiler_close(&w.pf, &res->prof);	/* before teardown: the programs are still in kallsyms */
 	count_calls(env, c);
 	free(vals);
 	if (atomic_load(&env->error))
