@@ -129,6 +129,16 @@ wait "$ppid"
 [ "$cfds" = 0 ] && [ "$pfds" = "$ncpu" ] && ! kill -0 "$spid" 2>/dev/null
 ok $? "the profiler holds $ncpu perf fds, the command none (CLOEXEC); SIGINT ends both ($pfds, $cfds)"
 
+if command -v setpriv >/dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ]; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BPFBENCH" profile -- true \
+		>"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	[ "$RC" -eq 1 ] && grep -q 'perf_event_open(.*) refused: Permission denied (.*perf_event_paranoid' "$TMPD/err"
+	ok $? "unprivileged: perf_event_open's refusal named, with its cause (rc $RC)" || diag "$(cat "$TMPD/err")"
+else
+	skip "setpriv or a perf_event_paranoid that refuses an unprivileged user"
+fi
+
 run profile -- /nonexistent/cmd
 [ "$RC" -eq 1 ] && grep -q '^bpfbench: error: profile: cannot run /nonexistent/cmd' <<<"$ERR"
 ok $? "a command that cannot run: one error line, exit 1 (rc $RC)" || diag "$ERR"
