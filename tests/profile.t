@@ -73,6 +73,14 @@ run -q -w0 -d1 --folded "$TMPD/m.folded" map-lookup --map_type hash
 ok $? "a hash map's lookup is in map-lookup's profile (--folded implies --profile)" ||
 	diag "$ERR" "$(grep -A8 '^Profile' <<<"$OUT")"
 
+# An ab side's profile: its repetitions' samples add up in its result.
+run ab "-w0 -d1 --profile noop" "-w0 -d1 noop" -r 1 --json "$TMPD/ab.json"
+[ "$RC" -eq 0 ] && json_check "$TMPD/ab.json" "
+a, b = d['runs']
+p = a['profile']
+p['valid'] and p['samples'] > 0 and any(t['ours'] for t in p['top'][:3]) and 'profile' not in b"
+ok $? "ab: the side with --profile has its profile in the JSON, the other none" || diag "$ERR"
+
 # The sampler's fds: one per online CPU while the run measures, none in a command it profiles.
 # interrupted_run ARGS...: a noop run stopped by SIGINT after its first
 # sample; FDS its perf fds then, RC its exit status

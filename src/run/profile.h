@@ -97,6 +97,10 @@ void profiler_close(struct profiler *pf, struct profile *p);
 bool profile_is_ours(const struct profile *p, const char *name, size_t n);
 /* Adds a name to p->ours, once. */
 void profile_add_ours(struct profile *p, const char *name);
+/* Sorts p->stacks, each folded string once (repetitions that fold alike add up). */
+void profile_merge_stacks(struct profile *p);
+/* Adds src's samples to dst (interleaved runs: an ab side's repetitions). */
+void profile_add(struct profile *dst, const struct profile *src);
 /* p->funcs from p->stacks (profile_data.c). */
 void profile_count_funcs(struct profile *p);
 /*

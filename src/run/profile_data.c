@@ -146,6 +146,61 @@ void profile_count_funcs(struct profile *p)
 	free(seen);
 }
 
+static int stack_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct prof_stack *)a)->folded, ((const struct prof_stack *)b)->folded);
+}
+
+void profile_merge_stacks(struct profile *p)
+{
+	int i, n = 0;
+
+	if (!p->nr_stacks)
+		return;
+	qsort(p->stacks, p->nr_stacks, sizeof(*p->stacks), stack_cmp);
+	for (i = 1; i < p->nr_stacks; i++) {
+		if (!strcmp(p->stacks[i].folded, p->stacks[n].folded)) {
+			p->stacks[n].count += p->stacks[i].count;
+			free(p->stacks[i].folded);
+		} else {
+			p->stacks[++n] = p->stacks[i];
+		}
+	}
+	p->nr_stacks = n + 1;
+}
+
+void profile_add(struct profile *dst, const struct profile *src)
+{
+	int i, n = dst->nr_stacks;
+
+	if (!src->valid) {
+		if (!dst->valid)
+			snprintf(dst->why, sizeof(dst->why), "%s", src->why);
+		return;
+	}
+	dst->valid = true;
+	memcpy(dst->event, src->event, sizeof(dst->event));
+	dst->freq = src->freq;
+	dst->nr_cpus = src->nr_cpus;
+	dst->samples += src->samples;
+	dst->lost += src->lost;
+	dst->others += src->others;
+	for (i = 0; i < src->nr_ours; i++)
+		profile_add_ours(dst, src->ours[i]);
+	dst->stacks = realloc(dst->stacks, (n + src->nr_stacks + 1) * sizeof(*dst->stacks));
+	if (!dst->stacks)
+		die("out of memory");
+	for (i = 0; i < src->nr_stacks; i++) {
+		dst->stacks[n + i].folded = strdup(src->stacks[i].folded);
+		if (!dst->stacks[n + i].folded)
+			die("out of memory");
+		dst->stacks[n + i].count = src->stacks[i].count;
+	}
+	dst->nr_stacks = n + src->nr_stacks;
+	profile_merge_stacks(dst);
+	profile_count_funcs(dst);
+}
+
 /* "stack count": the count after the last space; the stack itself may hold spaces. */
 static int parse_line(char *line, struct prof_stack *st)
 {

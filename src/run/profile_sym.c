@@ -375,30 +375,6 @@ static char *fold_one(const struct raw_stack *r, const struct ksyms *k,
 	return buf;
 }
 
-static int stack_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct prof_stack *)a)->folded, ((const struct prof_stack *)b)->folded);
-}
-
-/* Sorted, each folded string once (repetitions and raw chains that fold alike add up). */
-static void merge_stacks(struct profile *p)
-{
-	int i, n = 0;
-
-	if (!p->nr_stacks)
-		return;
-	qsort(p->stacks, p->nr_stacks, sizeof(*p->stacks), stack_cmp);
-	for (i = 1; i < p->nr_stacks; i++) {
-		if (!strcmp(p->stacks[i].folded, p->stacks[n].folded)) {
-			p->stacks[n].count += p->stacks[i].count;
-			free(p->stacks[i].folded);
-		} else {
-			p->stacks[++n] = p->stacks[i];
-		}
-	}
-	p->nr_stacks = n + 1;
-}
-
 void profile_fold(struct profile *p, const struct raw_table *t, const struct user_maps *m,
 		  struct prog_watch *w, pid_t tgid)
 {
@@ -423,6 +399,6 @@ void profile_fold(struct profile *p, const struct raw_table *t, const struct use
 	}
 	p->nr_stacks = n;
 	ksyms_free(&k);
-	merge_stacks(p);
+	profile_merge_stacks(p);
 	profile_count_funcs(p);
 }
