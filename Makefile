@@ -241,7 +241,7 @@ SLOW_TESTS	:= tests/maps.t tests/htab_mem.t tests/busy.t tests/map_batch.t \
 		   tests/vm.t tests/ringbuf.t tests/compare.t tests/results.t \
 		   $(call san_wrap,tests/fds.t) $(call san_wrap,tests/privileges.t) \
 		   $(call san_wrap,tests/compare.t) tests/compare_scale.t tests/hist.t tests/bpf_loop.t tests/bloom.t \
-		   tests/lpm_trie.t tests/bpf_for.t tests/bloom_latency.t
+		   tests/lpm_trie.t tests/bpf_for.t tests/bloom_latency.t $(call san_wrap,tests/profile.t)
 PAR_TESTS	:= $(filter-out $(SERIAL_TESTS),$(wildcard tests/*.t)) \
 		   $(foreach t,$(filter-out $(SERIAL_TESTS),$(SAN_TESTS)),$(call san_wrap,$(t)))
 PAR_TESTS	:= $(filter $(PAR_TESTS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(PAR_TESTS))

@@ -41,6 +41,11 @@ struct run_opts {
 	uint64_t runs;		/* -r: whole runs, each with a fresh setup */
 	bool kernel_stats;	/* --kernel-stats: the kernel's run_cnt/run_time_ns of the program */
 	bool verifier_stats;	/* --verifier-stats: load, print the verifier's counts, measure nothing */
+	bool counters;		/* --counters: per-op counts of perf events over the measured phase */
+	bool profile;		/* --profile: sample the measured phase's stacks (src/run/profile.h) */
+	uint64_t profile_freq;	/* --profile-freq HZ */
+	const char *folded_path;	/* --folded FILE: the profile's collapsed stacks */
+	const char *flame_path;	/* --flame FILE.svg: its flame graph */
 	/* Not options: derived or set by the caller, kept across cli_parse. */
 	double precision_pct;	/* 0: fixed duration; from precision_text by cli_validate */
 	bool batch;		/* suites and sweeps print rows: no per-run summary */

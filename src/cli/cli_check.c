@@ -98,6 +98,25 @@ static int check_verifier_stats(const struct run_opts *o)
 			   "stdout)", out);
 }
 
+/*
+ * --folded and --flame are views of the profile: either asks for it.  A
+ * sweep would write each point's files over the last one's, and
+ * --verifier-stats measures nothing to profile.
+ */
+static int check_profile(struct run_opts *o)
+{
+	if (o->folded_path || o->flame_path)
+		o->profile = true;
+	if (!o->profile)
+		return 0;
+	if (o->sweep)
+		return usage_error("--profile profiles one run: not a --sweep (profile each point "
+				   "on its own)");
+	if (o->verifier_stats)
+		return usage_error("--verifier-stats measures nothing to --profile");
+	return 0;
+}
+
 int cli_check_globals(struct run_opts *o)
 {
 	int ret = parse_precision(o);
@@ -109,7 +128,7 @@ int cli_check_globals(struct run_opts *o)
 	if (o->record && (!o->json_path || !strcmp(o->json_path, "-")))
 		return usage_error("--record records the result file --json FILE writes: give "
 				   "--json FILE");
-	ret = check_verifier_stats(o);
+	ret = check_verifier_stats(o) ?: check_profile(o);
 	if (ret)
 		return ret;
 	ret = check_cpus(&o->prod_cpus, "prod-affinity");
@@ -186,6 +205,7 @@ void cli_usage(void)
 	       "       bpfbench ab \"ARGS A\" \"ARGS B\" [-r N] [options]\n"
 	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [options]\n"
 	       "       bpfbench db record|show|changes|export ... (a history of results)\n"
+	       "       bpfbench profile [options] -- CMD [ARGS...] | profile --diff A B\n"
 	       "       bpfbench completion bash|zsh\n"
 	       "       (SUBCOMMAND --help gives its options)\n\n"
 	       "Measures BPF maps and helpers on the running kernel.\n"

@@ -124,6 +124,17 @@ static const struct sub_opt db_opts[] = {
 	{ NULL },
 };
 
+static const struct sub_opt profile_opts[] = {
+	{ "--folded", ARG_FILE, "the collapsed stacks" },
+	{ "--flame", ARG_FILE, "a flame graph, .svg" },
+	{ "-d", ARG_VALUE, "seconds sampled, then the command is stopped" },
+	{ "--duration", ARG_VALUE, NULL },
+	{ "--freq", ARG_VALUE, "samples per second per CPU (999)" },
+	{ "--diff", ARG_FILE, "two folded files: which functions grew or shrank" },
+	{ "--help", ARG_FLAG, "usage" },
+	{ NULL },
+};
+
 static const struct sub_opt completion_opts[] = {
 	{ "--help", ARG_FLAG, "usage" },
 	{ NULL },
@@ -140,6 +151,7 @@ static const struct sub_spec sub_specs[] = {
 	  { POS_NONE }, false, verdict_opts },
 	{ "db", "a history of results: record, show, changes, plot, export", db_opts,
 	  { POS_DB_ACTION, POS_FILE } },
+	{ "profile", "where a command's time goes: its stacks, sampled", profile_opts },
 	{ "completion", "print a bash or zsh completion script", completion_opts, { POS_SHELL } },
 };
 

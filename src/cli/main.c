@@ -8,6 +8,7 @@
  *   bpfbench compare OLD.json NEW.json          what changed, significantly
  *   bpfbench plot FILE.json -o OUT.svg          a sweep's curve
  *   bpfbench db record|show|changes|export      a history of results
+ *   bpfbench profile -- CMD | --diff A B        where a command's time goes
  *   bpfbench completion bash|zsh                a shell completion script
  *   bpfbench --version | -V
  */
@@ -29,6 +30,7 @@
 #include "plot.h"
 #include "probe.h"
 #include "probe_cmd.h"
+#include "profile_cmd.h"
 #include "report.h"
 #include "runner.h"
 #include "suite.h"
@@ -78,6 +80,7 @@ static const struct subcommand subcommands[] = {
 	{ "plot", plot_cmd },
 	{ "ab", ab_cmd },
 	{ "db", db_cmd },
+	{ "profile", profile_cmd },
 	{ "completion", completion_cmd },
 	{ "gen-man", mangen_cmd, true },
 };
@@ -141,7 +144,8 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 	ret = cli_validate(spec) ?: cli_check_max_duration(&spec->opts);
 	if (!ret)
 		ret = output_paths_check((const char *[]){ spec->opts.json_path, spec->opts.csv_path,
-							   spec->opts.md_path }, 3);
+							   spec->opts.md_path, spec->opts.folded_path,
+							   spec->opts.flame_path }, 5);
 	if (!ret && !(b->flags & BENCH_F_NO_BPF))
 		ret = run_check_privileges();
 	if (ret)

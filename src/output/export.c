@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "export.h"
+#include "flame.h"
 #include "mkey.h"
 #include "report.h"
 #include "outfile.h"
@@ -363,6 +364,8 @@ int export_run(const struct export_paths *p, struct run_result *res)
 	struct result_row *row;
 	int ret;
 
+	if (prof_write_files(res))
+		return 1;
 	if (!p->json && !p->csv && !p->md)
 		return 0;
 	row = xcalloc(1, sizeof(*row));

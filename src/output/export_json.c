@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "export.h"
+#include "flame.h"
 #include "hist_report.h"
 #include "jsonw.h"
 #include "mkey.h"
@@ -325,6 +326,10 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 	jsonw_ki64(w, "noisy_samples", r->nr_noisy);
 	if (r->spec.opts.kernel_stats)
 		json_kstats(w, &r->kstats);
+	if (r->spec.opts.counters)
+		counters_json(w, r);
+	if (r->spec.opts.profile)
+		prof_json(w, &(struct prof_view){ &r->prof, NULL, prof_ns_per_op(r) });
 	if (r->precision_target)
 		json_precision(w, r);
 	json_metrics(w, r);

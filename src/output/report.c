@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "flame.h"
 #include "hist_report.h"
 #include "mkey.h"
 #include "report.h"
@@ -361,6 +362,11 @@ static void human_summary(struct bench_env *env, const struct run_result *res)
 		runs_line(out, res);
 	if (res->spec.opts.kernel_stats)
 		kstats_line(out, &res->kstats);
+	if (res->spec.opts.counters)
+		counters_lines(out, res);
+	if (res->spec.opts.profile)
+		prof_top_lines(out, &(struct prof_view){ &res->prof, NULL, prof_ns_per_op(res) },
+			       PROF_TOP_HUMAN);
 	noise_line(out, res, env->opts->verbose);
 	if (res->precision_target)
 		precision_line(out, res);

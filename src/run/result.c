@@ -260,6 +260,13 @@ void run_result_append(struct run_result *acc, const struct run_result *one)
 		res_add_sample(acc, acc->nr_repeats, res_sample(one, i), one->elapsed_ns[i],
 			       &one->noise[i]);
 	hist_set_merge(&acc->hists, one->hists);
+	if (one->spec.opts.profile)
+		profile_add(&acc->prof, &one->prof);
+	for (i = 0; i < CNT__COUNT; i++)
+		acc->counters.count[i] += one->counters.count[i];
+	acc->counters.valid |= one->counters.valid;
+	acc->counters.pmu = one->counters.pmu;
+	memcpy(acc->counters.why, one->counters.why, sizeof(acc->counters.why));
 	acc->nr_warmup += one->nr_warmup;
 	acc->wall_ns += one->wall_ns;
 	acc->warmup_ns += one->warmup_ns;
@@ -289,6 +296,7 @@ void run_result_free(struct run_result *res)
 	free(res->sample_repeat);
 	free(res->noise);
 	hist_set_free(res->hists);
+	profile_free(&res->prof);
 	run_spec_free(&res->spec);
 	memset(res, 0, sizeof(*res));
 }

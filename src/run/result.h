@@ -8,9 +8,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "counters.h"
 #include "kstats.h"
 #include "metric.h"
 #include "noise.h"
+#include "profile.h"
 #include "opts.h"
 #include "run_opts.h"
 #include "stats.h"
@@ -52,6 +54,8 @@ struct run_result {
 	struct noise_sample *noise;	/* steal and CPU pressure under sample i */
 	int nr_noisy;			/* samples flagged noisy */
 	struct kstats kstats;		/* --kernel-stats, summed over repetitions */
+	struct profile prof;		/* --profile, over every repetition's measured phase */
+	struct counters counters;	/* --counters, summed over repetitions */
 	struct hist_set *hists;		/* per-op latency distributions (hist.h), summed over repetitions; NULL: none */
 	int nr_warmup;			/* samples discarded */
 	/* -r N: per repetition, the statistics of its samples (nr_repeats x nr_metrics) */

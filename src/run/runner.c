@@ -14,12 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include "cli.h"
+#include "counters.h"
 #include "crew.h"
 #include "hist.h"
 #include "noise.h"
 #include "probe.h"
+#include "profile.h"
 #include "report.h"
 #include "result.h"
 #include "runner.h"
@@ -90,6 +93,23 @@ static void add_sample(struct bench_env *env, struct precision *p, const double 
 
 /* ---- sampling ---- */
 
+/* What watches the measured phase alone: --profile's sampler, --counters' events. */
+struct watchers {
+	struct profiler pf;
+	struct counter_set cs;
+};
+
+static void measuring(struct watchers *w, bool on)
+{
+	if (on) {
+		counters_enable(&w->cs);
+		profiler_enable(&w->pf);
+	} else {
+		profiler_disable(&w->pf);
+		counters_disable(&w->cs);
+	}
+}
+
 /*
  * Ticks stay on the grid of the first one while the sampler keeps up.
  * One that woke late by most of a period starts a new grid from where it
@@ -104,7 +124,8 @@ static uint64_t next_tick(uint64_t prev_target, uint64_t last, uint64_t period)
 	return next < last + period / 2 ? last + period : next;
 }
 
-static int sample_periods(struct bench_env *env, double *vals, uint64_t start)
+static int sample_periods(struct bench_env *env, double *vals, uint64_t start,
+			  struct watchers *w)
 {
 	const struct run_opts *o = env->opts;
 	struct run_result *res = env->res;
@@ -120,6 +141,8 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start)
 	if (o->precision_pct)	/* the bound; precision usually ends it sooner */
 		total = warm + (o->max_duration_ms / o->period_ms ?: 1);
 	noise_begin(&mon, env->nr_producers + env->nr_consumers);
+	if (!warm)
+		measuring(w, true);
 
 	for (i = 0; i < total; i++) {
 		target = next_tick(target, last, period);
@@ -135,12 +158,15 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start)
 		} else {
 			res->nr_warmup++;
 			measured = t;
+			if (i + 1 == warm)	/* the next period is the first measured */
+				measuring(w, true);
 		}
 		env->reporter->iter(env, (int)i, (int64_t)(t - target), vals);
 		last = t;
 		if (res->precision_reached)
 			break;
 	}
+	measuring(w, false);
 	res->warmup_ns += measured - start;
 	res->wall_ns += (last > measured ? last : measured) - measured;
 	return i < total && !res->precision_reached ? -EINTR : 0;
@@ -176,7 +202,7 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 }
 
 /* Whole runs: discarded until the warm-up time has passed, then at least one measured. */
-static int sample_oneshot(struct bench_env *env, double *vals)
+static int sample_oneshot(struct bench_env *env, double *vals, struct watchers *w)
 {
 	const struct run_opts *o = env->opts;
 	uint64_t end = now_ns() + o->warmup_ms * 1000000ull;
@@ -190,12 +216,12 @@ static int sample_oneshot(struct bench_env *env, double *vals)
 			return err;
 	}
 	end = now_ns() + (o->precision_pct ? o->max_duration_ms : o->duration_ms) * 1000000ull;
+	measuring(w, true);
 	do {
 		err = one_run(env, &prec, vals, i++, false);
-		if (err)
-			return err;
-	} while (now_ns() < end && !env->res->precision_reached);
-	return 0;
+	} while (!err && now_ns() < end && !env->res->precision_reached);
+	measuring(w, false);
+	return err;
 }
 
 static int fail(struct run_result *res, int status, const char *fmt, ...)
@@ -279,6 +305,12 @@ static void count_calls(struct bench_env *env, const struct crew *c)
 	}
 }
 
+/* No such event on this kernel: a skip, as a feature the kernel lacks; else a failure. */
+static int profile_status(int err)
+{
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV ? EXIT_SKIP : 1;
+}
+
 static int crew_failed(struct run_result *res, const struct crew *c, int err)
 {
 	if (interrupted())
@@ -298,13 +330,28 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
 	struct kstats_probe kp = { .stats_fd = -1 };
+	struct watchers w = { .cs.fd = { -1, -1, -1, -1, -1, -1 } };
 	uint64_t start;
 	double *vals;
 	int err;
 
+	/* before the threads start: they inherit the events */
+	if (env->opts->counters && counters_open(&w.cs, &res->counters))
+		return fail(res, 1, "%s: --counters: %s", b->name, res->counters.why);
 	err = crew_start(c);
-	if (err)
+	if (err) {
+		counters_close(&w.cs, &res->counters);
 		return crew_failed(res, c, err);
+	}
+	if (env->opts->profile) {	/* opened (disabled) before the gate: the measured phase alone is sampled */
+		err = profiler_open(&w.pf, getpid(), env->opts->profile_freq, &res->prof);
+		if (err) {
+			crew_stop(c);
+			counters_close(&w.cs, &res->counters);
+			return fail(res, profile_status(err), "%s: --profile: %s", b->name,
+				    res->prof.why);
+		}
+	}
 	vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
 	errmsg_forget();	/* what the run prints from now on says why it failed */
 	if (b->measure)	/* sets the benchmark's counters' baseline: setup's work is not sampled */
@@ -319,10 +366,12 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	start = now_ns();
 	crew_go(c);
 	env->reporter->started(env);
-	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals) :
-	      sample_periods(env, vals, start);
+	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals, &w) :
+	      sample_periods(env, vals, start, &w);
 	crew_stop(c);
 	kstats_end(&kp, &res->kstats);
+	counters_close(&w.cs, &res->counters);
+	profiler_close(&w.pf, &res->prof);	/* before teardown: the programs are still in kallsyms */
 	count_calls(env, c);
 	free(vals);
 	if (atomic_load(&env->error))

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `bpfbench profile`: any command profiled as --profile profiles a run, and two profiles compared. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "flame.h"
+#include "outfile.h"
+#include "profile_child.h"
+#include "profile_cmd.h"
+#include "util.h"
+
+#define DIFF_ROWS	20
+
+struct profile_args {
+	const char *folded, *flame, *diff_a, *diff_b;
+	uint64_t duration_ms, freq;
+	char **cmd;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: bpfbench profile [--folded FILE] [--flame FILE.svg] [-d SEC] [--freq HZ] "
+		"-- CMD [ARGS...]\n"
+		"       bpfbench profile --diff A.folded B.folded\n"
+		"  Sample CMD's kernel and user stacks on every online CPU, as --profile samples a\n"
+		"  benchmark (cpu-clock where there is no PMU), and print its top functions.\n"
+		"  --folded FILE     write the collapsed stacks (FlameGraph, inferno, speedscope)\n"
+		"  --flame FILE.svg  write a flame graph\n"
+		"  -d, --duration SEC  sample SEC seconds, then stop CMD (SIGTERM); its BPF programs\n"
+		"                    are named only while it still holds them (default: until it exits)\n"
+		"  --freq HZ         samples per second per CPU (default 999)\n"
+		"  --diff A B        which functions grew or shrank from A to B (two --folded files)\n"
+		"  --help            show this help\n");
+}
+
+static int need_value(int argc, char **argv, int i)
+{
+	if (i + 1 >= argc)
+		return usage_error("profile: %s needs a value", argv[i]);
+	return 0;
+}
+
+static int parse_uint(const char *what, const char *s, double scale, uint64_t *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v > 0) || v * scale > 1e12)
+		return usage_error("profile: %s wants a positive number (got '%s')", what, s);
+	*out = (uint64_t)(v * scale + 0.5) ?: 1;
+	return 0;
+}
+
+static int parse_opt(int argc, char **argv, int *i, struct profile_args *a)
+{
+	const char *o = argv[*i];
+	int ret = need_value(argc, argv, *i);
+
+	if (!strcmp(o, "--diff")) {
+		if (ret || *i + 2 >= argc)
+			return usage_error("profile: --diff needs two folded files");
+		a->diff_a = argv[++*i];
+		a->diff_b = argv[++*i];
+		return 0;
+	}
+	if (ret)
+		return ret;
+	if (!strcmp(o, "--folded"))
+		a->folded = argv[++*i];
+	else if (!strcmp(o, "--flame"))
+		a->flame = argv[++*i];
+	else if (!strcmp(o, "-d") || !strcmp(o, "--duration"))
+		return parse_uint("-d", argv[++*i], 1000, &a->duration_ms);
+	else if (!strcmp(o, "--freq") || !strcmp(o, "--profile-freq"))
+		return parse_uint("--freq", argv[++*i], 1, &a->freq);
+	else
+		return usage_error("profile: unknown option '%s' (see 'bpfbench profile --help'; "
+				   "the command goes after --)", o);
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct profile_args *a)
+{
+	int i, ret;
+
+	a->freq = PROFILE_FREQ_DEFAULT;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			a->cmd = argv + i + 1;
+			break;
+		}
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return -1;
+		}
+		ret = parse_opt(argc, argv, &i, a);
+		if (ret)
+			return ret;
+	}
+	if (a->diff_a && (a->cmd || a->folded || a->flame))
+		return usage_error("profile: --diff compares two files: no command, --folded or --flame");
+	if (!a->diff_a && (!a->cmd || !a->cmd[0]))
+		return usage_error("profile: no command (bpfbench profile [options] -- CMD ARGS...)");
+	if (a->freq > 100000)
+		return usage_error("profile: --freq at most 100000");
+	return 0;
+}
+
+static int diff_main(const struct profile_args *a)
+{
+	struct profile pa, pb;
+	struct prof_view va = { &pa, a->diff_a, NAN }, vb = { &pb, a->diff_b, NAN };
+	int ret = 0;
+
+	if (profile_read_folded(a->diff_a, &pa, &va.ns_per_op)) {
+		errmsg("%s", pa.why);
+		ret = 1;
+	} else if (profile_read_folded(a->diff_b, &pb, &vb.ns_per_op)) {
+		errmsg("%s", pb.why);
+		profile_free(&pa);
+		ret = 1;
+	}
+	if (ret)
+		return ret;
+	prof_diff_print(stdout, &va, &vb, DIFF_ROWS);
+	profile_free(&pa);
+	profile_free(&pb);
+	return 0;
+}
+
+static void cmd_title(char **cmd, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	bufcat(buf, len, &n, "bpfbench profile --");
+	for (; *cmd; cmd++)
+		bufcat(buf, len, &n, " %s", *cmd);
+}
+
+static int run_main(const struct profile_args *a)
+{
+	struct child_run c = { a->cmd, a->duration_ms, a->freq, 0 };
+	struct profile p;
+	char title[512];
+	struct prof_view v = { &p, title, NAN };
+	int ret;
+
+	memset(&p, 0, sizeof(p));
+	ret = output_paths_check((const char *[]){ a->folded, a->flame }, 2);
+	if (ret)
+		return ret;
+	ret = profile_child(&c, &p);
+	if (ret) {
+		(ret == EXIT_SKIP ? skipmsg : errmsg)("profile: %s", p.why);
+		profile_free(&p);
+		return ret;
+	}
+	cmd_title(a->cmd, title, sizeof(title));
+	prof_top_lines(stdout, &v, PROF_TOP_HUMAN);
+	ret = prof_write_view(&v, a->folded, a->flame);
+	if (!ret && c.exit_status > 0) {
+		errmsg("profile: %s exited with status %d", a->cmd[0], c.exit_status);
+		ret = 1;
+	}
+	if (!ret && interrupted())
+		ret = 128 + interrupted_signal();
+	profile_free(&p);
+	return ret;
+}
+
+int profile_cmd(int argc, char **argv)
+{
+	struct profile_args a = { 0 };
+	int ret = parse(argc, argv, &a);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (a.diff_a)
+		return diff_main(&a);
+	return run_main(&a);	/* perf_event_open says itself what it lacks */
+}

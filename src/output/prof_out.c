@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A profile's top table, JSON and folded file (flame.h); its SVG is flame.c's. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "bench.h"
+#include "flame.h"
+#include "outfile.h"
+#include "util.h"
+
+double prof_ns_per_op(const struct run_result *res)
+{
+	static const struct { const char *unit; double mult; } units[] = {
+		{ "ops/s", 1 }, { "k ops/s", 1e3 }, { "M ops/s", 1e6 }, { "G ops/s", 1e9 },
+	};
+	double v;
+	size_t u;
+	int i;
+
+	for (i = 0; i < res->nr_metrics && res->st; i++) {
+		if (res->metrics[i].kind != METRIC_RATE)
+			continue;
+		for (u = 0; u < ARRAY_SIZE(units); u++) {
+			if (strcmp(res->metrics[i].unit, units[u].unit))
+				continue;
+			v = res_shown_mean(res, i) * units[u].mult;
+			return v > 0 ? 1e9 / v : NAN;
+		}
+	}
+	return NAN;
+}
+
+double run_ops(const struct run_result *res)
+{
+	double ns = prof_ns_per_op(res);
+
+	return isnan(ns) ? NAN : res->wall_ns / ns;
+}
+
+static double per_op(const struct counters *c, int i, double ops)
+{
+	return ops > 0 ? c->count[i] / ops : NAN;
+}
+
+void counters_lines(FILE *out, const struct run_result *res)
+{
+	const struct counters *c = &res->counters;
+	double ops = run_ops(res);
+
+	if (!c->valid) {
+		fprintf(out, "Counters: none: %s\n", c->why);
+		return;
+	}
+	fprintf(out, "Counters: %.3f task-clock ns/op, %.3g context switches/op (%.4g ops in "
+		"%.3f s measured)\n", per_op(c, CNT_TASK_CLOCK, ops),
+		per_op(c, CNT_CTX_SWITCHES, ops), ops, res->wall_ns / 1e9);
+	if (!c->pmu) {
+		fprintf(out, "Counters: cycles, instructions, IPC, cache and branch misses per op "
+			"skipped: %s\n", c->why);
+		return;
+	}
+	fprintf(out, "Counters: %.3f cycles/op, %.3f instructions/op, IPC %.3f, %.4f cache "
+		"misses/op, %.4f branch misses/op\n", per_op(c, CNT_CYCLES, ops),
+		per_op(c, CNT_INSTRUCTIONS, ops),
+		c->count[CNT_CYCLES] ? (double)c->count[CNT_INSTRUCTIONS] / c->count[CNT_CYCLES] :
+		NAN, per_op(c, CNT_CACHE_MISSES, ops), per_op(c, CNT_BRANCH_MISSES, ops));
+}
+
+void counters_json(struct jsonw *w, const struct run_result *res)
+{
+	const struct counters *c = &res->counters;
+	int i, n = c->pmu ? CNT__COUNT : CNT_FIRST_HW;
+	double ops = run_ops(res);
+
+	jsonw_key(w, "counters");
+	jsonw_obj_open(w);
+	jsonw_kbool(w, "valid", c->valid);
+	jsonw_kbool(w, "pmu", c->pmu);
+	if (!c->valid || !c->pmu)
+		jsonw_kstr(w, "why", c->why);
+	jsonw_kdouble(w, "ops", ops);
+	jsonw_key(w, "counts");
+	jsonw_obj_open(w);
+	for (i = 0; i < n && c->valid; i++)
+		jsonw_ku64(w, counter_names[i], c->count[i]);
+	jsonw_obj_close(w);
+	jsonw_key(w, "per_op");
+	jsonw_obj_open(w);
+	for (i = 0; i < n && c->valid; i++)
+		jsonw_kdouble(w, counter_names[i], per_op(c, i, ops));
+	jsonw_obj_close(w);
+	jsonw_obj_close(w);
+}
+
+/* Output and presentation options say nothing of what ran. */
+static bool title_skips(const char *name)
+{
+	static const char *const skip[] = { "json", "csv", "md", "folded", "flame", "profile",
+					     "quiet", "verbose", "help", "list" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(skip); i++)
+		if (!strcmp(name, skip[i]))
+			return true;
+	return false;
+}
+
+void prof_run_title(const struct run_result *res, char *buf, size_t len)
+{
+	const struct run_opts *o = &res->spec.opts;
+	size_t n = 0;
+	int i;
+
+	buf[0] = 0;
+	bufcat(buf, len, &n, "bpfbench -w %g -d %g", o->warmup_ms / 1e3, o->duration_ms / 1e3);
+	for (i = 0; i < res->nr_opts; i++) {
+		const struct opt_def *d = res->opts[i].def;
+
+		if (title_skips(d->name) || !strcmp(d->name, "warmup") ||
+		    !strcmp(d->name, "duration") || opts_is_default(d, res->opts[i].text))
+			continue;
+		if (d->type == OPT_FLAG)
+			bufcat(buf, len, &n, " --%s", d->name);
+		else
+			bufcat(buf, len, &n, " --%s %s", d->name, res->opts[i].text);
+	}
+	bufcat(buf, len, &n, " %s", res->bench->name);
+}
+
+void prof_conditions(const struct profile *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s at %llu Hz on %d CPUs, %llu samples (%llu lost)", p->event,
+		 (unsigned long long)p->freq, p->nr_cpus, (unsigned long long)p->samples,
+		 (unsigned long long)p->lost);
+}
+
+static double share(uint64_t n, uint64_t of)
+{
+	return of ? (double)n / of : 0;
+}
+
+void prof_top_lines(FILE *out, const struct prof_view *v, int n)
+{
+	const struct profile *p = v->p;
+	char cond[160];
+	int i;
+
+	if (!p->valid) {
+		fprintf(out, "Profile: none: %s\n", p->why);
+		return;
+	}
+	prof_conditions(p, cond, sizeof(cond));
+	fprintf(out, "Profile: %s; the top functions by self samples:\n", cond);
+	if (!p->samples)
+		return;
+	fprintf(out, "  %6s %6s %9s  %s\n", "self", "total", "ns/op", "function");
+	for (i = 0; i < p->nr_funcs && i < n; i++) {
+		const struct prof_func *f = &p->funcs[i];
+		double s = share(f->self, p->samples);
+		char ns[32] = "-";
+
+		if (!isnan(v->ns_per_op))
+			snprintf(ns, sizeof(ns), "%.3f", s * v->ns_per_op);
+		fprintf(out, "  %5.1f%% %5.1f%% %9s  %s%s\n", s * 100,
+			share(f->total, p->samples) * 100, ns, f->name, f->ours ? "  (ours)" : "");
+	}
+}
+
+void prof_json(struct jsonw *w, const struct prof_view *v)
+{
+	const struct profile *p = v->p;
+	int i;
+
+	jsonw_key(w, "profile");
+	jsonw_obj_open(w);
+	jsonw_kbool(w, "valid", p->valid);
+	if (!p->valid)
+		jsonw_kstr(w, "why", p->why);
+	jsonw_kstr(w, "event", p->event);
+	jsonw_ku64(w, "frequency", p->freq);
+	jsonw_ki64(w, "cpus", p->nr_cpus);
+	jsonw_ku64(w, "samples", p->samples);
+	jsonw_ku64(w, "lost", p->lost);
+	jsonw_ku64(w, "others", p->others);
+	jsonw_kdouble(w, "ns_per_op", v->ns_per_op);
+	jsonw_key(w, "top");
+	jsonw_arr_open(w);
+	for (i = 0; i < p->nr_funcs && i < PROF_TOP_JSON; i++) {
+		const struct prof_func *f = &p->funcs[i];
+
+		jsonw_obj_open(w);
+		jsonw_kstr(w, "function", f->name);
+		jsonw_ku64(w, "self", f->self);
+		jsonw_ku64(w, "total", f->total);
+		jsonw_kdouble(w, "self_share", share(f->self, p->samples));
+		jsonw_kdouble(w, "total_share", share(f->total, p->samples));
+		jsonw_kdouble(w, "ns_per_op", share(f->self, p->samples) * v->ns_per_op);
+		jsonw_kbool(w, "ours", f->ours);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+	jsonw_obj_close(w);
+}
+
+/*
+ * The header lines end in no " NUMBER": flamegraph.pl, inferno and
+ * speedscope take a line "TEXT NUMBER" for a stack, and skip the rest.
+ */
+void prof_write_folded(FILE *f, void *arg)
+{
+	const struct prof_view *v = arg;
+	const struct profile *p = v->p;
+	char cond[160];
+	int i;
+
+	prof_conditions(p, cond, sizeof(cond));
+	fprintf(f, "# %s: %s:\n", v->title, cond);
+	if (!isnan(v->ns_per_op))
+		fprintf(f, "# ns_per_op=%.6g\n", v->ns_per_op);
+	for (i = 0; i < p->nr_ours; i++)
+		fprintf(f, "# ours=%s\n", p->ours[i]);
+	for (i = 0; i < p->nr_stacks; i++)
+		fprintf(f, "%s %llu\n", p->stacks[i].folded, (unsigned long long)p->stacks[i].count);
+}
+
+int prof_write_view(const struct prof_view *v, const char *folded, const char *flame)
+{
+	int err = 0;
+
+	if (folded)
+		err = write_file_atomic(folded, prof_write_folded, (void *)v);
+	if (err) {
+		errmsg("cannot write %s: %s", folded, output_strerror(err));
+		return 1;
+	}
+	if (flame)
+		err = write_file_atomic(flame, prof_write_svg, (void *)v);
+	if (err) {
+		errmsg("cannot write %s: %s", flame, output_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+int prof_write_files(const struct run_result *res)
+{
+	char title[512];
+	struct prof_view v = { &res->prof, title, prof_ns_per_op(res) };
+
+	if (!res->prof.valid)
+		return 0;
+	prof_run_title(res, title, sizeof(title));
+	return prof_write_view(&v, res->spec.opts.folded_path, res->spec.opts.flame_path);
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# --profile and `bpfbench profile`: where a run's time goes.  The folded
+# stacks parse and add up to the samples, our programs and the map's op
+# are found, the SVG is XML, the JSON has the profile; the perf fds exist
+# only while sampling and nothing is left after a signal; a command's
+# profile holds that command's samples alone; --diff gives crafted
+# differences.  No figure is held to a speed.
+source "$(dirname "$0")/lib.sh"
+need_bpf
+
+before=$(kernel_objects)
+
+# Folded lines: "stack count", the count a whole number after the last space.
+folded_ok() {	# folded_ok FILE: prints the sum of counts; 1 if a line is not one
+	python3 - "$1" <<'PY'
+import re, sys
+n = 0
+for line in open(sys.argv[1]):
+    if line.startswith("#"):
+        continue
+    m = re.fullmatch(r"(\S.*) (\d+)\n?", line)
+    if not m or ";;" in m.group(1):
+        print("bad line: " + line.rstrip()); sys.exit(1)
+    n += int(m.group(2))
+print(n)
+PY
+}
+xml_ok() { python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1"; }
+perf_fds() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'anon_inode:\[perf_event\]'; }
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+
+run -w0 -d1 --profile --folded "$TMPD/l.folded" --flame "$TMPD/l.svg" --json "$TMPD/l.json" bpf-loop
+[ "$RC" -eq 0 ]
+ok $? "bpf-loop --profile runs (rc $RC)" || diag "$ERR"
+grep -q '^Profile: \(cpu-clock\|cycles\) at 999 Hz on [0-9]* CPUs, [0-9]* samples ([0-9]* lost)' <<<"$OUT"
+ok $? "the summary has a Profile line" || diag "$OUT"
+[ "$(tail -1 <<<"$OUT" | cut -c1-8)" = "Summary:" ]
+ok $? "the Summary stays the last line"
+sum=$(folded_ok "$TMPD/l.folded")
+ok $? "the folded file parses: every line 'stack count'" || diag "$sum"
+json_check "$TMPD/l.json" "
+p = d['runs'][0]['profile']
+p['valid'] and p['samples'] == $sum and p['samples'] > 0 and p['frequency'] == 999 and p['lost'] >= 0"
+ok $? "its counts add up to the JSON's samples ($sum)"
+# The verifier inlines bpf_loop() into the program (its loop runs inside
+# the JIT'ed image), so the helper has no frame of its own: the loop's time
+# is our program's and its callback's, both named and marked ours.
+json_check "$TMPD/l.json" "
+top = d['runs'][0]['profile']['top'][:5]
+names = [t['function'] for t in top if t['ours']]
+any(n.startswith('bpf_prog_') and n.endswith('_bpf_loop_test_run') for n in names)"
+ok $? "our bpf_loop program's bpf_prog_<tag>_ symbol is among the top 5, marked ours" ||
+	diag "$(grep -A12 '^Profile' <<<"$OUT")"
+json_check "$TMPD/l.json" "
+top = d['runs'][0]['profile']['top'][:5]
+any(t['ours'] and t['function'].endswith('_empty_callback') for t in top)"
+ok $? "its bpf_loop callback too (the inlined loop's other half)"
+json_check "$TMPD/l.json" "
+p = d['runs'][0]['profile']; r = d['runs'][0]
+ns = 1000 / r['metrics']['throughput']['mean']
+all(abs(t['ns_per_op'] - t['self_share'] * ns) <= 1e-6 * ns for t in p['top'])"
+ok $? "ns/op attributed = self share x the run's ns/op (1000 / M ops/s)"
+grep -q '^# ns_per_op=[0-9.e+-]*$' "$TMPD/l.folded" && grep -q '^# ours=bpf_prog_' "$TMPD/l.folded"
+ok $? "the folded file's header: ns_per_op and our programs, in lines the tools skip"
+xml_ok "$TMPD/l.svg"
+ok $? "the SVG is well-formed XML"
+grep -q '<title>bpfbench -w 0 -d 1 bpf-loop</title>' "$TMPD/l.svg" &&
+	grep -q 'at 999 Hz on [0-9]* CPUs, [0-9]* samples' "$TMPD/l.svg"
+ok $? "its title has the run and its conditions"
+
+run -q -w0 -d1 --folded "$TMPD/m.folded" map-lookup --map_type hash
+[ "$RC" -eq 0 ] && grep -Eq 'htab_map_lookup_elem|lookup_nulls_elem_raw' "$TMPD/m.folded"
+ok $? "a hash map's lookup is in map-lookup's profile (--folded implies --profile)" ||
+	diag "$ERR" "$(grep -A8 '^Profile' <<<"$OUT")"
+
+# An ab side's profile: its repetitions' samples add up in its result.
+run ab "-w0 -d1 --profile noop" "-w0 -d1 noop" -r 1 --json "$TMPD/ab.json"
+[ "$RC" -eq 0 ] && json_check "$TMPD/ab.json" "
+a, b = d['runs']
+p = a['profile']
+p['valid'] and p['samples'] > 0 and any(t['ours'] for t in p['top'][:3]) and 'profile' not in b"
+ok $? "ab: the side with --profile has its profile in the JSON, the other none" || diag "$ERR"
+
+# The sampler's fds: one per online CPU while the run measures, none in a command it profiles.
+# interrupted_run ARGS...: a noop run stopped by SIGINT after its first
+# sample; FDS its perf fds then, RC its exit status
+interrupted_run() {
+	local i
+	bg_start -w0 -d30 --period-ms 100 "$@" noop || return 1
+	for i in $(seq 1 100); do	# a first sample, so the interrupted run has figures
+		grep -q '^Iter' "$TMPD/bg.out" && break
+		sleep 0.1
+	done
+	FDS=$(perf_fds "$PID")
+	kill -INT "$PID"
+	wait "$PID"
+	RC=$?
+}
+interrupted_run --profile
+during=$FDS rc=$RC
+[ "$during" = "$ncpu" ] && [ "$rc" -eq 130 ]
+ok $? "$ncpu perf fds while measuring, exit 130 on SIGINT (fds $during, rc $rc)"
+grep -q '^Profile: ' "$TMPD/bg.out"
+ok $? "the interrupted run's summary still has its profile"
+now=$(kernel_objects_settle "$before")
+ok $? "nothing of ours left in the kernel after the signal ($now, before $before)"
+
+interrupted_run
+without=$FDS
+[ "$without" = 0 ]
+ok $? "no perf fd without --profile ($without)"
+
+# A command's profile: its samples alone (never ours), the command stopped after -d.
+mark="profile_t_spin_$$"
+run profile -d 1 --folded "$TMPD/c.folded" --flame "$TMPD/c.svg" -- \
+	sh -c "while :; do :; done; : $mark"
+sum=$(folded_ok "$TMPD/c.folded")
+[ "$RC" -eq 0 ] && [ "${sum:-0}" -gt 0 ] 2>/dev/null
+ok $? "profile -- CMD samples the command (rc $RC, $sum samples)" || diag "$ERR"
+! grep -Eq '\[bpfbench\]|\[libbpf' "$TMPD/c.folded" && grep -Eq '\[(dash|sh|bash)\]' "$TMPD/c.folded"
+ok $? "only the command's own stacks (its shell, none of bpfbench's)" || diag "$(head "$TMPD/c.folded")"
+! pgrep -f "$mark" >/dev/null
+ok $? "the command is stopped after -d"
+xml_ok "$TMPD/c.svg"
+ok $? "its SVG is well-formed XML"
+
+"$BPFBENCH" profile -- sleep 3 >"$TMPD/s.out" 2>&1 &
+ppid=$!
+for i in $(seq 1 50); do
+	spid=$(pgrep -P "$ppid" sleep) && break
+	sleep 0.1
+done
+cfds=$(perf_fds "$spid")
+pfds=$(perf_fds "$ppid")
+kill -INT "$ppid"
+wait "$ppid"
+[ "$cfds" = 0 ] && [ "$pfds" = "$ncpu" ] && ! kill -0 "$spid" 2>/dev/null
+ok $? "the profiler holds $ncpu perf fds, the command none (CLOEXEC); SIGINT ends both ($pfds, $cfds)"
+
+if command -v setpriv >/dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ]; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BPFBENCH" profile -- true \
+		>"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	[ "$RC" -eq 1 ] && grep -q 'perf_event_open(.*) refused: Permission denied (.*perf_event_paranoid' "$TMPD/err"
+	ok $? "unprivileged: perf_event_open's refusal named, with its cause (rc $RC)" || diag "$(cat "$TMPD/err")"
+else
+	skip "setpriv or a perf_event_paranoid that refuses an unprivileged user"
+fi
+
+run profile -- /nonexistent/cmd
+[ "$RC" -eq 1 ] && grep -q '^bpfbench: error: profile: cannot run /nonexistent/cmd' <<<"$ERR"
+ok $? "a command that cannot run: one error line, exit 1 (rc $RC)" || diag "$ERR"
+
+# --diff on crafted profiles: c shrank from half to a fifth, e is new.
+printf '# ns_per_op=8\na;b;c 10\na;b 5\na;d 5\n' >"$TMPD/A.folded"
+printf '# ns_per_op=10\na;b;c 5\na;b 5\na;d 10\na;e 5\n' >"$TMPD/B.folded"
+run profile --diff "$TMPD/A.folded" "$TMPD/B.folded"
+rows=$(grep '^ ' <<<"$OUT" | awk 'NR > 1 { print $7, $3, $6 }' | tr '\n' '|')
+[ "$RC" -eq 0 ] && [ "$rows" = "c -30.0pp -2.000|e +20.0pp +2.000|d +15.0pp +2.000|b -5.0pp +0.000|" ]
+ok $? "--diff: the crafted shifts, largest first, in share and ns/op" || diag "$OUT" "$rows"
+printf 'a;b notanumber\n' >"$TMPD/bad.folded"
+run profile --diff "$TMPD/A.folded" "$TMPD/bad.folded"
+[ "$RC" -eq 1 ] && grep -q 'bad.folded:1: not a folded stack line' <<<"$ERR"
+ok $? "a line that is no folded stack is named (rc $RC)" || diag "$ERR"
+
+# --counters: software events always, hardware ones where a PMU answers (else one skip line).
+run -q -w0 -d1 --counters --json "$TMPD/k.json" bpf-loop
+[ "$RC" -eq 0 ] && json_check "$TMPD/k.json" "
+r = d['runs'][0]; c = r['counters']
+ops = r['metrics']['throughput']['mean'] * 1e6 * r['measured_s']
+defn = all(abs(c['per_op'][k] - c['counts'][k] / c['ops']) <= 1e-9 * max(1, c['per_op'][k]) for k in c['counts'])
+cpu = 0 < c['counts']['task_clock_ns'] <= r['measured_s'] * 1e9 * $ncpu * 1.05
+c['valid'] and abs(c['ops'] - ops) <= 1e-3 * ops and defn and cpu"
+ok $? "--counters: each per-op figure is its count / the run's ops (rate x measured time)" ||
+	diag "$ERR" "$(grep '^Counters' <<<"$OUT")"
+if json_check "$TMPD/k.json" "not d['runs'][0]['counters']['pmu']"; then
+	[ "$(grep -c '^Counters: cycles, instructions, IPC, cache and branch misses per op skipped: ' <<<"$OUT")" = 1 ]
+	ok $? "no PMU here: one line says the hardware counters are skipped, and why"
+else
+	grep -q '^Counters: [0-9.]* cycles/op, [0-9.]* instructions/op, IPC ' <<<"$OUT"
+	ok $? "a PMU: cycles, instructions and IPC per op"
+fi
+
+run -w0 -d1 --profile --sweep producers=1,2 noop
+[ "$RC" -eq 2 ] && grep -q 'error: --profile profiles one run' <<<"$ERR"
+ok $? "--profile with --sweep is refused (rc $RC)" || diag "$ERR"
+run profile
+[ "$RC" -eq 2 ] && grep -q 'profile: no command' <<<"$ERR"
+ok $? "profile without a command: usage error (rc $RC)"
+done_testing
