@@ -16,150 +16,15 @@
 #include "bench.h"
 #include "cli.h"
 #include "complete.h"
+#include "complete_int.h"
 #include "opts.h"
 #include "util.h"
-
-/* What follows an option on the command line. */
-enum arg_kind {
-	ARG_FLAG,	/* nothing */
-	ARG_VALUE,	/* a value we cannot guess (a number, a CPU list) */
-	ARG_FILE,
-	ARG_CHOICE,	/* one of the option's choices */
-	ARG_OPTION,	/* the name of a global or benchmark option (plot --x) */
-};
-
-struct sub_opt {
-	const char *name;	/* as typed: "--json", "-o" */
-	enum arg_kind arg;
-	const char *help;
-};
-
-/* What a positional argument of a subcommand is. */
-enum pos_kind { POS_NONE, POS_FILE, POS_SUITE, POS_SHELL, POS_DB_ACTION };
-
-struct sub_spec {
-	const char *name;
-	const char *summary;
-	const struct sub_opt *opts;	/* NULL-name terminated */
-	enum pos_kind pos[2];		/* the first two positional arguments */
-	bool global_opts;		/* also takes the global options (suite) */
-	const struct sub_opt *shared;	/* a second table of its options, or NULL */
-};
-
-static const struct sub_opt probe_opts[] = {
-	{ "--json", ARG_FLAG, "a JSON object instead of a table" },
-	{ "--help", ARG_FLAG, "the probe's usage" },
-	{ NULL },
-};
-
-static const struct sub_opt suite_opts[] = {
-	{ "--list", ARG_FLAG, "the suites" },
-	{ "--help", ARG_FLAG, "usage, or the steps of the suite named before it" },
-	{ NULL },
-};
-
-/* What compare and ab share: the verdicts' options and how much they print. */
-static const struct sub_opt verdict_opts[] = {
-	{ "--noise", ARG_VALUE, "equal within +-PCT%" },
-	{ "--alpha", ARG_VALUE, "significance level after adjustment" },
-	{ "--adjust", ARG_VALUE, "across the rows: holm, bh or none" },
-	{ "-q", ARG_FLAG, "only the answer lines" },
-	{ "--quiet", ARG_FLAG, NULL },
-	{ "-v", ARG_FLAG, "also the methods and every column" },
-	{ "--verbose", ARG_FLAG, NULL },
-	{ "--help", ARG_FLAG, "usage" },
-	{ NULL },
-};
-
-static const struct sub_opt compare_opts[] = {
-	{ "--fail-on-regression", ARG_VALUE, "exit 1 if a slower/worse verdict changes more than PCT%" },
-	{ "--match", ARG_VALUE, "runs match on the benchmark and these parts only" },
-	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
-	{ "--paired", ARG_FLAG, "the runs of the two files are pairs, in order (as ab's)" },
-	{ "--drift", ARG_VALUE, "separate sessions' noise beyond their runs' spread, PCT%" },
-	{ "--run-noise", ARG_VALUE, "how far one run's mean strays here, PCT%: tests one run a side" },
-	{ NULL },
-};
-
-static const struct sub_opt ab_opts[] = {
-	{ "-r", ARG_VALUE, "pairs of runs" },
-	{ "--runs", ARG_VALUE, NULL },
-	{ "--seed", ARG_VALUE, "the seed of each pair's order" },
-	{ "--json", ARG_FILE, "both sides as a result file" },
-	{ "--fail-on-regression", ARG_VALUE, "exit 1 if B is slower/worse beyond PCT%" },
-	{ "--precision", ARG_VALUE, "add pairs until the CI of B/A is within +-PCT%" },
-	{ "--max-duration", ARG_VALUE, "--precision's time bound, seconds (300)" },
-	{ "--name", ARG_VALUE, "the name of A, given again the name of B" },
-	{ NULL },
-};
-
-static const struct sub_opt plot_opts[] = {
-	{ "-o", ARG_FILE, "the image, .svg or .png" },
-	{ "--output", ARG_FILE, NULL },
-	{ "--x", ARG_OPTION, "the option on the x axis" },
-	{ "--metric", ARG_VALUE, "the metrics on the y axes, NAME[,NAME...]" },
-	{ "--cdf", ARG_FLAG, "the CDF of each per-op histogram" },
-	{ "--help", ARG_FLAG, "usage" },
-	{ NULL },
-};
-
-static const struct sub_opt db_opts[] = {
-	{ "--db", ARG_VALUE, "the database: a SQLite file or postgresql://..." },
-	{ "--host", ARG_VALUE, "record: the host's name; else that host's series only" },
-	{ "--metric", ARG_VALUE, "only this metric, NAME or NAME{key}" },
-	{ "--since", ARG_VALUE, "only results dated YYYY-MM-DD or later" },
-	{ "--options", ARG_VALUE, "only runs of these measured options, as show prints them" },
-	{ "-o", ARG_FILE, "plot: the image, .svg or .png" },
-	{ "--output", ARG_FILE, NULL },
-	{ "--by-kernel", ARG_FLAG, "a kernel's runs are a series of their own" },
-	{ "--counts", ARG_FLAG, "also metrics that are exact counts" },
-	{ "--fail-on-change", ARG_VALUE, "changes: exit 1 on a change for the worse beyond PCT%" },
-	{ "--alpha", ARG_VALUE, "changes: a change point's p-value at most A" },
-	{ "--permutations", ARG_VALUE, "changes: permutations of the test" },
-	{ "--json", ARG_FLAG, "show, changes: JSON on stdout" },
-	{ "--otava-csv", ARG_FLAG, "export: the CSV Apache Otava reads" },
-	{ "-q", ARG_FLAG, "record: no line per file; changes: the summary only" },
-	{ "--quiet", ARG_FLAG, NULL },
-	{ "--help", ARG_FLAG, "usage" },
-	{ NULL },
-};
-
-static const struct sub_opt profile_opts[] = {
-	{ "--folded", ARG_FILE, "the collapsed stacks" },
-	{ "--flame", ARG_FILE, "a flame graph, .svg" },
-	{ "-d", ARG_VALUE, "seconds sampled, then the command is stopped" },
-	{ "--duration", ARG_VALUE, NULL },
-	{ "--freq", ARG_VALUE, "samples per second per CPU (999)" },
-	{ "--diff", ARG_FILE, "two folded files: which functions grew or shrank" },
-	{ "--help", ARG_FLAG, "usage" },
-	{ NULL },
-};
-
-static const struct sub_opt completion_opts[] = {
-	{ "--help", ARG_FLAG, "usage" },
-	{ NULL },
-};
-
-static const struct sub_spec sub_specs[] = {
-	{ "probe", "what this kernel lets bpfbench use", probe_opts },
-	{ "suite", "run a suite of benchmarks, one table row per step", suite_opts,
-	  { POS_SUITE }, true },
-	{ "compare", "what changed between two result files, significantly", compare_opts,
-	  { POS_FILE, POS_FILE }, false, verdict_opts },
-	{ "plot", "draw a metric against an option with gnuplot", plot_opts, { POS_FILE } },
-	{ "ab", "two command lines run alternately, then compare's verdict", ab_opts,
-	  { POS_NONE }, false, verdict_opts },
-	{ "db", "a history of results: record, show, changes, plot, export", db_opts,
-	  { POS_DB_ACTION, POS_FILE } },
-	{ "profile", "where a command's time goes: its stacks, sampled", profile_opts },
-	{ "completion", "print a bash or zsh completion script", completion_opts, { POS_SHELL } },
-};
 
 static const struct sub_spec *sub_spec(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(sub_specs); i++)
+	for (i = 0; i < nr_sub_specs; i++)
 		if (!strcmp(sub_specs[i].name, name))
 			return &sub_specs[i];
 	return NULL;
@@ -331,7 +196,7 @@ static void print_opts_fn(FILE *f)
 	if (!opts_find(global_opts, "version"))
 		list_word(f, "--", "version", "version, git commit and libbpf version");
 	fputs(") ;;\n", f);
-	for (i = 0; i < ARRAY_SIZE(sub_specs); i++) {
+	for (i = 0; i < nr_sub_specs; i++) {
 		fprintf(f, "\t'@%s')\n\t\t_bpfbench_list+=(", sub_specs[i].name);
 		print_sub_words(f, sub_specs[i].opts);
 		print_sub_words(f, sub_specs[i].shared);
@@ -471,7 +336,7 @@ static void print_arg_fn(FILE *f)
 	      "\t_bpfbench_kind=\n\t_bpfbench_choices=()\n"
 	      "\tcase $ctx:$o in\n", f);
 	/* A subcommand's own options first: probe's --json is a flag, the global one is not. */
-	for (i = 0; i < ARRAY_SIZE(sub_specs); i++) {
+	for (i = 0; i < nr_sub_specs; i++) {
 		snprintf(ctx, sizeof(ctx), "@%s", sub_specs[i].name);
 		print_sub_arg_cases(f, ctx, sub_specs[i].opts);
 		print_sub_arg_cases(f, ctx, sub_specs[i].shared);
@@ -498,7 +363,7 @@ static void print_pos_fn(FILE *f)
 	fputs("# The positional argument number $2 (from 0) of subcommand $1:\n"
 	      "# returns 1 if there is none.\n"
 	      "_bpfbench_pos()\n{\n\tcase $1:$2 in\n", f);
-	for (i = 0; i < ARRAY_SIZE(sub_specs); i++)
+	for (i = 0; i < nr_sub_specs; i++)
 		for (j = 0; j < ARRAY_SIZE(sub_specs[i].pos); j++)
 			if (sub_specs[i].pos[j] != POS_NONE)
 				fprintf(f, "\t'%s':%zu) %s ;;\n", sub_specs[i].name, j,
