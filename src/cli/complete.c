@@ -2,9 +2,7 @@
 /*
  * bash and zsh completion, printed from the tables the parser uses:
  * global_opts, bench_table (each benchmark's options and choices) and
- * suite_table.  Only the subcommands' own few options are listed here,
- * as their parsers are not table driven; tests/install.t checks each one
- * against the subcommand's --help.
+ * suite_table, and the subcommands' own few options (complete_tables.c).
  *
  * Both scripts share their data functions and most of their logic,
  * written in the common subset of bash and zsh; only the entry point
