@@ -158,8 +158,10 @@ case $KERNEL in
 	KDIR=$(cat "$WORK/kdir")
 	IMAGE=$KDIR/vmlinuz ;;
 esac
-# This run's files, appended to the kernel's initramfs as a second cpio.
+# This run's files, appended to the kernel's initramfs as a second cpio;
+# its /init replaces the one a cache made with an older init.sh.
 cp "$HERE/guest.sh" "$WORK/vm/vm/guest.sh"
+install -m 0755 "$HERE/init.sh" "$WORK/vm/init"
 pwd > "$WORK/vm/vm/cwd"
 # the files to return, each on a console of its own: hvc3, hvc4, ...
 RETARGS=()
@@ -183,7 +185,6 @@ else
 		die "a bare kernel image needs cpio and busybox-static (apt-get install cpio busybox-static)"
 	mkdir -p "$WORK/ir"/{bin,dev,proc,sys,lower,upper,newroot}
 	cp /bin/busybox "$WORK/ir/bin/"
-	install -m 0755 "$HERE/init.sh" "$WORK/ir/init"
 	[ -z "${OVERLAY_KO:-}" ] || cp "$OVERLAY_KO" "$WORK/ir/overlay.ko"
 	(cd "$WORK/ir" && find . | cpio -o -H newc --quiet) > "$WORK/initramfs"
 fi
