@@ -226,6 +226,7 @@ SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
 SAN_OMIT	:= tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
 		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
 		   tests/busy.t tests/includes.t tests/memcheck.t tests/vm.t tests/vm_boot.t \
+		   tests/vm_kernel.t tests/vm_kernel_config.t \
 		   tests/noise.t tests/testrun.t $(wildcard tests/kernel_*.t)
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
 # The sanitizer pass's tests are run through wrappers, build-san/check/NAME.t,

@@ -140,13 +140,11 @@ mkdir -p "$WORK/vm/vm"
 # anything else is a name or a package, fetched into a cache of ours
 # (kernel.sh, in the background: a signal to us is handled at once and its
 # trap ends the download).
-TREE=
 case $KERNEL in
 */*)	KDIR=
 	if [ -d "$KERNEL" ]; then
-		TREE=${KERNEL%/}
-		IMAGE=$TREE/arch/x86/boot/bzImage
-		tree_check "$TREE"
+		tree_check "${KERNEL%/}"
+		IMAGE=${KERNEL%/}/arch/x86/boot/bzImage
 	else
 		[ -f "$KERNEL" ] || die "no kernel image at $KERNEL (nor a built kernel tree)"
 		IMAGE=$KERNEL
@@ -263,9 +261,12 @@ PIDS=("${PIDS[0]}")
 
 st=$(tr -dc '0-9' < "$WORK/status" 2>/dev/null)
 # init.sh's word on a kernel that lacks what the runner needs (on the serial
-# console: the virtconsoles may be what it lacks)
-lacks=$(sed -n 's/^bpfbench-vm: the kernel lacks: *\(CONFIG_[A-Z0-9_ ]*\).*/\1/p' \
-	"$WORK/console.log" 2>/dev/null | head -1)
+# console: the virtconsoles may be what it lacks); only where the command
+# never ran (no status, or the guest's own 125)
+lacks=
+[ -n "$st" ] && [ "$st" != 125 ] ||
+	lacks=$(sed -n 's/^bpfbench-vm: the kernel lacks: *\(CONFIG_[A-Z0-9_ ]*\).*/\1/p' \
+		"$WORK/console.log" 2>/dev/null | head -1)
 [ -z "$lacks" ] ||
 	die "the kernel $KERNEL lacks $(options "$lacks"): $FRAGMENT_HINT"
 if [ "$QRC" -eq 124 ] || [ "$QRC" -eq 137 ]; then
