@@ -59,7 +59,7 @@ ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 DOCDIR		:= $(PREFIX)/share/doc/bpfbench
 VMDIR		:= $(PREFIX)/share/bpfbench/vm
 VM_FILES	:= scripts/vm/run.sh scripts/vm/ab.sh scripts/vm/kernel.sh scripts/vm/init.sh \
-		   scripts/vm/guest.sh scripts/vm/kernels scripts/vm/lib.sh
+		   scripts/vm/guest.sh scripts/vm/kernels scripts/vm/lib.sh scripts/vm/bpfbench.config
 INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 		   $(ZSHCOMPDIR)/_bpfbench $(DOCDIR)/README.md $(DOCDIR)/LICENSE \
 		   $(DOCDIR)/bpfbench-result.schema.json $(addprefix $(VMDIR)/,$(notdir $(VM_FILES)))

@@ -83,7 +83,7 @@ ok $? "--kernel ./7.3: the tree" || diag "exit $RC: $ERR" "$(booted)"
 # a tree that cannot run: said before any boot
 tree "$TMPD/novfs" VIRTIO_FS= DEVTMPFS=
 vm --kernel "$TMPD/novfs" -- true
-one_error 125 "the kernel tree $TMPD/novfs lacks CONFIG_DEVTMPFS, CONFIG_VIRTIO_FS: merge scripts/vm/bpfbench.config" \
+one_error 125 "the kernel tree $TMPD/novfs lacks CONFIG_DEVTMPFS, CONFIG_VIRTIO_FS: merge $ROOT/scripts/vm/bpfbench.config" \
 	"a tree whose .config lacks virtiofs and devtmpfs: exit 125 naming both and the fragment"
 [ ! -e "$TMPD/qargs" ]
 ok $? "... before the boot"
@@ -121,7 +121,7 @@ ok $? "init.sh's check: a guest with all the runner needs lacks nothing" || diag
 guest "$TMPD/g-novfs" sysfs proc tmpfs devtmpfs devpts cgroup2 bpf fuse overlay
 start=$SECONDS
 FAKE_GUEST_ROOT=$TMPD/g-novfs vm kcheck --kernel "$TMPD/linux" --timeout 60 -- true
-one_error 125 "the kernel $TMPD/linux lacks CONFIG_VIRTIO_FS: merge scripts/vm/bpfbench.config" \
+one_error 125 "the kernel $TMPD/linux lacks CONFIG_VIRTIO_FS: merge $ROOT/scripts/vm/bpfbench.config" \
 	"a booted kernel without virtiofs: exit 125, one line naming CONFIG_VIRTIO_FS and the fragment"
 [ $((SECONDS - start)) -lt 30 ]
 ok $? "... at once, not at --timeout"

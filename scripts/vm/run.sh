@@ -51,7 +51,7 @@ die() { echo "bpfbench-vm: error: $1" >&2; exit "${2:-125}"; }
 RUNNER_NEEDS="VIRTIO_PCI VIRTIO_CONSOLE SERIAL_8250_CONSOLE BLK_DEV_INITRD BINFMT_ELF
 	BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS TMPFS UNIX98_PTYS FUSE_FS VIRTIO_FS CGROUPS
 	BPF_SYSCALL MAGIC_SYSRQ"
-FRAGMENT_HINT="merge scripts/vm/bpfbench.config into the kernel's .config (doc/kernel-dev.md)"
+FRAGMENT_HINT="merge $HERE/bpfbench.config into the kernel's .config (doc/kernel-dev.md)"
 # options: "CONFIG_A CONFIG_B" as "CONFIG_A, CONFIG_B"
 options() { local w; read -ra w <<<"$*"; (IFS=,; echo "${w[*]}") | sed 's/,/, /g'; }
 
