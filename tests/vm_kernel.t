@@ -80,6 +80,16 @@ popd >/dev/null
 [ "$RC" -eq 0 ] && [ "$(booted)" = "./7.3/arch/x86/boot/bzImage" ]
 ok $? "--kernel ./7.3: the tree" || diag "exit $RC: $ERR" "$(booted)"
 
+# ab --kernel with two trees (through the binary, as a developer runs it)
+tree "$TMPD/linux-b"
+BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \
+	"$BPFBENCH" ab --kernel "$TMPD/linux" --kernel "$TMPD/linux-b/" -r 1 --seed 1 \
+	"noop -w0 -d0.2 --period-ms 100" >"$TMPD/out" 2>"$TMPD/err"
+RC=$?
+[ "$RC" -eq 0 ] && grep -q "A on kernel $TMPD/linux\$" "$TMPD/err" &&
+	grep -q "B on kernel $TMPD/linux-b/\$" "$TMPD/err" && grep -qE '^noop: ab: ' "$TMPD/out"
+ok $? "ab --kernel TREE --kernel TREE/: both trees run, an answer" || diag "exit $RC" "$(cat "$TMPD/err")"
+
 # a tree that cannot run: said before any boot
 tree "$TMPD/novfs" VIRTIO_FS= DEVTMPFS=
 vm --kernel "$TMPD/novfs" -- true
