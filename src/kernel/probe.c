@@ -220,7 +220,7 @@ static const struct {
 	[PROBE_MEMCG]			= { "memcg", probe_memcg, "MEMCG" },
 	[PROBE_TRACEFS]			= { "tracefs", probe_tracefs, "FTRACE" },
 	[PROBE_BPFFS]			= { "bpffs", probe_bpffs, "BPF_SYSCALL" },
-	[PROBE_KALLSYMS]		= { "kallsyms", probe_kallsyms, "KALLSYMS KALLSYMS_ALL" },
+	[PROBE_KALLSYMS]		= { "kallsyms", probe_kallsyms, "KALLSYMS" },
 	[PROBE_BTF_VMLINUX]		= { "btf_vmlinux", probe_btf_vmlinux, "DEBUG_INFO_BTF" },
 };
 
