@@ -61,7 +61,7 @@ ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 DOCDIR		:= $(PREFIX)/share/doc/bpfbench
 VMDIR		:= $(PREFIX)/share/bpfbench/vm
 VM_FILES	:= scripts/vm/run.sh scripts/vm/ab.sh scripts/vm/kernel.sh scripts/vm/init.sh \
-		   scripts/vm/guest.sh scripts/vm/kernels scripts/vm/lib.sh
+		   scripts/vm/guest.sh scripts/vm/kernels scripts/vm/lib.sh scripts/vm/bpfbench.config
 INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 		   $(ZSHCOMPDIR)/_bpfbench $(DOCDIR)/README.md $(DOCDIR)/LICENSE \
 		   $(DOCDIR)/bpfbench-result.schema.json $(addprefix $(VMDIR)/,$(notdir $(VM_FILES)))
@@ -228,6 +228,7 @@ SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
 SAN_OMIT	:= tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
 		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
 		   tests/busy.t tests/includes.t tests/memcheck.t tests/vm.t tests/vm_boot.t \
+		   tests/vm_kernel.t tests/vm_kernel_config.t \
 		   tests/noise.t tests/testrun.t $(wildcard tests/kernel_*.t)
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
 # The sanitizer pass's tests are run through wrappers, build-san/check/NAME.t,

@@ -7,9 +7,9 @@
 #         [--noise PCT] [--alpha A] [--fail-on-regression PCT] "ARGS"
 #
 # A kernel is a name of scripts/vm/kernels (7.3, 6.12), a Debian package
-# name or a vmlinuz path (./FILE or /FILE).  Without KVM both sides run on
-# an emulated CPU: the verdicts then compare emulations, and the run says
-# so.  --json FILE must be a new name: bpfbench gives one in a private
+# name, a vmlinuz path or a built kernel tree (./FILE, /DIR: run.sh).
+# Without KVM both sides run on an emulated CPU: the verdicts then compare
+# emulations, and the run says so.  --json FILE must be a new name: bpfbench gives one in a private
 # directory of its own and writes the user's file itself, on the host,
 # through the checks every output of it has (src/orchestrate/vm.c).  Exit
 # status as compare's; 2 bad usage; 125 no work directory; a failed run's

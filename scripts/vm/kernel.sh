@@ -214,7 +214,7 @@ fetch() {
 	local spec=$1 suite= ver= pkgs_s= pkgs=() p n f kdir kver tmp got=() pinned= names
 	names=$(awk '!/^#/ && NF { printf "%s%s", s, $1; s = ", " }' "$HERE/kernels")
 	[[ $spec =~ ^[A-Za-z0-9][A-Za-z0-9.+~_-]*$ ]] ||
-		die "kernel '$spec' is neither a name ($names) nor a Debian package name (exact: no patterns); a file is given as a path (./FILE, /FILE)" 2
+		die "kernel '$spec' is neither a name ($names) nor a Debian package name (exact: no patterns); a file or a built tree is given as a path (./FILE, /DIR)" 2
 	read -r suite ver pkgs_s < <(awk -v n="$spec" '$1 == n { $1 = ""; print; exit }' \
 		"$HERE/kernels" || true) || true
 	if [ -n "${suite:-}" ]; then
@@ -223,7 +223,7 @@ fetch() {
 	elif [[ $spec == linux-* ]]; then
 		pkgs=("$spec"); ver=
 	else
-		die "unknown kernel '$spec': give a name from scripts/vm/kernels ($names), a Debian package name or a vmlinuz path (./FILE, /FILE)" 2
+		die "unknown kernel '$spec': give a name from scripts/vm/kernels ($names), a Debian package name, a vmlinuz path or a built tree (./FILE, /DIR)" 2
 	fi
 	cache_prepare
 	apt_setup

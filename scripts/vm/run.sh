@@ -9,8 +9,11 @@
 # runner's.  The runner's own failures: 2 bad usage, 124 the VM outlived
 # --timeout (killed), 125 no QEMU, no kernel, or the guest gave no status.
 # A kernel is a name of scripts/vm/kernels or an exact Debian package name
-# (kernel.sh), a file only as a path (./vmlinuz, /boot/vmlinuz-...): a file
-# that happens to be called 7.3 in the current directory is never booted.
+# (kernel.sh); a path (with a /: ./vmlinuz, /boot/vmlinuz-..., ~/linux/) is
+# an image file or a built kernel tree (its arch/x86/boot/bzImage, its
+# .config checked first): a file or directory that happens to be called 7.3
+# in the current directory is never booted.  A kernel that lacks an option
+# the runner needs is named (scripts/vm/bpfbench.config, doc/kernel-dev.md).
 # --return-file NAME: the file the guest's command writes at
 # /run/bpfbench-vm/out/NAME comes back as DIR/NAME (a directory of the
 # caller's, private: bpfbench then writes the user's output from it, on the
@@ -38,6 +41,47 @@ RETURNS=()
 . "$HERE/lib.sh"
 
 die() { echo "bpfbench-vm: error: $1" >&2; exit "${2:-125}"; }
+
+# What the runner needs built into a kernel (=y: the bare image's initramfs
+# loads no modules but overlay.ko): the QEMU command line below (virtio-pci,
+# the virtconsoles, ttyS0, an initrd) and the mounts of init.sh and guest.sh.
+# A tree's .config is checked against it before the boot; init.sh checks
+# what it can see of it after (its NEEDS); scripts/vm/bpfbench.config holds
+# it all (tests/vm_kernel_config.t).
+RUNNER_NEEDS="VIRTIO_PCI VIRTIO_CONSOLE SERIAL_8250_CONSOLE BLK_DEV_INITRD BINFMT_ELF
+	BINFMT_SCRIPT PROC_FS SYSFS DEVTMPFS TMPFS UNIX98_PTYS FUSE_FS VIRTIO_FS CGROUPS
+	BPF_SYSCALL MAGIC_SYSRQ"
+FRAGMENT_HINT="merge $HERE/bpfbench.config into the kernel's .config (doc/kernel-dev.md)"
+# options: "CONFIG_A CONFIG_B" as "CONFIG_A, CONFIG_B"
+options() { local w; read -ra w <<<"$*"; (IFS=,; echo "${w[*]}") | sed 's/,/, /g'; }
+
+# tree_check TREE: a built tree (make bzImage, in place or O=TREE) whose
+# .config has what the runner needs; its overlay.ko goes into the
+# initramfs if overlayfs is a module.  The tree's own files only: a link
+# there could point anywhere.
+tree_check() {
+	local t=$1 o v lacks='' mods=
+	[ -f "$t/arch/x86/boot/bzImage" ] && [ ! -L "$t/arch/x86/boot/bzImage" ] ||
+		die "$t is a directory but no built kernel tree: no arch/x86/boot/bzImage (make bzImage there)"
+	[ -f "$t/.config" ] && [ ! -L "$t/.config" ] ||
+		die "the kernel tree $t has no .config: not a tree built by make"
+	for o in $RUNNER_NEEDS; do
+		v=$(sed -n "s/^CONFIG_$o=//p" "$t/.config")
+		case $v in
+		y)	;;
+		m)	mods="$mods CONFIG_$o" ;;
+		*)	lacks="$lacks CONFIG_$o" ;;
+		esac
+	done
+	[ -z "$lacks" ] || die "the kernel tree $t lacks $(options "$lacks"): $FRAGMENT_HINT"
+	[ -z "$mods" ] ||
+		die "the kernel tree $t has $(options "$mods") as a module: the runner loads none; build it in (=y): $FRAGMENT_HINT"
+	OVERLAY_KO=
+	if grep -qx 'CONFIG_OVERLAY_FS=m' "$t/.config" && [ -f "$t/fs/overlayfs/overlay.ko" ] &&
+		[ ! -L "$t/fs/overlayfs/overlay.ko" ]; then
+		OVERLAY_KO=$t/fs/overlayfs/overlay.ko
+	fi
+}
 usage() {
 	sed -n '4,7s/^# \{0,3\}//p' "$0" | sed 's/^run.sh/Usage: bpfbench-vm/'
 	exit "${1:-0}"
@@ -92,13 +136,19 @@ done
 private_dir bpfbench-vm. || die "cannot make a work directory in ${TMPDIR:-/tmp}"
 WORK=$PRIVATE_DIR
 mkdir -p "$WORK/vm/vm"
-# The kernel: a path names a file; anything else is a name or a package,
-# fetched into a cache of ours (kernel.sh, in the background: a signal to
-# us is handled at once and its trap ends the download).
+# The kernel: a path names a built tree (a directory) or an image file;
+# anything else is a name or a package, fetched into a cache of ours
+# (kernel.sh, in the background: a signal to us is handled at once and its
+# trap ends the download).
 case $KERNEL in
-*/*)	[ -f "$KERNEL" ] || die "no kernel image at $KERNEL"
-	KDIR=
-	IMAGE=$KERNEL ;;
+*/*)	KDIR=
+	if [ -d "$KERNEL" ]; then
+		tree_check "${KERNEL%/}"
+		IMAGE=${KERNEL%/}/arch/x86/boot/bzImage
+	else
+		[ -f "$KERNEL" ] || die "no kernel image at $KERNEL (nor a built kernel tree)"
+		IMAGE=$KERNEL
+	fi ;;
 *)	bash "$HERE/kernel.sh" fetch "$KERNEL" >"$WORK/kdir" &
 	KPID=$!
 	wait "$KPID" || exit $?
@@ -106,8 +156,10 @@ case $KERNEL in
 	KDIR=$(cat "$WORK/kdir")
 	IMAGE=$KDIR/vmlinuz ;;
 esac
-# This run's files, appended to the kernel's initramfs as a second cpio.
+# This run's files, appended to the kernel's initramfs as a second cpio;
+# its /init replaces the one a cache made with an older init.sh.
 cp "$HERE/guest.sh" "$WORK/vm/vm/guest.sh"
+install -m 0755 "$HERE/init.sh" "$WORK/vm/init"
 pwd > "$WORK/vm/vm/cwd"
 # the files to return, each on a console of its own: hvc3, hvc4, ...
 RETARGS=()
@@ -131,7 +183,7 @@ else
 		die "a bare kernel image needs cpio and busybox-static (apt-get install cpio busybox-static)"
 	mkdir -p "$WORK/ir"/{bin,dev,proc,sys,lower,upper,newroot}
 	cp /bin/busybox "$WORK/ir/bin/"
-	install -m 0755 "$HERE/init.sh" "$WORK/ir/init"
+	[ -z "${OVERLAY_KO:-}" ] || cp "$OVERLAY_KO" "$WORK/ir/overlay.ko"
 	(cd "$WORK/ir" && find . | cpio -o -H newc --quiet) > "$WORK/initramfs"
 fi
 (cd "$WORK/vm" && find . | cpio -o -H newc --quiet) >> "$WORK/initramfs" ||
@@ -208,6 +260,15 @@ for p in "${PIDS[@]:1}"; do wait "$p" 2>/dev/null; done
 PIDS=("${PIDS[0]}")
 
 st=$(tr -dc '0-9' < "$WORK/status" 2>/dev/null)
+# init.sh's word on a kernel that lacks what the runner needs (on the serial
+# console: the virtconsoles may be what it lacks); only where the command
+# never ran (no status, or the guest's own 125)
+lacks=
+[ -n "$st" ] && [ "$st" != 125 ] ||
+	lacks=$(sed -n 's/^bpfbench-vm: the kernel lacks: *\(CONFIG_[A-Z0-9_ ]*\).*/\1/p' \
+		"$WORK/console.log" 2>/dev/null | head -1)
+[ -z "$lacks" ] ||
+	die "the kernel $KERNEL lacks $(options "$lacks"): $FRAGMENT_HINT"
 if [ "$QRC" -eq 124 ] || [ "$QRC" -eq 137 ]; then
 	echo "bpfbench-vm: error: the VM did not finish within $TIMEOUT s (--timeout); its console's end:" >&2
 	tail -5 "$WORK/console.log" | sed 's/^/  /' >&2

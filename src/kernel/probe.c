@@ -184,38 +184,44 @@ static int probe_btf_vmlinux(char *d, size_t len)
 	return 1;
 }
 
+/*
+ * kconfig: the options (CONFIG_ left off) a kernel needs for the probe to
+ * find the feature; scripts/vm/bpfbench.config has them all, which
+ * tests/vm_kernel_config.t checks against this column.
+ */
 static const struct {
 	const char *name;
 	probe_fn fn;
+	const char *kconfig;
 } probes[PROBE__COUNT] = {
-	[PROBE_BPF_SYSCALL]		= { "bpf_syscall", probe_bpf_syscall },
-	[PROBE_PRIV]			= { "privileges", probe_priv },
-	[PROBE_PROG_XDP]		= { "prog_xdp", probe_prog_xdp },
-	[PROBE_PROG_RAW_TP]		= { "prog_raw_tp", probe_prog_raw_tp },
-	[PROBE_PROG_TRACING]		= { "prog_tracing", probe_prog_tracing },
-	[PROBE_PROG_SYSCALL]		= { "prog_syscall", probe_prog_syscall },
-	[PROBE_TRIG_TEST_RUN]		= { "trigger_test_run", probe_trig_test_run },
-	[PROBE_TRIG_TEST_RUN_ON_CPU]	= { "trigger_test_run_on_cpu", probe_trig_test_run_on_cpu },
-	[PROBE_TRIG_RAW_TP]		= { "trigger_raw_tp", probe_trig_raw_tp },
-	[PROBE_TRIG_TP_BTF]		= { "trigger_tp_btf", probe_trig_tp_btf },
-	[PROBE_TRIG_FENTRY]		= { "trigger_fentry", probe_trig_fentry },
-	[PROBE_HELPER_BPF_LOOP]		= { "helper_bpf_loop", probe_helper_bpf_loop },
-	[PROBE_MAP_HASH]		= { "map_hash", probe_map_hash },
-	[PROBE_MAP_PERCPU_HASH]		= { "map_percpu_hash", probe_map_percpu_hash },
-	[PROBE_MAP_LRU_HASH]		= { "map_lru_hash", probe_map_lru_hash },
-	[PROBE_MAP_ARRAY]		= { "map_array", probe_map_array },
-	[PROBE_MAP_PERCPU_ARRAY]	= { "map_percpu_array", probe_map_percpu_array },
-	[PROBE_MAP_RINGBUF]		= { "map_ringbuf", probe_map_ringbuf },
-	[PROBE_MAP_PERF_EVENT_ARRAY]	= { "map_perf_event_array", probe_map_perf_event_array },
-	[PROBE_MAP_BLOOM_FILTER]	= { "map_bloom_filter", probe_map_bloom_filter },
-	[PROBE_MAP_LPM_TRIE]		= { "map_lpm_trie", probe_map_lpm_trie },
-	[PROBE_MAP_BATCH_OPS]		= { "map_batch_ops", probe_map_batch_ops },
-	[PROBE_RB_OVERWRITE]		= { "rb_overwrite", probe_rb_overwrite },
-	[PROBE_MEMCG]			= { "memcg", probe_memcg },
-	[PROBE_TRACEFS]			= { "tracefs", probe_tracefs },
-	[PROBE_BPFFS]			= { "bpffs", probe_bpffs },
-	[PROBE_KALLSYMS]		= { "kallsyms", probe_kallsyms },
-	[PROBE_BTF_VMLINUX]		= { "btf_vmlinux", probe_btf_vmlinux },
+	[PROBE_BPF_SYSCALL]		= { "bpf_syscall", probe_bpf_syscall, "BPF_SYSCALL NET" },
+	[PROBE_PRIV]			= { "privileges", probe_priv, "" },
+	[PROBE_PROG_XDP]		= { "prog_xdp", probe_prog_xdp, "BPF_SYSCALL NET" },
+	[PROBE_PROG_RAW_TP]		= { "prog_raw_tp", probe_prog_raw_tp, "BPF_EVENTS" },
+	[PROBE_PROG_TRACING]		= { "prog_tracing", probe_prog_tracing, "DEBUG_INFO_BTF BPF_JIT" },
+	[PROBE_PROG_SYSCALL]		= { "prog_syscall", probe_prog_syscall, "BPF_SYSCALL" },
+	[PROBE_TRIG_TEST_RUN]		= { "trigger_test_run", probe_trig_test_run, "NET" },
+	[PROBE_TRIG_TEST_RUN_ON_CPU]	= { "trigger_test_run_on_cpu", probe_trig_test_run_on_cpu, "BPF_EVENTS" },
+	[PROBE_TRIG_RAW_TP]		= { "trigger_raw_tp", probe_trig_raw_tp, "BPF_EVENTS" },
+	[PROBE_TRIG_TP_BTF]		= { "trigger_tp_btf", probe_trig_tp_btf, "BPF_EVENTS DEBUG_INFO_BTF" },
+	[PROBE_TRIG_FENTRY]		= { "trigger_fentry", probe_trig_fentry, "DEBUG_INFO_BTF BPF_JIT FUNCTION_TRACER DYNAMIC_FTRACE_WITH_DIRECT_CALLS" },
+	[PROBE_HELPER_BPF_LOOP]		= { "helper_bpf_loop", probe_helper_bpf_loop, "BPF_SYSCALL" },
+	[PROBE_MAP_HASH]		= { "map_hash", probe_map_hash, "BPF_SYSCALL" },
+	[PROBE_MAP_PERCPU_HASH]		= { "map_percpu_hash", probe_map_percpu_hash, "BPF_SYSCALL" },
+	[PROBE_MAP_LRU_HASH]		= { "map_lru_hash", probe_map_lru_hash, "BPF_SYSCALL" },
+	[PROBE_MAP_ARRAY]		= { "map_array", probe_map_array, "BPF_SYSCALL" },
+	[PROBE_MAP_PERCPU_ARRAY]	= { "map_percpu_array", probe_map_percpu_array, "BPF_SYSCALL" },
+	[PROBE_MAP_RINGBUF]		= { "map_ringbuf", probe_map_ringbuf, "BPF_SYSCALL" },
+	[PROBE_MAP_PERF_EVENT_ARRAY]	= { "map_perf_event_array", probe_map_perf_event_array, "PERF_EVENTS" },
+	[PROBE_MAP_BLOOM_FILTER]	= { "map_bloom_filter", probe_map_bloom_filter, "BPF_SYSCALL" },
+	[PROBE_MAP_LPM_TRIE]		= { "map_lpm_trie", probe_map_lpm_trie, "BPF_SYSCALL" },
+	[PROBE_MAP_BATCH_OPS]		= { "map_batch_ops", probe_map_batch_ops, "BPF_SYSCALL" },
+	[PROBE_RB_OVERWRITE]		= { "rb_overwrite", probe_rb_overwrite, "BPF_SYSCALL" },
+	[PROBE_MEMCG]			= { "memcg", probe_memcg, "MEMCG" },
+	[PROBE_TRACEFS]			= { "tracefs", probe_tracefs, "FTRACE" },
+	[PROBE_BPFFS]			= { "bpffs", probe_bpffs, "BPF_SYSCALL" },
+	[PROBE_KALLSYMS]		= { "kallsyms", probe_kallsyms, "KALLSYMS" },
+	[PROBE_BTF_VMLINUX]		= { "btf_vmlinux", probe_btf_vmlinux, "DEBUG_INFO_BTF" },
 };
 
 const char *probe_name(enum probe_id id)

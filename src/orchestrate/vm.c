@@ -349,7 +349,7 @@ int vm_exec(int argc, char **argv, bool ab)
 
 		if (!*kernel) {
 			errmsg("--kernel needs a value: a name (7.3, 6.12), a Debian package or a "
-			       "vmlinuz path (./FILE, /FILE)");
+			       "path: a vmlinuz or a built kernel tree (./FILE, /DIR)");
 			return EXIT_USAGE;
 		}
 		st = job_dir(&j) ?: run_outputs(&j, argv + rest, argc - rest);
