@@ -259,7 +259,8 @@ exec 5>&- 6>&-
 for p in "${PIDS[@]:1}"; do wait "$p" 2>/dev/null; done
 PIDS=("${PIDS[0]}")
 
-st=$(tr -dc '0-9' < "$WORK/status" 2>/dev/null)
+# (QEMU killed before it opened its files leaves none: said as such, not as bash's error)
+st=$(tr -dc '0-9' 2>/dev/null < "$WORK/status")
 # init.sh's word on a kernel that lacks what the runner needs (on the serial
 # console: the virtconsoles may be what it lacks); only where the command
 # never ran (no status, or the guest's own 125)
@@ -271,12 +272,13 @@ lacks=
 	die "the kernel $KERNEL lacks $(options "$lacks"): $FRAGMENT_HINT"
 if [ "$QRC" -eq 124 ] || [ "$QRC" -eq 137 ]; then
 	echo "bpfbench-vm: error: the VM did not finish within $TIMEOUT s (--timeout); its console's end:" >&2
-	tail -5 "$WORK/console.log" | sed 's/^/  /' >&2
+	tail -5 "$WORK/console.log" 2>/dev/null | sed 's/^/  /' >&2
+	[ -s "$WORK/console.log" ] || echo "  (nothing: the VM had not started)" >&2
 	exit 124
 fi
 if [ -z "$st" ]; then
 	echo "bpfbench-vm: error: the VM stopped without the command's exit status (QEMU exit $QRC):" >&2
-	{ tail -3 "$WORK/qemu.log"; tail -8 "$WORK/console.log"; } | sed 's/^/  /' >&2
+	{ tail -3 "$WORK/qemu.log"; tail -8 "$WORK/console.log"; } 2>/dev/null | sed 's/^/  /' >&2
 	exit 125
 fi
 exit "$st"
