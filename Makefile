@@ -220,12 +220,18 @@ SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
 # the VM runner's tests (shell scripts and a boot), the tests only a newer
 # kernel runs (they skip here; make check-kernel-ci runs them), and the two
 # that judge timing and noise, testrun.t and noise.t (ASan's slowdown is
-# what they would measure; their user-space paths run in families.t).
+# what they would measure; their user-space paths run in families.t), and
+# three whose checks are on text or JSON by tools of their own, the writers
+# they read running under the sanitizers elsewhere: install.t (completion
+# and man page: cli.t prints both completions under ASan), schema.t (the
+# JSON of every benchmark: families.t writes it) and upstream_scripts.t
+# (the kernel's scripts reading our Summary lines: families.t prints them).
 # Every other test, and any new one, runs in both passes: the core and its
 # outputs (CLI, results, JSON/CSV/Markdown, schema, compare, ab and verdicts,
 # plot, C unit tests, fuzz corpora, histograms, faults, signals, state,
 # probe, privileges, kernel stats, install).
-SAN_OMIT	:= tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
+SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t \
+		   tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
 		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
 		   tests/busy.t tests/includes.t tests/memcheck.t tests/vm.t tests/vm_boot.t \
 		   tests/vm_kernel.t tests/vm_kernel_config.t \

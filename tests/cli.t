@@ -70,6 +70,13 @@ missing=
 for s in $subs; do grep -qE "^ +bpfbench $s( |$)" <<<"$OUT" || missing+=" $s"; done
 [ -n "$subs" ] && [ -z "$missing" ]
 ok $? "--help's usage names every subcommand ($subs)" || diag "missing:$missing"
+# both completions print whole (under the sanitizers too: install.t, which
+# checks what they offer, runs in the plain pass only)
+for sh in bash zsh; do
+	run completion $sh
+	[ "$RC" -eq 0 ] && [ -z "$ERR" ] && [ "$(grep -c . <<<"$OUT")" -gt 50 ]
+	ok $? "completion $sh: a script, nothing on stderr" || diag "rc=$RC $ERR"
+done
 # testing-only options: accepted, but not in --help, the man page or completion's offers
 run rb-libbpf --help
 [ "$RC" -eq 0 ] && grep -q -- --rb-batch-cnt <<<"$OUT" && ! grep -qE -- '--rb-(total|corrupt-seq)' <<<"$OUT"
