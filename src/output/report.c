@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "flame.h"
@@ -251,20 +250,13 @@ static void stats_lines(FILE *out, const struct run_result *res)
  * How far one run's mean strays here, in % (the sd of the runs' means over
  * their mean): what compare needs to judge a single run (--run-noise).
  */
-static void runs_noise_line(FILE *out, const struct run_result *res)
+static void runs_noise_line(FILE *out, int nr_repeats, const struct run_spread *sp)
 {
-	double *v = xcalloc((size_t)res->nr_repeats, sizeof(double));
-	struct stats st;
-	int k;
+	double pct = sp->between_stddev / sp->between_mean * 100;
 
-	for (k = 0; k < res->nr_repeats; k++)
-		v[k] = res_repeat_st(res, k, 0)->mean;
-	stats_compute(v, res->nr_repeats, &st);
-	free(v);
-	if (res->nr_repeats >= 3 && st.mean > 0)
+	if (nr_repeats >= 3 && sp->between_mean > 0)
 		fprintf(out, "  one run's mean strays %.1f%% (sd of the run means): compare --run-noise "
-			"%.1f judges single runs by it\n", st.stddev / st.mean * 100,
-			st.stddev / st.mean * 100);
+			"%.1f judges single runs by it\n", pct, pct);
 }
 
 /* -r N: each repetition's mean of the first metric, and how much of the spread lies between them. */
@@ -282,7 +274,7 @@ static void runs_line(FILE *out, const struct run_result *res)
 			fmt_value(num, sizeof(num), m, res_repeat_st(res, k, 0)->mean));
 	fprintf(out, " %s; between-run stddev %s (%.0lf%% of the variance)\n", m->unit,
 		fmt_value(num, sizeof(num), m, sp.between_stddev), sp.between_share * 100);
-	runs_noise_line(out, res);
+	runs_noise_line(out, res->nr_repeats, &sp);
 }
 
 /* --kernel-stats: the kernel's count and time beside the harness's count. */

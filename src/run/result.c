@@ -125,6 +125,7 @@ void run_spread(const struct run_result *r, int m, struct run_spread *out)
 	stats_compute(means, r->nr_repeats, &st);
 	free(means);
 	between = st.stddev * st.stddev;
+	out->between_mean = st.mean;
 	out->between_stddev = st.stddev;
 	out->between_share = between + within > 0 ? between / (between + within) : 0;
 }

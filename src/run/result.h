@@ -92,6 +92,7 @@ static inline const struct stats *res_repeat_st(const struct run_result *r, int 
 }
 /* -r N: the spread of metric m's per-repetition means. */
 struct run_spread {
+	double between_mean;	/* the repetitions' means' mean */
 	double between_stddev;	/* sample stddev of the repetitions' means */
 	double between_share;	/* var(means) / (var(means) + mean within-repetition variance) */
 };
