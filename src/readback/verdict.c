@@ -243,12 +243,16 @@ static void with_unseen(struct stats_interval *ci, double drift, double run_nois
 	ci->hi = ci->est * exp(t * ci->se);
 }
 
-/* --run-noise applies where both sides are one run each, and their samples all there is. */
+/* Both sides one run each: their samples are all there is (no other side's runs to lean on). */
+static bool samples_only(const struct cmp_row *row)
+{
+	return row->one_process && row->basis != BASIS_RUNS_ONE;
+}
+
+/* --run-noise applies where the samples are all there is. */
 static double run_noise_of(const struct cmp_row *row, const struct cmp_opts *o)
 {
-	if (row->one_process && row->basis != BASIS_RUNS_ONE && o->run_noise > 0)
-		return o->run_noise;
-	return 0;
+	return samples_only(row) && o->run_noise > 0 ? o->run_noise : 0;
 }
 
 /*
@@ -483,7 +487,7 @@ static void validate(struct cmp_row *row)
  */
 static bool runs_unseen(const struct cmp_row *row, const struct cmp_opts *o)
 {
-	if (!row->one_process || row->basis == BASIS_RUNS_ONE || o->run_noise >= 0)
+	if (!samples_only(row) || o->run_noise >= 0)
 		return false;
 	return row->tested || (row->cls == CLS_NO_VERDICT && row->why != WHY_FLAT);
 }
