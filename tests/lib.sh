@@ -327,9 +327,6 @@ cgroups_of() {	# cgroups_of PID
 	find "$mnt" -maxdepth 8 -type d \( -name "bpfbench-$1" -o -name "bpfbench-*.$1" \) 2>/dev/null
 }
 
-# bg_start ARGS...: bpfbench in the background; PID, once its benchmark
-# started (false if it never did: it ended first, or 60 s passed, a wait
-# for the start, not a judge of its speed: a busy machine sets up slowly)
 # catching PID [SIG]: waits (up to 60 s) until PID has its own handler for
 # SIG (default 2, SIGINT).  A non-interactive shell starts a background job
 # with SIGINT ignored, so a signal sent before bpfbench set its handler
@@ -345,6 +342,9 @@ catching() {
 	return 1
 }
 
+# bg_start ARGS...: bpfbench in the background; PID, once its benchmark
+# started (false if it never did: it ended first, or 60 s passed, a wait
+# for the start, not a judge of its speed: a busy machine sets up slowly)
 bg_start() {
 	local i
 	# the previous run's "started" line must not be taken for this one's
