@@ -38,6 +38,14 @@ ok $? "--record: the sweep's JSON recorded into \$BPFBENCH_DB, each run with its
 run -w0 -d1 noop --record
 [ "$RC" -eq 2 ] && grep -q "^bpfbench: error: --record records the result file --json FILE writes" <<<"$ERR"
 ok $? "--record without --json FILE: a usage error before anything runs"
+BPFBENCH_DB=$TMPD/ab.db run ab "noop -w0 -d1" "noop -w0 -d1 -p 2" -r 1 -q --json "$TMPD/ab.json" --record
+[ "$RC" -eq 0 ] && grep -q "ab.json: recorded (2 runs" <<<"$OUT" &&
+	BPFBENCH_DB=$TMPD/ab.db run db show noop --metric throughput &&
+	[ "$(grep -c 'producers=2 ' <<<"$OUT")" -eq 1 ]
+ok $? "ab --json F --record: both sides recorded, each with its options" || diag "$OUT" "$ERR"
+run ab "noop -w0 -d1" "noop -w0 -d1" --record
+[ "$RC" -eq 2 ] && grep -q "^bpfbench: error: ab: --record records the file --json FILE writes" <<<"$ERR"
+ok $? "ab --record without --json FILE: a usage error before anything runs"
 
 # migration: version 1's schema and one result -> version 2, the result kept
 DB=$TMPD/old.db

@@ -157,6 +157,23 @@ vmrun --kernel "$IMAGE" -w0 -d0.3 --period-ms 100 --csv="$TMPD/k.csv" noop --md 
 ok $? "--kernel noop --js F (abbreviated): F is written on the host" || diag "exit $RC: $ERR"
 [ "$RC" -eq 0 ] && head -1 "$TMPD/k.csv" | grep -q , && grep -q '^|' "$TMPD/k.md"
 ok $? "... and --csv=F and --md F, before and after the benchmark" || diag "exit $RC: $ERR"
+# --record: the history is the host's; in the guest it would be its overlay's
+FAKES+=(BPFBENCH_DB="$TMPD/hist.db")
+vmrun --kernel "$IMAGE" noop -w0 -d0.3 --period-ms 100 --json "$TMPD/r.json" --rec
+RC1=$RC ERR1=$ERR
+vmrun db show noop
+[ "$RC1" -eq 0 ] && ! grep -q error <<<"$ERR1" && [ "$RC" -eq 0 ] && [ "$(grep -c ' throughput ' <<<"$OUT")" -eq 1 ]
+ok $? "--kernel noop --json F --rec (abbreviated): F recorded into the host's history" ||
+	diag "exit $RC1: $ERR1; show: $RC $OUT $ERR"
+vmrun --kernel "$IMAGE" noop -w0 -d0.3 --record
+one_error 2 "give --json FILE" "--kernel --record without --json: exit 2 before a boot"
+vmrun ab --kernel "$IMAGE" --kernel "$IMAGE" -r 1 --record \
+	--json "$TMPD/abr.json" "noop -w0 -d0.2 --period-ms 100"
+RC1=$RC ERR1=$ERR
+vmrun db show noop
+[ "$RC1" -eq 0 ] && [ "$RC" -eq 0 ] && [ "$(grep -c ' throughput ' <<<"$OUT")" -eq 3 ]
+ok $? "ab --kernel A --kernel B --record: both sides recorded on the host" ||
+	diag "exit $RC1: $ERR1; show: $RC $OUT $ERR"
 vmrun --kernel "$IMAGE" -w0 -d0.2 --period-ms 100 suite bpf-loop --md "$TMPD/s.md"
 [ "$RC" -eq 0 ] && grep -q '^# bpfbench: suite bpf-loop' "$TMPD/s.md"
 ok $? "--kernel ... suite NAME --md F: F written on the host" || diag "exit $RC: $ERR"

@@ -47,6 +47,7 @@ static const struct sub_opt ab_opts[] = {
 	{ "--runs", ARG_VALUE, NULL },
 	{ "--seed", ARG_VALUE, "the seed of each pair's order" },
 	{ "--json", ARG_FILE, "both sides as a result file" },
+	{ "--record", ARG_FLAG, "then record the --json FILE into the history" },
 	{ "--fail-on-regression", ARG_VALUE, "exit 1 if B is slower/worse beyond PCT%" },
 	{ "--precision", ARG_VALUE, "add pairs until the CI of B/A is within +-PCT%" },
 	{ "--max-duration", ARG_VALUE, "--precision's time bound, seconds (300)" },

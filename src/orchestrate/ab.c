@@ -8,7 +8,8 @@
  *
  *   bpfbench [OPTIONS] ab "ARGS A" "ARGS B" [-r N] [--precision PCT
  *               [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]
- *               [--json FILE] [--noise PCT] [--alpha A] [--fail-on-regression PCT]
+ *               [--json FILE [--record]] [--noise PCT] [--alpha A]
+ *               [--fail-on-regression PCT]
  *
  * The runs of a pair are adjacent in time, so they are analysed as pairs
  * (compare's paired test on each pair's ratio): drift that moves both
@@ -28,6 +29,7 @@
 #include "cmp_cli.h"
 #include "compare.h"
 #include "export.h"
+#include "history.h"
 #include "runner.h"
 #include "outfile.h"
 #include "outpath.h"
@@ -67,6 +69,7 @@ struct ab_args {
 	int needed;			/* --precision: the pairs in all, once the first stage ran */
 	uint64_t seed;
 	const char *json;
+	bool record;			/* --record: the --json file into the history */
 	double precision;		/* --precision PCT: 0, a fixed number of pairs */
 	double max_duration;		/* --max-duration S: --precision's bound */
 	double reached;			/* the CI half-width of B/A at the end, % */
@@ -82,7 +85,7 @@ static void ab_usage(void)
 {
 	printf("Usage: bpfbench [OPTIONS] ab \"ARGS A\" \"ARGS B\" [-r N] [--precision PCT\n"
 	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
-	       "                  [--json FILE] [--noise PCT] [--alpha A] [--adjust M]\n"
+	       "                  [--json FILE [--record]] [--noise PCT] [--alpha A] [--adjust M]\n"
 	       "                  [--fail-on-regression PCT]\n\n"
 	       "Runs two command lines of one benchmark alternately, N pairs (default %d) in\n"
 	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
@@ -93,7 +96,8 @@ static void ab_usage(void)
 	       "needs to be within +-PCT%%, or until --max-duration (default %d s) has passed.\n"
 	       "Other options (-w, -d, -p, ...) apply to both sides.  -q: the\n"
 	       "answer lines only; -v: the methods and every column.  --json writes both sides\n"
-	       "(labelled as named).\n"
+	       "(labelled as named); --record then records that file into the history\n"
+	       "(bpfbench db; $BPFBENCH_DB or the default), as a run's --record does.\n"
 	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression.\n",
 	       AB_DEFAULT_PAIRS, AB_MAX_DURATION);
 }
@@ -198,6 +202,10 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 		return ab_value(argc, argv, i, &v) ?: ab_number("--seed", v, 0, UINT32_MAX, &a->seed);
 	if (!strcmp(arg, "--json"))
 		return ab_value(argc, argv, i, &a->json);
+	if (!strcmp(arg, "--record")) {
+		a->record = true;
+		return 0;
+	}
 	if (!strcmp(arg, "--precision"))
 		return ab_value(argc, argv, i, &v) ?: ab_real(arg, v, 0, 100, &a->precision);
 	if (!strcmp(arg, "--max-duration"))
@@ -292,6 +300,10 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 	if (!ret && a->side[0].spec.bench != a->side[1].spec.bench) {
 		errmsg("ab: A runs %s and B runs %s: ab compares two configurations of one "
 		       "benchmark", a->side[0].spec.bench->name, a->side[1].spec.bench->name);
+		ret = EXIT_USAGE;
+	}
+	if (!ret && a->record && (!a->json || !strcmp(a->json, "-"))) {
+		errmsg("ab: --record records the file --json FILE writes: give --json FILE");
 		ret = EXIT_USAGE;
 	}
 	if (!ret && a->json)
@@ -484,7 +496,9 @@ int ab_cmd(int argc, char **argv)
 		run_result_finish(&a.side[0].acc);
 		run_result_finish(&a.side[1].acc);
 		st = verdict(&a);
-		if (a.json && write_both(&a) && !st)
+		/* recorded whatever the verdict: a regression is history too */
+		if (a.json && (write_both(&a) ||
+			       (a.record && history_record_written(a.json))) && !st)
 			st = 1;
 	}
 	for (i = 0; i < 2; i++) {

@@ -11,7 +11,9 @@
  * write_file_atomic() (no planted link followed, a FIFO opened without
  * blocking) from what the VM hands back in a private directory of ours.
  * The guest's own writes stay in its discarded overlay, so without this a
- * --json file was lost with exit 0.
+ * --json file was lost with exit 0.  --record is the host's too: the
+ * guest's history would be its overlay's, so the word is taken out of the
+ * guest's command line and the file recorded here once written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "cli.h"
+#include "history.h"
 #include "opts.h"
 #include "outfile.h"
 #include "outpath.h"
@@ -46,6 +49,7 @@ struct vm_job {
 	int nr_out;
 	char dir[64];		/* the return directory */
 	int lock;
+	bool record;		/* --record: the json output into the history, here */
 };
 
 static volatile pid_t vm_child;
@@ -107,6 +111,53 @@ static int word_of(char **words, int n, const char *text)
 	return -1;
 }
 
+/* --record (or its abbreviation) among words: taken out (NULL), for the host to do. */
+static int take_record(struct vm_job *j, char **words, int n)
+{
+	size_t len;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!words[i])
+			continue;
+		len = strlen(words[i]);
+		if (len >= 4 && !strncmp(words[i], "--record", len)) {
+			words[i] = NULL;
+			j->record = true;
+		}
+	}
+	for (i = 0; i < j->nr_out && strcmp(j->out[i].name, "json"); i++)
+		;
+	if (j->record && i == j->nr_out) {
+		errmsg("--record records the result file --json FILE writes: give --json FILE");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The NULL words of args[] (taken out) closed up; args[*n] stays the NULL that ends them. */
+static void squeeze(char **args, int *n)
+{
+	int i, k = 0;
+
+	for (i = 0; i < *n; i++)
+		if (args[i])
+			args[k++] = args[i];
+	for (i = k; i < *n; i++)
+		args[i] = NULL;
+	*n = k;
+}
+
+static int record_json(const struct vm_job *j)
+{
+	int i;
+
+	for (i = 0; i < j->nr_out; i++)
+		if (!strcmp(j->out[i].name, "json"))
+			return history_record_written(j->out[i].path);
+	return 1;
+}
+
 /*
  * A run's or a suite's --json/--csv/--md FILE, as the real parse finds
  * them (abbreviated, --json=FILE, before or after the benchmark): each
@@ -164,6 +215,8 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 		}
 		add_out(j, names[i], paths[i]);
 	}
+	if (!ret && spec.opts.record)
+		ret = take_record(j, words, n);
 	run_spec_free(&spec);
 	return ret;
 }
@@ -192,7 +245,7 @@ static int ab_outputs(struct vm_job *j, char **words, int n)
 		}
 		i++;
 	}
-	return 0;
+	return take_record(j, words, n);
 }
 
 static void forward(int sig)
@@ -342,6 +395,7 @@ int vm_exec(int argc, char **argv, bool ab)
 		for (i = 2; i < argc; i++)
 			j.args[j.n++] = argv[i];
 		st = job_dir(&j) ?: ab_outputs(&j, j.args + first, j.n - first);
+		squeeze(j.args, &j.n);
 	} else {
 		/* run.sh --kernel K --return DIR --return-file NAME... -- BIN ARGS... */
 		const char *kernel = argv[1][8] == '=' ? argv[1] + 9 : argc > 2 ? argv[2] : "";
@@ -364,7 +418,8 @@ int vm_exec(int argc, char **argv, bool ab)
 		j.args[j.n++] = "--";
 		j.args[j.n++] = self;
 		for (i = rest; i < argc; i++)
-			j.args[j.n++] = argv[i];
+			if (argv[i])	/* NULL: a word taken out (--record) */
+				j.args[j.n++] = argv[i];
 	}
 	for (i = 0; i < j.nr_out; i++)
 		paths[i] = j.out[i].path;
@@ -373,6 +428,9 @@ int vm_exec(int argc, char **argv, bool ab)
 		st = 1;
 	if (!st)
 		st = write_outputs(&j, run_script(&j));
+	/* ab's exit 1 is a regression beyond --fail-on-regression: history too */
+	if (j.record && (!st || (ab && st == 1)))
+		st = record_json(&j) ?: st;
 	if (j.lock >= 0) {
 		rmdir(j.dir);
 		close(j.lock);
