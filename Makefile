@@ -73,12 +73,22 @@ INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run check test deps clean fuzz fuzzers valgrind man completion install uninstall \
+.PHONY: FORCE all run check test deps clean fuzz fuzzers valgrind man completion install uninstall \
 	vm-deps check-kernel check-kernel-ci check-busy
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: $(BUILD)/bpfbench $(UNIT_BINS) $(REPLAY_BINS) $(DOCS) $(BUILD)/tests/calib
+
+# A build whose BPF objects are another's says where they are: tests/lib.sh
+# reads the skeletons' object names there to tell our objects from others'.
+ifneq ($(abspath $(BPF_BUILD)),$(abspath $(BUILD)))
+all: $(BUILD)/bpf-build
+$(BUILD)/bpf-build: FORCE
+	@mkdir -p $(@D)
+	@echo $(abspath $(BPF_BUILD)) >$@
+endif
+FORCE:
 
 $(BPF_BUILD)/vmlinux.h:
 	@mkdir -p $(@D)
@@ -211,6 +221,9 @@ PROVE		:= prove -j$(PROVE_JOBS) -e bash --timer -f --comments
 # ... except those that judge timing or noise: they run alone, after the rest
 # (a self-comparison beside another test's bursts of load is no self-comparison).
 SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
+# The runner's real boots (QEMU under TCG: two boots, about 100 s of both
+# CPUs) are check-kernel-ci's, beside its other VM runs, not check's.
+BOOT_TESTS	:= tests/vm_boot.t
 
 # The sanitizer pass of check is there for the user-space code under ASan +
 # UBSan, not to repeat in it every kernel-side variation the family tests
@@ -254,7 +267,7 @@ SLOW_TESTS	:= tests/maps.t tests/htab_mem.t tests/busy.t tests/map_batch.t \
 		   $(call san_wrap,tests/fds.t) $(call san_wrap,tests/privileges.t) \
 		   $(call san_wrap,tests/compare.t) tests/compare_scale.t tests/hist.t tests/bpf_loop.t tests/bloom.t \
 		   tests/lpm_trie.t tests/bpf_for.t tests/bloom_latency.t $(call san_wrap,tests/profile.t)
-PAR_TESTS	:= $(filter-out $(SERIAL_TESTS),$(wildcard tests/*.t)) \
+PAR_TESTS	:= $(filter-out $(SERIAL_TESTS) $(BOOT_TESTS),$(wildcard tests/*.t)) \
 		   $(foreach t,$(filter-out $(SERIAL_TESTS),$(SAN_TESTS)),$(call san_wrap,$(t)))
 PAR_TESTS	:= $(filter $(PAR_TESTS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(PAR_TESTS))
 
@@ -288,7 +301,8 @@ check-busy: $(BUILD)/tests/load_helper
 # (scripts/vm/: KVM where /dev/kvm works, else TCG, emulated and slow).
 # KERNEL is a name of scripts/vm/kernels (7.3, 6.12) or a package name;
 # check-kernel runs TESTS (default every tests/*.t: under TCG about an hour),
-# check-kernel-ci the tests only a newer kernel can run, as .ci/run does
+# check-kernel-ci the tests only a newer kernel can run, as .ci/run does,
+# then the runner's real boots from this host (BOOT_TESTS)
 # (about 10 minutes under TCG; tests/verifier.t alone takes 16 there:
 # make check-kernel TESTS=tests/verifier.t).
 KERNEL		?= 7.3
@@ -307,6 +321,7 @@ check-kernel: vm-deps
 check-kernel-ci: vm-deps
 	$(MAKE) $(JOBS) all
 	$(VM_RUN) env BPFBENCH_BUILD=$(BUILD) prove -v --timer -e bash $(KERNEL_TESTS)
+	BPFBENCH_BUILD=$(BUILD) prove -v --timer -e bash $(BOOT_TESTS)
 
 # memcheck on a short run of each family (about 2 minutes; check runs three
 # of them).  Its own build: the valgrind headers must be there at compile time

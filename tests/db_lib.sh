@@ -215,4 +215,22 @@ PY
 	db record "$w/none.json"
 	[ "$RC" -eq 2 ] && grep -q "none.json: cannot open" <<<"$ERR"
 	ok $? "record of a missing file: one line, exit 2"
+
+	# --- export: Otava takes every metric cell as a number, an empty one stops it ---
+	python3 - "$w/series/s00.json" "$w" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+for i, p in enumerate((1, 2)):
+    e = copy.deepcopy(d)
+    e["env"]["hostname"], e["env"]["date"] = "gaphost", "2026-02-%02dT12:00:00Z" % (i + 1)
+    e["runs"][0]["options"]["producers"] = p
+    json.dump(e, open("%s/gap%d.json" % (sys.argv[2], p), "w"))
+PY
+	db record -q "$w/gap1.json" "$w/gap2.json" && db export --otava-csv noop --host gaphost
+	[ "$RC" -eq 2 ] && [ -z "$OUT" ] && grep -q "1 of 2 results have no '[a-z]*' (4 columns in all): Otava reads no empty cell" <<<"$ERR"
+	ok $? "export: two options sets (each row would lack the other's columns): refused" || diag "$OUT" "$ERR"
+	db export --otava-csv noop --host gaphost --options producers=2
+	[ "$RC" -eq 0 ] && [ "$(head -1 <<<"$OUT")" = 'time,commit,kernel,"producers=2:latency","producers=2:throughput"' ] &&
+		[ "$(wc -l <<<"$OUT")" = 2 ] && ! grep -qE ',,|,$' <<<"$OUT"
+	ok $? "export --options: one set, no empty cell" || diag "$OUT" "$ERR"
 }

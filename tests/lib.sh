@@ -130,7 +130,13 @@ if mode == "snapshot":
     sys.exit(0)
 
 names = set()
-for f in glob.glob(os.path.join(build, "*.skel.h")):
+# a build that took another's BPF objects (make check's sanitizer build) names it
+dirs = [build]
+try:
+    dirs.append(open(os.path.join(build, "bpf-build")).read().strip())
+except OSError:
+    pass
+for f in [f for d in dirs for f in glob.glob(os.path.join(d, "*.skel.h"))]:
     names.update(n[:15] for n in re.findall(r'\.name = "([^"]+)"', open(f).read()))
 trie = re.compile(r"^lf[0-9a-f]{13}$")
 snap = {k: set(v) for k, v in json.load(open(snap_path)).items()}

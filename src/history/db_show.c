@@ -197,7 +197,6 @@ static void print_csv(struct table *t)
 		csv_field(t->cols[c]);
 	}
 	putchar('\n');
-	qsort(t->cells, t->n, sizeof(*t->cells), by_time);
 	for (i = 0; i < t->n; i = j) {
 		for (c = 0; c < t->nr_cols; c++)
 			row[c] = NAN;
@@ -213,6 +212,31 @@ static void print_csv(struct table *t)
 		putchar('\n');
 	}
 	free(row);
+}
+
+/*
+ * Otava's CSV reader takes every metric cell as a number: an empty one
+ * stops it.  Results of several options sets (or metrics some results
+ * lack) would leave holes: refused, naming what to choose.  Called with
+ * the cells sorted (rows together).
+ */
+static int check_full(struct table *t)
+{
+	int *have = xcalloc(t->nr_cols, sizeof(int));
+	int i, j, c, rows = 0, gap = -1;
+
+	for (i = 0; i < t->n; i = j, rows++)
+		for (j = i; j < t->n && t->cells[j].result == t->cells[i].result; j++)
+			have[t->cells[j].col]++;
+	for (c = 0; c < t->nr_cols && gap < 0; c++)
+		if (have[c] < rows)
+			gap = c;
+	if (gap >= 0)
+		errmsg("db export: %d of %d results have no '%s' (%d columns in all): Otava reads no "
+		       "empty cell; export one options set (--options K=V,...) or one metric "
+		       "(--metric M)", rows - have[gap], rows, t->cols[gap], t->nr_cols);
+	free(have);
+	return gap >= 0 ? EXIT_USAGE : 0;
 }
 
 static void table_free(struct table *t)
@@ -253,7 +277,10 @@ int db_export(struct store *s, const struct db_args *a)
 		errmsg("db export: no recorded point of %s matches", a->f.bench);
 		ret = 1;
 	} else {
-		print_csv(&t);
+		qsort(t.cells, t.n, sizeof(*t.cells), by_time);
+		ret = check_full(&t);
+		if (!ret)
+			print_csv(&t);
 	}
 	table_free(&t);
 	return ret;
