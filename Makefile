@@ -259,14 +259,19 @@ SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/f
 # that point them at build-san: one prove schedules both passes.
 SAN_CHECK	:= build-san/check
 san_wrap	= $(SAN_CHECK)/$(notdir $(1))
-# The slowest tests of each pass (prove --timer on a 2-vCPU VM), started first.
-SLOW_TESTS	:= tests/maps.t tests/htab_mem.t tests/busy.t tests/map_batch.t \
-		   $(call san_wrap,tests/schema.t) $(call san_wrap,tests/results.t) \
-		   $(call san_wrap,tests/san/families.t) tests/upstream_scripts.t tests/schema.t \
-		   tests/vm.t tests/ringbuf.t tests/compare.t tests/results.t \
-		   $(call san_wrap,tests/fds.t) $(call san_wrap,tests/privileges.t) \
-		   $(call san_wrap,tests/compare.t) tests/compare_scale.t tests/hist.t tests/bpf_loop.t tests/bloom.t \
-		   tests/lpm_trie.t tests/bpf_for.t tests/bloom_latency.t $(call san_wrap,tests/profile.t)
+# The slowest tests of both passes, longest first (prove --timer on an idle
+# 2-vCPU VM): started first, so that the pool's tail is short tests.
+SLOW_TESTS	:= tests/vm.t tests/compare.t $(call san_wrap,tests/compare.t) tests/maps.t \
+		   $(call san_wrap,tests/san/families.t) $(call san_wrap,tests/results.t) tests/busy.t \
+		   $(call san_wrap,tests/fds.t) tests/lpm_trie.t tests/htab_mem.t $(call san_wrap,tests/ab.t) \
+		   tests/fds.t $(call san_wrap,tests/cli.t) tests/map_batch.t tests/upstream_scripts.t \
+		   $(call san_wrap,tests/outputs.t) tests/verifier.t $(call san_wrap,tests/plot.t) \
+		   $(call san_wrap,tests/privileges.t) tests/ringbuf.t tests/calib.t tests/bloom.t \
+		   tests/vm_kernel.t tests/install.t tests/bloom_latency.t tests/results.t tests/plot.t \
+		   tests/memcheck.t tests/schema.t $(call san_wrap,tests/db_pg.t) \
+		   $(call san_wrap,tests/db.t) tests/outputs.t tests/bpf_for.t \
+		   $(call san_wrap,tests/profile.t) $(call san_wrap,tests/compare_scale.t) tests/ab.t \
+		   $(call san_wrap,tests/signals.t) $(call san_wrap,tests/verifier.t)
 PAR_TESTS	:= $(filter-out $(SERIAL_TESTS) $(BOOT_TESTS),$(wildcard tests/*.t)) \
 		   $(foreach t,$(filter-out $(SERIAL_TESTS),$(SAN_TESTS)),$(call san_wrap,$(t)))
 PAR_TESTS	:= $(filter $(PAR_TESTS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(PAR_TESTS))

@@ -15,7 +15,7 @@ alarm_re=' (faster|slower|better|worse|higher|lower)$'
 # a fraction of the speed, so a fifth is as long to interrupt).
 SAN=0
 ldd "$BPFBENCH" 2>/dev/null | grep -q libasan && SAN=1
-NPAIRS=$((SAN ? 6 : 30)) NPAIRS2=$((SAN ? 8 : 40)) BIG=$((SAN ? 20 : 100))
+NPAIRS=$((SAN ? 6 : 20)) NPAIRS2=$((SAN ? 8 : 24)) BIG=$((SAN ? 20 : 100))
 maxwidth() { python3 -c 'import sys; print(max([len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")] + [0]))' "$1"; }
 # The largest count that a binomial(n, 0.05) exceeds with probability < 1%.
 binom_bound() {
@@ -32,8 +32,8 @@ print(k)' "$1"
 }
 
 # ---- false alarms: pairs drawn from one distribution ----
-# 30 pairs of one process each (30 one-second samples, AR(1) with lag-1
-# correlation 0.5: batch means) and 30 of five runs a side (10 samples a run,
+# 20 pairs of one process each (30 one-second samples, AR(1) with lag-1
+# correlation 0.5: batch means) and 20 of five runs a side (10 samples a run,
 # a 2% run-to-run effect: run means).  Each pair is one comparison of 3 rows
 # (Holm across them), so its false-alarm probability is at most alpha = 0.05.
 # Crafted runs do not stray from run to run: --run-noise 0 says so.
