@@ -210,13 +210,14 @@ run: deps
 # The builds of check use every CPU unless make was given its own -j.
 NPROC		:= $(shell nproc 2>/dev/null || echo 1)
 JOBS		:= $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
-# Both passes' tests run side by side in one prove, two per CPU: most of a
-# test's time is the fixed -d of short runs and the waits around them, not
-# CPU (make check's CPU time is about half its wall time on 2 CPUs), and a
+# Both passes' tests run side by side in one prove, three per CPU: most of a
+# test's time is the fixed -d of short runs (busy loops that stop on the
+# clock, not after a given work: they spin on whatever CPU there is) and the
+# waits around them, so more of them side by side finish sooner, and a
 # test must pass beside other BPF users and load anyway (tests/lib.sh
 # counts only the objects of its own processes; its deadlines are measured
 # under the load of the moment).  The slowest first, so the pool stays full.
-PROVE_JOBS	:= $(shell echo $$(( $(NPROC) * 2 )))
+PROVE_JOBS	:= $(shell echo $$(( $(NPROC) * 3 )))
 PROVE		:= prove -j$(PROVE_JOBS) -e bash --timer -f --comments
 # ... except those that judge timing or noise: they run alone, after the rest
 # (a self-comparison beside another test's bursts of load is no self-comparison).
