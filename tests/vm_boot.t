@@ -17,11 +17,25 @@ if ! kdir=$(bash "$ROOT/scripts/vm/kernel.sh" fetch "$KERNEL" 2>"$TMPD/fetch"); 
 fi
 release=$(cat "$kdir/release")
 
+# boot CMD...: CMD's output in out and err, its exit in RC.  An emulated
+# boot's guest kernel panicked once in about 50 (1.3 s in, "Fatal exception
+# in interrupt", before our command ran): the runner says so with exit 125
+# and the console's end; such a boot is said here and tried once more (the
+# runner's own handling is what is tested, not TCG's stability).
+boot() {
+	"$@" >"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	if [ "$RC" -eq 125 ] && grep -q 'Kernel panic' "$TMPD/err"; then
+		diag "the guest kernel panicked (TCG), tried again: $(grep -m1 'Kernel panic' "$TMPD/err")"
+		"$@" >"$TMPD/out" 2>"$TMPD/err"
+		RC=$?
+	fi
+}
+
 start=$SECONDS
-bash "$ROOT/scripts/vm/run.sh" --kernel "$KERNEL" --timeout 600 -- bash -c '
+boot bash "$ROOT/scripts/vm/run.sh" --kernel "$KERNEL" --timeout 600 -- bash -c '
 	uname -r
-	"$1" probe --json' - "$BPFBENCH" >"$TMPD/out" 2>"$TMPD/err"
-RC=$?
+	"$1" probe --json' - "$BPFBENCH"
 diag "boot, probe and power-off: $((SECONDS - start)) s"
 [ "$RC" -eq 0 ] && [ "$(head -1 "$TMPD/out")" = "$release" ]
 ok $? "the VM runs kernel $release and the commands exit 0" || diag "exit $RC" "$(head -3 "$TMPD/out")" "$(tail -5 "$TMPD/err")"
@@ -39,9 +53,7 @@ ok $? "probe there: fentry, ring buffer overwrite mode, a memory cgroup, tracefs
 # bpfbench --kernel: the --json file is written on the host, from what the
 # guest hands back (issue 31: it was written in the guest's overlay and lost)
 start=$SECONDS
-"$BPFBENCH" --kernel "$KERNEL" -w0.5 -d1 --trigger fentry noop --json "$TMPD/noop.json" \
-	>"$TMPD/out" 2>"$TMPD/err"
-RC=$?
+boot "$BPFBENCH" --kernel "$KERNEL" -w0.5 -d1 --trigger fentry noop --json "$TMPD/noop.json"
 diag "bpfbench --kernel $KERNEL noop --json F: $((SECONDS - start)) s"
 [ "$RC" -eq 0 ] && [ -s "$TMPD/noop.json" ]
 ok $? "bpfbench --kernel $KERNEL noop --json F: exit 0 and F on the host" || diag "exit $RC" "$(tail -5 "$TMPD/err")"
