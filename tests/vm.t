@@ -265,6 +265,24 @@ one_error 125 "no package linux-image-nonexistent-zzz" "a package the archive la
 BPFBENCH_VM_CACHE=$TMPD/afile/cache vmrun --kernel 7.3 probe
 one_error 125 "cannot make or write the cache $TMPD/afile/cache" "an unusable cache: one line, exit 125"
 
+# Debian's 6.1 builds the virtio drivers as modules: they go into the
+# initramfs in dependency order (read from each module), and a kernel cached
+# before they were put in gets its initramfs made again
+K61=$TMPD/cache61/kernels/6.1.0-50-cloud-amd64
+mods61() { cpio -it --quiet <"$K61/initramfs.cpio" | grep '^mods/' | sort | sed 's|mods/[0-9]*-||; s|\.ko$||' | paste -sd' '; }
+WANT61="virtio_pci_modern_dev virtio virtio_ring virtio_pci fuse virtiofs virtio_console"
+FAKE_APT_MODS=1 FAKE_APT_PKGS="linux-image-6.1.0-50-cloud-amd64=6.1.176-1" \
+	BPFBENCH_VM_CACHE=$TMPD/cache61 vmrun --kernel 6.1 probe
+[ "$RC" -eq 0 ] && [ "$(mods61)" = "$WANT61" ]
+ok $? "--kernel 6.1: its virtio modules in the initramfs, each after what it depends on" ||
+	diag "exit $RC: $ERR" "$(mods61)"
+rm "$K61/initramfs.format"
+(cd "$TMPD" && echo . | cpio -o -H newc --quiet >"$K61/initramfs.cpio")
+FAKE_APT_PKGS="linux-image-6.1.0-50-cloud-amd64=6.1.176-1" BPFBENCH_VM_CACHE=$TMPD/cache61 vmrun --kernel 6.1 probe
+[ "$RC" -eq 0 ] && [ "$(mods61)" = "$WANT61" ]
+ok $? "a cached 6.1 whose initramfs predates the modules: made again, the modules in it" ||
+	diag "exit $RC: $ERR" "$(mods61)"
+
 [ -z "$(ls -A "$TMPDIR")" ]
 ok $? "every run removed its work directory" || diag "$(ls "$TMPDIR")"
 FAKE_QEMU=sleep BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \

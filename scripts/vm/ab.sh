@@ -6,7 +6,7 @@
 #   ab.sh --kernel A --kernel B [-r N] [--seed S] [--json FILE]
 #         [--noise PCT] [--alpha A] [--fail-on-regression PCT] "ARGS"
 #
-# A kernel is a name of scripts/vm/kernels (7.3, 6.12), a Debian package
+# A kernel is a name of scripts/vm/kernels (7.3, 6.12, 6.1), a Debian package
 # name, a vmlinuz path or a built kernel tree (./FILE, /DIR: run.sh).
 # Without KVM both sides run on an emulated CPU: the verdicts then compare
 # emulations, and the run says so.  --json FILE must be a new name: bpfbench gives one in a private

@@ -42,6 +42,11 @@ fi
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
+# a kernel with the virtio drivers as modules (Debian's 6.1): kernel.sh put
+# them here in load order; one already built in refuses, which is fine
+for k in /mods/*.ko; do
+	[ ! -e "$k" ] || insmod "$k" 2>/dev/null || true
+done
 
 off() {
 	echo o >/proc/sysrq-trigger 2>/dev/null || poweroff -f

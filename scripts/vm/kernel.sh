@@ -2,7 +2,7 @@
 # Fetches a Debian kernel by package name into a cache of our own and prints
 # the directory holding its vmlinuz, modules and our initramfs.
 #
-#   kernel.sh fetch NAME|PACKAGE    NAME from scripts/vm/kernels (7.3, 6.12)
+#   kernel.sh fetch NAME|PACKAGE    NAME from scripts/vm/kernels (7.3, 6.12, 6.1)
 #   kernel.sh list                  the names known
 #
 # apt runs with a private configuration (sources, lists, cache, status) under
@@ -23,8 +23,11 @@ APTD=$CACHE/apt
 MAX_MB=${BPFBENCH_VM_MAX_MB:-400}
 CHILD=
 UNPACK=
+KO_SEEN=
 UPDATED=
 DEB=
+# the suites our private apt state knows (scripts/vm/kernels names them)
+SUITES="trixie-backports trixie sid bookworm"
 
 die() { echo "bpfbench-vm: error: $1" >&2; exit "${2:-125}"; }
 say() { echo "bpfbench-vm: $*" >&2; }
@@ -113,7 +116,7 @@ apt_setup() {
 	m=$(mirror)
 	: > "$APTD/status"
 	{
-		for s in trixie-backports trixie sid; do
+		for s in $SUITES; do
 			echo "deb [signed-by=$keyring] ${m%/} $s main"
 		done
 	} > "$APTD/etc/sources.list"
@@ -135,18 +138,23 @@ CONF
 
 papt() { APT_CONFIG="$APTD/apt.conf" "$@"; }
 
-# Lists older than a day are refreshed; a failed refresh with lists at hand
-# goes on with them.
+# Lists older than a day, or a suite without its list (one added to
+# SUITES since), are refreshed; a failed refresh with lists at hand goes on
+# with them.
 apt_update() {
+	local s stale=
 	[ -z "$UPDATED" ] || return 0
 	UPDATED=1
-	if [ -z "$(find "$APTD/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
-		say "updating the package lists of trixie, trixie-backports and sid (private apt state in $APTD)"
-		: >"$APTD/update.log"
-		bg 300 "$APTD/update.log" apt-get -q update ||
-			[ -n "$(ls "$APTD"/lists/*Packages* 2>/dev/null)" ] ||
-			die "apt-get update of Debian's archive failed (see $APTD/update.log)"
-	fi
+	for s in $SUITES; do
+		[ -n "$(find "$APTD/lists" -maxdepth 1 -name "*_dists_${s}_main_binary-amd64_Packages*" \
+			-mmin -1440 2>/dev/null)" ] || stale=1
+	done
+	[ -n "$stale" ] || return 0
+	say "updating the package lists of ${SUITES// /, } (private apt state in $APTD)"
+	: >"$APTD/update.log"
+	bg 300 "$APTD/update.log" apt-get -q update ||
+		[ -n "$(ls "$APTD"/lists/*Packages* 2>/dev/null)" ] ||
+		die "apt-get update of Debian's archive failed (see $APTD/update.log)"
 }
 
 # The newest package of the same series: linux-binary-7.3.4+deb13-cloud-amd64
@@ -190,23 +198,64 @@ download() {
 	[ -n "$DEB" ] || die "apt-get download of $pkg $ver left no .deb (see $APTD/download.log)"
 }
 
-# Busybox, the guest's first-stage init and overlay.ko (decompressed: busybox
-# insmod reads no .xz) in a cpio; the runner appends each run's own files.
+# The modules the first stage needs where the kernel has them as modules
+# (Debian's 6.1 builds virtio-pci, virtiofs and the consoles as modules;
+# 6.12 and later build them in): their file names, with dependencies.
+FIRST_STAGE_MODULES="virtio_pci virtiofs virtio_console"
+
+# ko_cat FILE: a module's bytes (busybox insmod reads no compressed module)
+ko_cat() {
+	case $1 in
+	*.xz) xz -dc "$1" ;;
+	*.zst) zstd -dqc "$1" ;;
+	*) cat "$1" ;;
+	esac
+}
+
+# ko_order DIR NAME...: the modules NAME need, dependencies first, one path a
+# line; a module the tree lacks is built in (or absent: init.sh says which
+# option is missing).  Dependencies are read from the module's .modinfo.
+ko_order() {
+	local dir=$1 name f d
+	shift
+	for name in "$@"; do
+		f=$(find "$dir" -name '*.ko*' | awk -v n="$name" '{
+			b = $0; sub(/.*\//, "", b); sub(/\.ko.*/, "", b); gsub(/-/, "_", b)
+			if (b == n && !f) { print; f = 1 } }')
+		[ -n "$f" ] || continue
+		grep -qxF -- "$f" "$KO_SEEN" && continue
+		for d in $(ko_cat "$f" | tr '\0' '\n' | sed -n '/^depends=/{s///;s/,/ /g;p;q}'); do
+			ko_order "$dir" "$d"
+		done
+		grep -qxF -- "$f" "$KO_SEEN" || echo "$f" >>"$KO_SEEN"
+	done
+}
+
+# Busybox, the guest's first-stage init, overlay.ko and the modules above in
+# load order (/mods/NN-name.ko) in a cpio; the runner appends each run's own
+# files.  initramfs.format tells a cache made before the modules were put in.
+INITRAMFS_FORMAT=2
 make_initramfs() {
-	local kdir=$1 kver=$2 root ko
+	local kdir=$1 kver=$2 root ko i=10
 	command -v cpio >/dev/null || die "cpio is missing (apt-get install cpio)"
 	[ -x /bin/busybox ] || die "busybox is missing (apt-get install busybox-static)"
 	root=$(mktemp -d "$UNPACK/initramfs.XXXXXX")
-	mkdir -p "$root"/{bin,dev,proc,sys,lower,upper,newroot}
+	mkdir -p "$root"/{bin,dev,proc,sys,lower,upper,newroot,mods}
 	cp /bin/busybox "$root/bin/busybox"
 	install -m 0755 "$HERE/init.sh" "$root/init"
 	ko=$(find "$kdir/lib/modules/$kver" -name 'overlay.ko*' | head -1)
-	case $ko in
-	*.xz) xz -dc "$ko" > "$root/overlay.ko" ;;
-	*.zst) zstd -dqc "$ko" > "$root/overlay.ko" ;;
-	?*) cp "$ko" "$root/overlay.ko" ;;
-	esac
+	[ -z "$ko" ] || ko_cat "$ko" > "$root/overlay.ko"
+	KO_SEEN=$root/ko.list
+	: >"$KO_SEEN"
+	# shellcheck disable=SC2086
+	ko_order "$kdir/lib/modules/$kver" $FIRST_STAGE_MODULES
+	while read -r ko; do
+		ko_cat "$ko" > "$root/mods/$i-$(basename "${ko%%.ko*}").ko"
+		i=$((i + 1))
+	done <"$KO_SEEN"
+	rm -f "$KO_SEEN"
 	(cd "$root" && find . | cpio -o -H newc --quiet) > "$kdir/initramfs.cpio"
+	echo "$INITRAMFS_FORMAT" > "$kdir/initramfs.format"
 	rm -rf "$root"
 }
 
@@ -234,7 +283,7 @@ fetch() {
 		fi
 		if [ -z "$pinned" ]; then
 			n=$(papt apt-cache pkgnames "${p%"${p#linux-*-}"}" 2>/dev/null | sort -V | tail -3 | paste -sd' ' || true)
-			die "Debian's trixie, trixie-backports and sid have no package $p${n:+ (the newest like it: $n)}"
+			die "Debian's ${SUITES// /, } have no package $p${n:+ (the newest like it: $n)}"
 		fi
 		n=$(newest_like "$p" || true)
 		[ -n "$n" ] || die "$p $ver is neither in the cache nor in Debian's archive, nor any of its series"
@@ -247,6 +296,13 @@ fetch() {
 	[ -n "$kver" ] || die "${got[0]} holds no vmlinuz"
 	[[ $kver =~ ^[A-Za-z0-9][A-Za-z0-9.+~_-]*$ ]] || die "${got[0]}: '$kver' is not a kernel release"
 	kdir=$CACHE/kernels/$kver
+	if [ -s "$kdir/vmlinuz" ] && [ -s "$kdir/initramfs.cpio" ] &&
+		[ "$(cat "$kdir/initramfs.format" 2>/dev/null)" != "$INITRAMFS_FORMAT" ]; then
+		UNPACK=$(mktemp -d "$CACHE/unpack.XXXXXX")
+		make_initramfs "$kdir" "$kver"
+		rm -rf "$UNPACK"
+		UNPACK=
+	fi
 	if [ ! -s "$kdir/initramfs.cpio" ] || [ ! -s "$kdir/vmlinuz" ]; then
 		UNPACK=$(mktemp -d "$CACHE/unpack.XXXXXX")
 		tmp=$UNPACK

@@ -111,6 +111,17 @@ static int word_of(char **words, int n, const char *text)
 	return -1;
 }
 
+/* The path --json FILE names among the job's outputs, or NULL. */
+static const char *json_out(const struct vm_job *j)
+{
+	int i;
+
+	for (i = 0; i < j->nr_out; i++)
+		if (!strcmp(j->out[i].name, "json"))
+			return j->out[i].path;
+	return NULL;
+}
+
 /* --record (or its abbreviation) among words: taken out (NULL), for the host to do. */
 static int take_record(struct vm_job *j, char **words, int n)
 {
@@ -126,9 +137,7 @@ static int take_record(struct vm_job *j, char **words, int n)
 			j->record = true;
 		}
 	}
-	for (i = 0; i < j->nr_out && strcmp(j->out[i].name, "json"); i++)
-		;
-	if (j->record && i == j->nr_out) {
+	if (j->record && !json_out(j)) {
 		errmsg("--record records the result file --json FILE writes: give --json FILE");
 		return EXIT_USAGE;
 	}
@@ -150,12 +159,9 @@ static void squeeze(char **args, int *n)
 
 static int record_json(const struct vm_job *j)
 {
-	int i;
+	const char *path = json_out(j);
 
-	for (i = 0; i < j->nr_out; i++)
-		if (!strcmp(j->out[i].name, "json"))
-			return history_record_written(j->out[i].path);
-	return 1;
+	return path ? history_record_written(path) : 1;
 }
 
 /*
@@ -402,7 +408,7 @@ int vm_exec(int argc, char **argv, bool ab)
 		int rest = argv[1][8] == '=' ? 2 : 3, k;
 
 		if (!*kernel) {
-			errmsg("--kernel needs a value: a name (7.3, 6.12), a Debian package or a "
+			errmsg("--kernel needs a value: a name (7.3, 6.12, 6.1), a Debian package or a "
 			       "path: a vmlinuz or a built kernel tree (./FILE, /DIR)");
 			return EXIT_USAGE;
 		}
