@@ -16,7 +16,8 @@ rnd = random.Random(34)
 for i in range(n):
     d = copy.deepcopy(base)
     d["env"]["date"] = "2026-01-%02dT12:00:00Z" % (i + 1)
-    d["env"]["kernel"] = "6.1.0-28-amd64" if i < step_at else "6.12.9-amd64"
+    # the first three on an older kernel still: a side of a change may span kernels
+    d["env"]["kernel"] = "6.1.0-27-amd64" if i < 3 else "6.1.0-28-amd64" if i < step_at else "6.12.9-amd64"
     d["env"]["git_commit"] = "c%06d" % i
     d["env"]["hostname"] = "testhost"
     run = d["runs"][0]
@@ -156,10 +157,10 @@ PY
 	db changes noop --metric throughput
 	grep -q "^noop throughput (M ops/s) on testhost: point 13 of 24" <<<"$OUT" &&
 		grep -qE "step -[0-9.]+% \[-[0-9.]+%, -[0-9.]+%\]  p 0\.0[0-9]+  regression" <<<"$OUT" &&
-		grep -q "before: [0-9]* points, .* kernel 6.1.0-28-amd64, commit c000011" <<<"$OUT" &&
-		grep -q "after:  12 points, 2026-01-13T12:00:00Z .* kernel 6.12.9-amd64, commit c000012" <<<"$OUT" &&
+		grep -q "before: [0-9]* points, .* kernel 6.1.0-28-amd64, commit c000011 (2 kernels: 6.1.0-27-amd64 .. 6.1.0-28-amd64)$" <<<"$OUT" &&
+		grep -q "after:  12 points, 2026-01-13T12:00:00Z .* kernel 6.12.9-amd64, commit c000012$" <<<"$OUT" &&
 		[ "$RC" -eq 0 ]
-	ok $? "changes: the planted 10% step found at point 13, with its CI, p, both sides' kernels and commits" ||
+	ok $? "changes: the planted 10% step found at point 13, with its CI, p, both sides' kernels (a side's span) and commits" ||
 		diag "$OUT" "$ERR"
 	db changes noop --fail-on-change 5 -q
 	[ "$RC" -eq 1 ] && grep -q "regression: noop throughput on testhost: -" <<<"$ERR" &&
@@ -177,6 +178,7 @@ t = c["throughput"]
 assert t["index"] == 12 and t["verdict"] == "regression" and -12 < t["step_pct"] < -8
 assert t["ci95_low_pct"] < t["step_pct"] < t["ci95_high_pct"] and t["p"] <= 0.02
 assert t["before"]["kernel"] == "6.1.0-28-amd64" and t["after"]["kernel"] == "6.12.9-amd64"
+assert t["before"]["kernels"] == 2 and t["after"]["kernels"] == 1
 assert c["latency"]["verdict"] == "regression" and c["latency"]["step_pct"] > 8
 PY
 	ok $? "changes --json: index, step and CI, p, verdict by the metric's direction, kernels"

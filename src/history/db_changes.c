@@ -64,6 +64,29 @@ static const char *shown_key(const struct series *sr, char *buf, size_t len)
 	return buf;
 }
 
+/* How many kernels the points [from, to) ran on, counting each change of kernel. */
+static int side_kernels(const struct series *sr, int from, int to)
+{
+	int i, k = 1;
+
+	for (i = from + 1; i < to; i++)
+		k += strcmp(sr->pt[i].kernel, sr->pt[i - 1].kernel) != 0;
+	return k;
+}
+
+/* A side's line: the kernel and commit at the change, and the kernels it spans if several. */
+static void print_side(const char *what, const struct series *sr, int from, int to,
+		       const struct point *edge)
+{
+	int k = side_kernels(sr, from, to);
+
+	printf("  %s %d points, %s .. %s, kernel %s, commit %s", what, to - from,
+	       sr->pt[from].date, sr->pt[to - 1].date, edge->kernel, edge->commit);
+	if (k > 1)
+		printf(" (%d kernels: %s .. %s)", k, sr->pt[from].kernel, sr->pt[to - 1].kernel);
+	putchar('\n');
+}
+
 static void print_change(const struct series *sr, const struct ed_cp *cp, int from, int to,
 			 const struct cp_step *sp, const struct db_args *a)
 {
@@ -76,10 +99,8 @@ static void print_change(const struct series *sr, const struct ed_cp *cp, int fr
 	       sr->n);
 	printf("  step %+.2f%% [%+.2f%%, %+.2f%%]  p %.3f  %s%s\n", sp->pct, sp->lo, sp->hi, cp->p,
 	       sp->verdict, sp->gate ? " beyond --fail-on-change" : "");
-	printf("  before: %d points, %s .. %s, kernel %s, commit %s\n", cp->at - from,
-	       sr->pt[from].date, b->date, b->kernel, b->commit);
-	printf("  after:  %d points, %s .. %s, kernel %s, commit %s\n", to - cp->at, f->date,
-	       sr->pt[to - 1].date, f->kernel, f->commit);
+	print_side("before:", sr, from, cp->at, b);
+	print_side("after: ", sr, cp->at, to, f);
 }
 
 static json_object *side_json(const struct series *sr, int from, int to, const struct point *edge)
@@ -91,6 +112,7 @@ static json_object *side_json(const struct series *sr, int from, int to, const s
 	json_object_object_add(o, "last_date", json_object_new_string(sr->pt[to - 1].date));
 	json_object_object_add(o, "kernel", json_object_new_string(edge->kernel));
 	json_object_object_add(o, "commit", json_object_new_string(edge->commit));
+	json_object_object_add(o, "kernels", json_object_new_int(side_kernels(sr, from, to)));
 	return o;
 }
 
