@@ -41,6 +41,22 @@ static void kfile_str(struct jsonw *w, const char *key, const char *path)
 		jsonw_knull(w, key);
 }
 
+/*
+ * A CPU list the kernel keeps in sysfs: an empty list reads "" on newer
+ * kernels (7.3) and the literal "(null)" on older ones (6.1, 6.12: the
+ * mask was never allocated); both are written "", so that two kernels'
+ * environments compare equal and no "(null)" reaches a reader.
+ */
+static void kfile_cpulist(struct jsonw *w, const char *key, const char *path)
+{
+	char buf[512];
+
+	if (!read_line(path, buf, sizeof(buf)))
+		jsonw_knull(w, key);
+	else
+		jsonw_kstr(w, key, strcmp(buf, "(null)") ? buf : "");
+}
+
 static void kfile_int(struct jsonw *w, const char *key, const char *path)
 {
 	char buf[64], *end;
@@ -119,8 +135,9 @@ static void kernel_config(struct jsonw *w)
 
 static void cpu_policy(struct jsonw *w)
 {
-	static const char cpu[] = "/sys/devices/system/cpu";
-	char path[256];
+	/* tests plant a CPU directory of their own (outputs.t) */
+	const char *cpu = getenv("BPFBENCH_TEST_CPU_SYSFS") ?: "/sys/devices/system/cpu";
+	char path[512];
 
 	snprintf(path, sizeof(path), "%s/cpu0/cpufreq/scaling_driver", cpu);
 	kfile_str(w, "cpufreq_driver", path);
@@ -133,9 +150,9 @@ static void cpu_policy(struct jsonw *w)
 	snprintf(path, sizeof(path), "%s/smt/active", cpu);
 	kfile_int(w, "smt_active", path);
 	snprintf(path, sizeof(path), "%s/isolated", cpu);
-	kfile_str(w, "isolated_cpus", path);
+	kfile_cpulist(w, "isolated_cpus", path);
 	snprintf(path, sizeof(path), "%s/nohz_full", cpu);
-	kfile_str(w, "nohz_full", path);
+	kfile_cpulist(w, "nohz_full", path);
 }
 
 static void bpf_knobs(struct jsonw *w)
