@@ -104,6 +104,27 @@ reps = [len({s["repeat"] for s in x["samples"]}) for x in r]
 ok $? "ab --kernel A --kernel B -r 3: six VM runs, the emulation warned, an answer on throughput, 3 runs a side, both sides' env in the JSON" ||
 	diag "rc=$RC" "$(grep -c WARNING "$TMPD/err")" "$(grep "^noop" "$TMPD/out")"
 
+# --kernel is a global option: anywhere on the line; ab's options for both
+# sides after the command line, as plain ab takes them
+BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \
+	"$BPFBENCH" ab --kernel "$IMAGE" -r 1 --seed 7 --json "$TMPD/ab2.json" "noop" \
+	--kernel="$IMAGE" -w0 -d0.2 --period-ms 100 >"$TMPD/out" 2>"$TMPD/err"
+RC=$?
+[ "$RC" -eq 0 ] && json_check "$TMPD/ab2.json" '
+o = [x["options"] for x in d["runs"]]
+len(o) == 2 and all(x["warmup"] == 0 and x["period_ms"] == 100 for x in o)'
+ok $? "ab --kernel A \"ARGS\" --kernel=B -w0 -d0.2 --period-ms 100: both sides ran with those options" ||
+	diag "exit $RC: $(tail -3 "$TMPD/err")"
+for line in "-w0 -d0.2 --period-ms 100 --kernel $IMAGE noop" "noop -w0 --kernel=$IMAGE -d0.2 --period-ms 100"; do
+	# shellcheck disable=SC2086
+	BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \
+		FAKE_QEMU_ARGS=$TMPD/qargs "$BPFBENCH" $line --json "$TMPD/anywhere.json" >"$TMPD/out" 2>"$TMPD/err"
+	RC=$?
+	[ "$RC" -eq 0 ] && grep -qx -- "$IMAGE" "$TMPD/qargs" &&
+		json_check "$TMPD/anywhere.json" 'd["runs"][0]["bench"] == "noop" and d["runs"][0]["options"]["period_ms"] == 100'
+	ok $? "bpfbench $line: the run goes to the VM, its options with it" || diag "exit $RC: $(tail -3 "$TMPD/err")"
+done
+
 # --- issue 31: the VM path holds to the host's rules ---
 FAKES=(BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd")
 mkdir -p "$TMPD/bin"

@@ -4,7 +4,7 @@
 # in random order (A B or B A), then compare's verdicts of B against A.
 #
 #   ab.sh --kernel A --kernel B [-r N] [--seed S] [--json FILE]
-#         [--noise PCT] [--alpha A] [--fail-on-regression PCT] "ARGS"
+#         [--noise PCT] [--alpha A] [--fail-on-regression PCT] "ARGS" [OPTIONS]
 #
 # A kernel is a name of scripts/vm/kernels (7.3, 6.12, 6.1), a Debian package
 # name, a vmlinuz path or a built kernel tree (./FILE, /DIR: run.sh).
@@ -25,15 +25,17 @@ SEED=$(( $(date +%s) ^ $$ ))
 JSON=
 CMP=()
 ARGS=
+EXTRA=()	# options after the command line, for both sides (-w0 -d1 ...)
 
 die() { echo "bpfbench: error: ab: $1" >&2; exit "${2:-1}"; }
-usage() { sed -n '5,6s/^# \{0,3\}//p' "$0" | sed 's/^ab.sh/Usage: bpfbench ab/'; exit 0; }
+usage() { sed -n '6,7s/^# \{0,3\}//p' "$0" | sed 's/^ab.sh/Usage: bpfbench ab/'; exit 0; }
 val() { [ "$2" -ge 2 ] || die "$1 needs a value" 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help)	usage ;;
 	--kernel)	val "$1" $#; KERNELS+=("$2"); shift 2 ;;
+	--kernel=*)	KERNELS+=("${1#--kernel=}"); shift ;;
 	-r|--runs)	val "$1" $#; [[ $2 =~ ^[1-9][0-9]*$ ]] && [ "$2" -le 100 ] ||
 				die "-r: '$2' is not an integer in [1, 100]" 2
 			PAIRS=$2; shift 2 ;;
@@ -42,15 +44,18 @@ while [ $# -gt 0 ]; do
 	--json)		val "$1" $#; JSON=$2; shift 2 ;;
 	--noise|--alpha|--fail-on-regression)
 			val "$1" $#; CMP+=("$1" "$2"); shift 2 ;;
-	-*)		die "unknown argument '$1' (see 'bpfbench ab --help')" 2 ;;
-	*)		[ -z "$ARGS" ] || die "one command line with --kernel: '$ARGS', then '$1'" 2
-			ARGS=$1; shift ;;
+	-*)		# after the command line, as plain ab: options for both sides
+			[ -n "$ARGS" ] || die "unknown argument '$1' (see 'bpfbench ab --help'; options for both sides go after \"ARGS\")" 2
+			EXTRA+=("$1"); shift ;;
+	*)		if [ -z "$ARGS" ]; then ARGS=$1; else EXTRA+=("$1"); fi	# else an option's value
+			shift ;;
 	esac
 done
 [ ${#KERNELS[@]} -eq 2 ] || die "give two kernels: --kernel A --kernel B" 2
 [ -n "$ARGS" ] || die "give the command line to run on both: \"ARGS\"" 2
 [ -x "$BIN" ] || die "no bpfbench at $BIN (BPFBENCH_BIN)"
 read -ra WORDS <<<"$ARGS"
+WORDS+=("${EXTRA[@]}")
 for w in "${WORDS[@]}"; do
 	case $w in --json*|--csv*|--md*|-r|--runs*|--sweep*)
 		die "-r, --sweep and outputs go after the command line, not in '$ARGS'" 2 ;;

@@ -203,6 +203,8 @@ void cli_usage(void)
 	       "       bpfbench suite NAME [options] | suite --list\n"
 	       "       bpfbench compare OLD.json NEW.json [options]\n"
 	       "       bpfbench ab \"ARGS A\" \"ARGS B\" [-r N] [options]\n"
+	       "       bpfbench --kernel K BENCH|suite|probe ... (in a VM on kernel K; --kernel anywhere)\n"
+	       "       bpfbench ab --kernel A --kernel B \"ARGS\" [options] (one line, two kernels)\n"
 	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [options]\n"
 	       "       bpfbench db record|show|changes|export ... (a history of results)\n"
 	       "       bpfbench profile [options] -- CMD [ARGS...] | profile --diff A B\n"

@@ -54,11 +54,39 @@ struct vm_job {
 
 static volatile pid_t vm_child;
 
+static bool is_kernel_opt(const char *word)
+{
+	return !strcmp(word, "--kernel") || !strncmp(word, "--kernel=", 9);
+}
+
+/*
+ * --kernel is a global option: written anywhere before a "--" (`-d1
+ * --kernel 7.3 noop`, `noop --kernel 7.3`), it is moved to argv[1] with
+ * its value, where the rest of this file reads it.  ab's are ab.sh's to
+ * read, anywhere after "ab".
+ */
 bool vm_wanted(int argc, char **argv, bool ab)
 {
-	int i = ab ? 2 : 1;
+	char *opt, *val;
+	int i, w;
 
-	return argc > i && (!strcmp(argv[i], "--kernel") || !strncmp(argv[i], "--kernel=", 9));
+	for (i = ab ? 2 : 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!ab && i == 1 && !strcmp(argv[i], "ab"))
+			return false;
+		if (!is_kernel_opt(argv[i]))
+			continue;
+		if (ab)
+			return true;
+		w = argv[i][8] == '=' || i + 1 == argc ? 1 : 2;
+		opt = argv[i];
+		val = w == 2 ? argv[i + 1] : NULL;
+		memmove(&argv[1 + w], &argv[1], (size_t)(i - 1) * sizeof(*argv));
+		argv[1] = opt;
+		if (val)
+			argv[2] = val;
+		return true;
+	}
+	return false;
 }
 
 /* The scripts: BPFBENCH_VM_DIR, else beside a build tree's binary, else installed (PREFIX/share). */
