@@ -167,6 +167,14 @@ ok $? "--match label,section: only those and the benchmark" || diag "$OUT"
 run compare -v "$TMPD/o.json" "$TMPD/n.json" --match label --ignore-option nr_loops
 [ "$RC" -eq 2 ]
 ok $? "--match with --ignore-option: exit 2"
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops --drift 0 --run-noise 0 --names A,B
+[ "$RC" -eq 0 ] && grep -q 'B/A \[95% CI\]' <<<"$OUT" && ! grep -qw 'NEW\|OLD' <<<"$OUT"
+ok $? "--names A,B: the sides are A and B throughout, never NEW or OLD" || diag "$OUT"
+for bad in A A, ,B A,B,C; do
+	run compare "$TMPD/o.json" "$TMPD/n.json" --names "$bad"
+	[ "$RC" -eq 2 ] && grep -q -- '--names needs two names' <<<"$ERR"
+	ok $? "--names '$bad': exit 2, said" || diag "$RC: $ERR"
+done
 jq '.runs[1].label = "row 0" | .runs[1].options.preallocated = true' "$TMPD/o.json" >"$TMPD/dup.json"
 run compare -v "$TMPD/dup.json" "$TMPD/dup.json"
 grep -q '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT" &&

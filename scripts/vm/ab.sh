@@ -154,7 +154,7 @@ if out:
 PY
 ra=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/a.json")
 rb=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/b.json")
-echo "ab: $ARGS, $PAIRS pairs in random order (seed $SEED), a fresh VM each run${EMULATED:+, EMULATED CPU (TCG)}"
+echo "ab: ${WORDS[*]}, $PAIRS pairs in random order (seed $SEED), a fresh VM each run${EMULATED:+, EMULATED CPU (TCG)}"
 echo "  A: kernel ${KERNELS[0]} ($ra)"
 echo "  B: kernel ${KERNELS[1]} ($rb)"
-"$BIN" compare "$DIR/a.json" "$DIR/b.json" --match label "${CMP[@]}"
+"$BIN" compare "$DIR/a.json" "$DIR/b.json" --match label --names A,B "${CMP[@]}"

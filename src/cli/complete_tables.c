@@ -36,6 +36,7 @@ static const struct sub_opt compare_opts[] = {
 	{ "--fail-on-regression", ARG_VALUE, "exit 1 if a slower/worse verdict changes more than PCT%" },
 	{ "--match", ARG_VALUE, "runs match on the benchmark and these parts only" },
 	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
+	{ "--names", ARG_VALUE, "what the lines call the two sides: OLD,NEW" },
 	{ "--paired", ARG_FLAG, "the runs of the two files are pairs, in order (as ab's)" },
 	{ "--drift", ARG_VALUE, "separate sessions' noise beyond their runs' spread, PCT%" },
 	{ "--run-noise", ARG_VALUE, "how far one run's mean strays here, PCT%: tests one run a side" },

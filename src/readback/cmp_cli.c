@@ -58,6 +58,21 @@ static int parse_names(const char *opt, char *text, struct cmp_args *a)
 	return 0;
 }
 
+/* --names OLD,NEW: what the answer lines call the two sides (kept pointing into argv). */
+static int parse_sides(char *text, struct cmp_args *a)
+{
+	char *comma = text ? strchr(text, ',') : NULL;
+
+	if (!comma || comma == text || !comma[1] || strchr(comma + 1, ',')) {
+		errmsg("compare: --names needs two names: OLD,NEW (e.g. A,B)");
+		return EXIT_USAGE;
+	}
+	*comma = 0;
+	a->o.old_name = text;
+	a->o.new_name = comma + 1;
+	return 0;
+}
+
 /* --opt V or --opt=V: the value, or NULL when the option is another. */
 static bool opt_is(const char *arg, const char *opt)
 {
@@ -84,7 +99,7 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 	    opt_is(arg, "--fail-on-regression") || opt_is(arg, "--noise") || opt_is(arg, "--drift") ||
 	    opt_is(arg, "--run-noise") ||
 	    opt_is(arg, "--adjust") || opt_is(arg, "--match") || opt_is(arg, "--ignore-option") ||
-	    opt_is(arg, "--json")))
+	    opt_is(arg, "--json") || opt_is(arg, "--names")))
 		++*i;	/* the value is the next word */
 	if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet") || !strcmp(arg, "-v") ||
 	    !strcmp(arg, "--verbose")) {
@@ -119,6 +134,8 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 	}
 	if (opt_is(arg, "--adjust"))
 		return parse_adjust(val, &a->o.adjust);
+	if (opt_is(arg, "--names"))
+		return parse_sides(val, a);
 	if (opt_is(arg, "--json")) {
 		if (!val || !*val) {
 			errmsg("compare: --json needs a file name ('-': stdout)");

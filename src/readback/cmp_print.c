@@ -35,7 +35,7 @@ void cmp_print_help(void)
 	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--paired] [--fail-on-regression PCT]\n"
 	       "       [--noise PCT] [--drift PCT] [--run-noise PCT] [--alpha A]\n"
 	       "       [--adjust holm|bh|none]\n"
-	       "       [--match OPT,...|--ignore-option OPT,...] [--json FILE]\n\n"
+	       "       [--match OPT,...|--ignore-option OPT,...] [--names OLD,NEW] [--json FILE]\n\n"
 	       "First a line per matching run, one of: NEW is 1.35× faster/slower than OLD\n"
 	       "(NEW/OLD × r [95%% CI]); equal (the CI inside ±--noise); cannot tell (the CI is\n"
 	       "wider, and what would narrow it); no verdict (no test is valid, why, and what\n"
@@ -61,7 +61,8 @@ void cmp_print_help(void)
 	       "--adjust M                 across the rows: holm (default), bh, none\n"
 	       "--match OPT,...            runs match on the benchmark and these parts only\n"
 	       "--ignore-option OPT,...    runs match ignoring these parts\n"
-	       "Parts: bench, suite, section, label and any recorded option.\n\n"
+	       "Parts: bench, suite, section, label and any recorded option.\n"
+	       "--names OLD,NEW            what the lines call the two sides (default OLD,NEW)\n\n"
 	       "--json FILE                the rows and verdicts as JSON ('-': stdout)\n"
 	       "Exit status: 0, 1 regression, a failed or interrupted NEW run under\n"
 	       "--fail-on-regression, or nothing matched; 2 bad usage or input.\n",
