@@ -125,6 +125,21 @@ for line in "-w0 -d0.2 --period-ms 100 --kernel $IMAGE noop" "noop -w0 --kernel=
 	ok $? "bpfbench $line: the run goes to the VM, its options with it" || diag "exit $RC: $(tail -3 "$TMPD/err")"
 done
 
+# the guest's stderr is a console, a tty whatever ours is: progress lines
+# follow the host's stderr (a terminal here: script(1)), never the guest's
+if command -v script >/dev/null; then
+	script -qec "env BPFBENCH_QEMU='$ROOT/tests/vm/fake-qemu' BPFBENCH_VIRTIOFSD='$ROOT/tests/vm/fake-virtiofsd' \
+		'$BPFBENCH' --kernel '$IMAGE' -w0 -d0.1 --period-ms 50 suite lpm-trie >/dev/null" \
+		"$TMPD/typescript" >/dev/null 2>&1
+	grep -q $'\033\[K\[1/' "$TMPD/typescript"
+	ok $? "--kernel on a terminal: the guest's suite shows its progress line" || diag "$(tail -c 300 "$TMPD/typescript")"
+	BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \
+		script -qec "BPFBENCH_STDERR_TTY=0 '$BPFBENCH' -w0 -d0.1 --period-ms 50 suite lpm-trie >/dev/null" \
+		"$TMPD/typescript" >/dev/null 2>&1
+	! grep -q $'\033\[K' "$TMPD/typescript"
+	ok $? "BPFBENCH_STDERR_TTY=0 (what --kernel hands a guest when our stderr is a file): no escape codes on a tty"
+fi
+
 # --- issue 31: the VM path holds to the host's rules ---
 FAKES=(BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd")
 mkdir -p "$TMPD/bin"

@@ -268,7 +268,7 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 	a->max_duration = AB_MAX_DURATION;
 	a->name[0] = "A";
 	a->name[1] = "B";
-	a->tty = isatty(STDERR_FILENO);
+	a->tty = stderr_is_tty();
 	a->seed = (uint64_t)time(NULL) ^ (uint64_t)getpid();
 	a->cmp = xcalloc((size_t)argc + 1, sizeof(char *));
 	a->glob = xcalloc((size_t)argc + 1, sizeof(char *));

@@ -500,7 +500,7 @@ int run_plan(struct plan *p)
 	const char *section = NULL;
 	uint64_t t0 = now_ns();
 
-	p->tty = isatty(STDERR_FILENO);
+	p->tty = stderr_is_tty();
 	for (n = 0; n < p->n && !interrupted(); n++) {
 		progress(p, n, t0);
 		if (p->steps[n].header)

@@ -422,6 +422,8 @@ int vm_exec(int argc, char **argv, bool ab)
 	}
 	snprintf(script, sizeof(script), "%s/%s", dir, ab ? "ab.sh" : "run.sh");
 	setenv("BPFBENCH_BIN", self, 1);
+	/* the guest's stderr is a console (a tty): progress lines only if ours is one */
+	setenv("BPFBENCH_STDERR_TTY", stderr_is_tty() ? "1" : "0", 1);
 	j.args[j.n++] = "bash";
 	j.args[j.n++] = script;
 	if (ab) {

@@ -484,3 +484,12 @@ int text_width(const char *s)
 		w += ((unsigned char)*s & 0xc0) != 0x80;
 	return w;
 }
+
+bool stderr_is_tty(void)
+{
+	const char *v = getenv("BPFBENCH_STDERR_TTY");
+
+	if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
+		return *v == '1';
+	return isatty(STDERR_FILENO);
+}

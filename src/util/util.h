@@ -118,5 +118,11 @@ int close_stdout(void);
 int text_width(const char *s);
 /* A write error on stdout was reported already: close_stdout() then says nothing more. */
 void stdout_error_said(void);
+/*
+ * Whether progress lines (carriage return, erase) may go to stderr: a
+ * terminal, as BPFBENCH_STDERR_TTY (0 or 1) says where it is set (--kernel
+ * sets it from the host's stderr: the guest's console is always a tty).
+ */
+bool stderr_is_tty(void);
 
 #endif
