@@ -75,6 +75,20 @@ BPFBENCH_VM_ACCEL=tcg FAKE_QEMU_ARGS=$TMPD/args fake -- true
 grep -qx 'tcg,thread=multi' "$TMPD/args" && grep -q 'emulated (TCG)' "$TMPD/err"
 ok $? "BPFBENCH_VM_ACCEL=tcg (or no /dev/kvm): TCG, said on stderr"
 
+# a guest kernel that panics while booting, before the command: booted once more
+rm -f "$TMPD/panicked"
+FAKE_QEMU=panic-once FAKE_QEMU_STATE=$TMPD/panicked fake -- bash -c 'echo ran; exit 3'
+[ "$RC" -eq 3 ] && [ "$OUT" = ran ] && grep -q "panicked while booting, before the command ran: booting once more" <<<"$ERR"
+ok $? "a guest kernel panic before the command: said, booted again, the command's output and status" ||
+	diag "exit $RC: $OUT / $ERR"
+FAKE_QEMU=panic fake -- true
+[ "$RC" -eq 125 ] && [ "$(grep -c 'booting once more' <<<"$ERR")" -eq 1 ] &&
+	grep -q "stopped without the command's exit status" <<<"$ERR"
+ok $? "... once only: a second panic is exit 125, its console's end shown" || diag "exit $RC: $ERR"
+FAKE_QEMU=panic-after fake -- true
+[ "$RC" -eq 125 ] && ! grep -q 'booting once more' <<<"$ERR"
+ok $? "a panic after the command started: never run twice, exit 125" || diag "exit $RC: $ERR"
+
 FAKE_QEMU=crash fake -- true
 [ "$RC" -eq 125 ] && grep -q "stopped without the command's exit status" <<<"$ERR"
 ok $? "QEMU failing: exit 125, its last words shown" || diag "$ERR"

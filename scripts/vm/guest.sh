@@ -44,6 +44,8 @@ for fd in 7 8 9; do stty raw -echo <&$fd 2>/dev/null; done
 . "$V/env"
 cd "$cwd" || { echo "bpfbench-vm: error: guest: no $cwd" >/dev/hvc1; echo 125 >/dev/hvc2; echo o >/proc/sysrq-trigger; }
 mkdir -p "$V/out"
+# run.sh boots again after a guest kernel panic only if this never came
+echo "bpfbench-vm: the command starts" >/dev/ttyS0 2>/dev/null
 bash "$V/job" </dev/null >&7 2>&8 7>&- 8>&- 9>&-
 st=$?
 # A file not written is sent as nothing: the host's copy stays empty and
