@@ -135,7 +135,7 @@ static void kernel_config(struct jsonw *w)
 
 static void cpu_policy(struct jsonw *w)
 {
-	/* tests plant a CPU directory of their own (outputs.t) */
+	/* tests plant a CPU directory of their own (bpf_loop.t) */
 	const char *cpu = getenv("BPFBENCH_TEST_CPU_SYSFS") ?: "/sys/devices/system/cpu";
 	char path[512];
 
