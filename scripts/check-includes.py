@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The include graph's rules (README "Architecture"); exits 1 naming each break.
+"""The include graph's rules and a family's silence (doc/architecture.md); exits 1 naming each break.
 
 A unit is a file's folder and stem: X.c, X.h and X's internal header
 X_int.h are one, so the graph is what one piece of code needs of another,
@@ -11,7 +11,14 @@ Rules:
      so every layer calls down only;
   2. a family sees only the contract: a file under benchs/ includes, of
      the core (src/), bench.h alone; its own folder and bpf/ are its own;
-  3. the core knows no benchmark: nothing under src/ includes benchs/.
+  3. the core knows no benchmark: nothing under src/ includes benchs/;
+  4. the layers' order: a folder includes only the folders of the layers
+     below its own (LAYERS, top first; folders on one layer include none
+     of each other), so no arrow of the tree runs back up;
+  5. a family prints nothing: no printf/puts/fwrite family call and no
+     stdout/stderr under benchs/ (its figures, totals and notes are the
+     result's, which the reporters draw; errmsg/skipmsg/vmsg are the
+     diagnostics' own road).
 
 Usage: check-includes.py [--graph] [ROOT]   (ROOT: the checkout, default
 this script's); --graph prints the unit graph and its cycles, and exits 0.
@@ -22,6 +29,23 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 CONTRACT = 'bench.h'
+# Top first; the folders of one entry are one layer.
+LAYERS = [
+	('src/cli',),			# the command line: main, help, completion, man page
+	('src/orchestrate',),		# suites, sweeps, ab, --kernel
+	('src/history',),		# bpfbench db
+	('src/readback',),		# result files read back: compare, plot
+	('src/output',),		# reporters and exports
+	('benchs',),			# the families, beside their BPF programs
+	('src/run',),			# the runner, the result, and its side of the contract
+	('src/args',),			# a command line into a run_spec
+	('src/bench',),			# the contract, the option engine, triggers
+	('src/stats', 'src/kernel'),	# statistics; kernel probes and files
+	('src/util', 'bpf'),		# messages and helpers; what every BPF side shares
+]
+PRINT = re.compile(r'\b(v?f?printf|dprintf|f?puts|f?putc|putchar|fwrite|perror)\s*\(|'
+		   r'\b(stdout|stderr)\b')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
 
 
 def sources(root):
@@ -42,6 +66,51 @@ def unit(path):
 	if stem.endswith('_int'):
 		stem = stem[:-len('_int')]
 	return os.path.join(d, stem)
+
+
+def layer(path):
+	"""The index of path's layer in LAYERS, or None (outside them)."""
+	for i, folders in enumerate(LAYERS):
+		for d in folders:
+			if path == d or path.startswith(d + os.sep):
+				return i
+	return None
+
+
+def folder(path):
+	"""src/X for the core, benchs or bpf otherwise: what one layer's folders are."""
+	parts = path.split(os.sep)
+	return os.path.join(*parts[:2]) if parts[0] == 'src' else parts[0]
+
+
+def layer_breaks(edges):
+	out = []
+	for f in sorted(edges):
+		for t in sorted(edges[f]):
+			a, b = layer(f), layer(t)
+			if a is None or b is None or folder(f) == folder(t):
+				continue
+			if b <= a:
+				out.append(f'an include runs back up: {f} ({folder(f)}) includes {t} '
+					   f'({folder(t)}), which is not below it')
+	return out
+
+
+def family_prints(root, files):
+	"""Every print call of a family's C file (comments and strings left out)."""
+	out = []
+	for f in files:
+		if not f.startswith('benchs' + os.sep) or f.endswith('.bpf.c'):
+			continue
+		with open(os.path.join(root, f), errors='replace') as fh:
+			text = COMMENT.sub(lambda m: '""' if m.group(0).startswith('"') else
+					   '\n' * m.group(0).count('\n'), fh.read())
+		for n, line in enumerate(text.split('\n'), 1):
+			m = PRINT.search(line)
+			if m:
+				out.append(f'a family prints: {f}:{n}: {m.group(0).rstrip("(").strip()} '
+					   '(figures, totals and notes go into the result)')
+	return out
 
 
 def resolve(root, path, name, search):
@@ -120,6 +189,8 @@ def main(argv):
 				errors.append(f'family sees more than {CONTRACT}: {f} includes {t}')
 			if f.startswith('src' + os.sep) and t.startswith('benchs' + os.sep):
 				errors.append(f'the core includes a benchmark: {f} includes {t}')
+	errors += layer_breaks(edges)
+	errors += family_prints(root, files)
 	if show:
 		for u in sorted(units):
 			print(u, '->', ' '.join(sorted(units[u])))

@@ -135,7 +135,7 @@ assert len(f) == 5 and line == want, (line, want)
 PY
 ok $? "Summary line in the kernel bench's exact shape (%7.2lf figures)" || diag "$line"
 mem=$(python3 -c 'import sys; print("%.2f" % float(sys.argv[1]))' "$(json_mean "$J" memory)")
-grep -Eq "memory usage +$mem ±" <<<"$line" && grep -q '^Memory: cgroup-v1\|^Memory: cgroup-v2\|^Memory: fdinfo' <<<"$HUMAN"
+grep -Eq "memory usage +$mem ±" <<<"$line" && grep -q '^Method: cgroup-v1\|^Method: cgroup-v2\|^Method: fdinfo' <<<"$HUMAN"
 ok $? "human memory usage and JSON agree ($mem MiB), the method is printed" || diag "$HUMAN"
 
 # run_bench_htab_mem.sh's summarize, done again here: the run's whole
@@ -192,9 +192,9 @@ json_check "$TMPD/overwrite--preallocated.json" '
 s = d["runs"][0]["samples"]
 len(set(x["setup-peak-memory"] for x in s)) == 1 and s[0]["setup-peak-memory"] > 0 and all(x["peak-memory"] >= x["memory"] for x in s) and all(b["peak-memory"] >= a["peak-memory"] for a, b in zip(s, s[1:]))'
 ok $? "setup-peak-memory is one value for the run; peak-memory never falls and is never below usage"
-setup=$(python3 -c 'import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["runs"][0]["metrics"]["setup-peak-memory"]["max"])' "$TMPD/sum.json")
-grep -A1 '^Memory: ' <<<"$SUM_OUT" | grep -q "^  setup peak $setup MiB"
-ok $? "the Memory line gives setup's peak ($setup MiB), apart from the Summary's" || diag "$SUM_OUT"
+setup=$(python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["runs"][0]["metrics"]["setup-peak-memory"]["max"])' "$TMPD/sum.json")
+grep -Eq "^Stats: setup-peak-memory n [0-9]+, (median $setup|$setup MiB)" <<<"$SUM_OUT"
+ok $? "our Stats give setup's peak ($setup MiB), apart from the Summary's" || diag "$SUM_OUT"
 
 if [ "$MEMCG_KIND" = v1 ]; then
 	# usage carries the per-CPU charge batches left from setup, which differ run to run;

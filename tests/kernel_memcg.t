@@ -8,7 +8,7 @@ need_bpf
 [ -e /sys/fs/cgroup/cgroup.controllers ] || skip_all "cgroup v2 is not this host's memory cgroup"
 before=$(kernel_objects_settle "0 0 0")
 
-run -w0 -d1 -q htab-mem --use-case overwrite --memory-method cgroup --json "$TMPD/h.json"
+run -w0 -d1 htab-mem --use-case overwrite --memory-method cgroup --json "$TMPD/h.json"
 [ "$RC" -eq 4 ] && skip_all "$(head -1 <<<"$ERR")"
 json_check "$TMPD/h.json" 'r = d["runs"][0]
 m = r["metrics"]

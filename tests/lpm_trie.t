@@ -39,7 +39,7 @@ verify_run() {
 	shift
 	run -w0 -d0.3 --period-ms 100 "$@" --verify --json "$TMPD/v.json"
 	local line
-	line=$(grep '^verify:' <<<"$OUT")
+	line=$(grep '^Note: verify:' <<<"$OUT")
 	if [ "$RC" -eq 0 ] && grep -qE -- "$want" <<<"$line" &&
 	   json_check "$TMPD/v.json" 'm = d["runs"][0]["metrics"]
 m["throughput"]["mean"] > 0 and m["latency"]["mean"] > 0'; then

@@ -195,7 +195,7 @@ ok $? "map-update -w0.5 --latency: the warm-up runs' chunks are not in the histo
 
 # map-ops: one histogram per op; an LRU map is made again between passes
 for t in hash lru_hash queue; do
-	run -w0 -d0.5 -q map-ops --map_type $t --latency --json "$J"
+	run -w0 -d0.5 map-ops --map_type $t --latency --json "$J"
 	[ "$RC" -eq 0 ] && [ "$(grep -c '^Latency [a-z]*: p50' <<<"$OUT")" -eq 3 ] && json_check "$J" '
 r = d["runs"][0]; s = r["samples"]
 ok = len(r["histograms"]) == 3

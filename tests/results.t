@@ -246,7 +246,7 @@ done
 
 # A generous target on the harness floor (raw_tp: many ops per sample), reached in a few
 # seconds even on a busy machine.
-run noop -w0 -q --trigger raw-tp --period-ms 100 --precision 10 --max-duration 30 --json "$TMPD/prec.json"
+run noop -w0 --trigger raw-tp --period-ms 100 --precision 10 --max-duration 30 --json "$TMPD/prec.json"
 [ "$RC" -eq 0 ] && grep -q '^Precision: .* reached after' <<<"$OUT"
 ok $? "--precision 10: says when the target was reached"
 json_check "$TMPD/prec.json" "
@@ -254,7 +254,7 @@ r = d['runs'][0]
 p = r['precision']
 p['reached'] and p['target_pct'] == 10 and p['achieved_pct'] <= 10 and p['time_s'] < 30 and len(r['samples']) >= 3 and r['measured_s'] == p['time_s']"
 ok $? "--precision: stopped before --max-duration with at least 3 samples"
-run noop -w0 -q --period-ms 100 --precision 0.0001 --max-duration 1 --json "$TMPD/prec.json"
+run noop -w0 --period-ms 100 --precision 0.0001 --max-duration 1 --json "$TMPD/prec.json"
 [ "$RC" -eq 0 ] && grep -q 'NOT reached' <<<"$OUT" &&
 	json_check "$TMPD/prec.json" "not d['runs'][0]['precision']['reached'] and len(d['runs'][0]['samples']) == 10"
 ok $? "--precision out of reach: stops at --max-duration and says so"

@@ -33,7 +33,7 @@ $2"
 declare -A digest
 for b in rb-libbpf rb-custom pb-libbpf pb-custom; do
 	# shellcheck disable=SC2046
-	run -q -w0 -d1 -c1 --rb-sampled --rb-total $N $(big_of $b) --json "$TMPD/n.json" $b
+	run -w0 -d1 -c1 --rb-sampled --rb-total $N $(big_of $b) --json "$TMPD/n.json" $b
 	p=$(total_of produced) c=$(total_of consumed) d=$(total_of dropped)
 	if [ "$RC" -eq 0 ] && [ "$p" = "$N" ] && [ "$c" = "$N" ] && [ "$d" = 0 ]; then
 		pass "$b: $N written, $N consumed, none dropped"
@@ -56,7 +56,7 @@ ok $? "ring buffer and perf buffer deliver the same samples"
 # Wake-up per sample, and back-to-back (the consumer writes its own batches).
 for args in "pb-custom" "--rb-b2b rb-libbpf" "--rb-use-output rb-custom"; do
 	# shellcheck disable=SC2046,SC2086
-	run -q -w0 -d1 -c1 --rb-total 20000 $(big_of "${args##* }") $args
+	run -w0 -d1 -c1 --rb-total 20000 $(big_of "${args##* }") $args
 	c=$(total_of consumed) d=$(total_of dropped)
 	[ "$RC" -eq 0 ] && [ "$c" = 20000 ] && [ "$d" = 0 ]
 	ok $? "$args: 20000 consumed, none dropped (rc=$RC consumed=$c dropped=$d)"
@@ -94,22 +94,22 @@ done
 # A spoiled sample is caught by every consumer: exit 1 naming it.
 for b in rb-libbpf rb-custom pb-libbpf pb-custom; do
 	# shellcheck disable=SC2046
-	run -q -w0 -d1 -c1 --rb-total 20000 --rb-corrupt-seq 5000 $(big_of $b) $b
+	run -w0 -d1 -c1 --rb-total 20000 --rb-corrupt-seq 5000 $(big_of $b) $b
 	[ "$RC" -eq 1 ] && grep -q "checksum mismatch (stream 0, seq 4999)" <<<"$ERR"
 	ok $? "$b: a spoiled sample fails the run (rc=$RC)"
 done
 
 # Several producers: every stream is checked on its own.
-run -q -w0 -d1 -c1 -p3 --rb-batch-cnt 50 --rb-total 60000 $BIG_RB rb-custom
+run -w0 -d1 -c1 -p3 --rb-batch-cnt 50 --rb-total 60000 $BIG_RB rb-custom
 [ "$RC" -eq 0 ] && [ "$(total_of consumed)" = 60000 ]
 ok $? "rb-custom -p3: 60000 consumed over three streams (rc=$RC)"
 
 # Overwrite mode: SKIP with one line naming it where the kernel lacks it.
 if "$BPFBENCH" probe | grep -q '^rb_overwrite *yes'; then
-	run -q -w0 -d1 -c1 --rb-overwrite --rb-total $N --ringbuf-sz 4096 rb-custom
+	run -w0 -d1 -c1 --rb-overwrite --rb-total $N --ringbuf-sz 4096 rb-custom
 	[ "$RC" -eq 0 ] && [ "$(total_of consumed)" -gt 0 ]
 	ok $? "rb-custom --rb-overwrite consumes an overwrite ring (rc=$RC)"
-	run -q -w0 -d1 -p2 --rb-batch-cnt 50 --rb-overwrite --rb-bench-producer rb-libbpf
+	run -w0 -d1 -p2 --rb-batch-cnt 50 --rb-overwrite --rb-bench-producer rb-libbpf
 	[ "$RC" -eq 0 ] && [ "$(total_of dropped)" = 0 ]
 	ok $? "overwrite producers never drop (rc=$RC)"
 else
@@ -124,7 +124,7 @@ else
 fi
 
 # Producers alone: hits are what BPF wrote, nothing is consumed.
-run -q -w0 -d1 -p2 --rb-total $N $BIG_RB --rb-bench-producer --json "$TMPD/p.json" rb-custom
+run -w0 -d1 -p2 --rb-total $N $BIG_RB --rb-bench-producer --json "$TMPD/p.json" rb-custom
 [ "$RC" -eq 0 ] && [ "$(total_of produced)" = $N ] && [ "$(total_of consumed)" = 0 ]
 ok $? "--rb-bench-producer: $N produced, none consumed (rc=$RC)"
 sums="sum(x['hits_count'] for x in s) == sum(x['attempts_count'] for x in s) == $N"
@@ -136,7 +136,7 @@ ok $? "--rb-bench-producer: hits x period == the $N samples BPF wrote, of $N att
 # drop count could make it wrap to ~1e13 M/s.  Now every sample's hits are
 # writes BPF saw succeed, and over any first samples hits and drops never
 # exceed the attempts BPF counted.
-run -q -w0 -d1 --period-ms 100 --json "$TMPD/bp.json" --rb-bench-producer rb-libbpf
+run -w0 -d1 --period-ms 100 --json "$TMPD/bp.json" --rb-bench-producer rb-libbpf
 ok "$RC" "--rb-bench-producer rb-libbpf, ten 100 ms samples (rc=$RC)" || diag "$ERR"
 samples_check "$TMPD/bp.json" "$RATE_IS_COUNT and $NO_MORE_THAN_TRIED and len(s) >= 5"
 ok $? "--rb-bench-producer: rates are counts over periods; hits + drops never exceed attempts"

@@ -129,13 +129,5 @@ void bloom_latency_sample(struct bench_env *env, double *vals);
 int hash_keys_fill(struct bloom_state *s);
 uint32_t hash_key_slots(const struct bloom_args *a);
 
-/* Mean of metric `name` over the run's samples, 0 if it has none. */
-double bloom_mean(const struct run_result *res, const char *name);
-double bloom_sd(const struct run_result *res, const char *name);
-/* Sum of metric `name` over the run's samples (counts). */
-double bloom_sum(const struct run_result *res, const char *name);
-/* The kernel bench's "Summary: hits ..., drops ..., total operations ..." (no newline). */
-void bloom_print_hits(FILE *out, const struct run_result *res, int nr_prod, const char *total);
-void bloom_row_hits(const struct run_result *res, char *buf, size_t len);
 
 #endif

@@ -137,51 +137,11 @@ static int fp_run_once(struct bench_env *env, double *vals)
 	vals[FP_PERCENTAGE] = 100.0 * c.hits / (c.done + c.hits);
 	vals[FP_OPS] = c.done;
 	vals[FP_FALSE_HITS] = c.hits;
+	bench_note(env, "theory %.3f %% is a %" PRIu64 "-bit bitmap's (the kernel's size for "
+		   "%llu entries and %llu hash functions)", theory_pct(s->a),
+		   kernel_bitmap_bits(s->a->nr_entries, s->a->nr_hash_funcs),
+		   (unsigned long long)s->a->nr_entries, (unsigned long long)s->a->nr_hash_funcs);
 	return 0;
-}
-
-/* ---- reports: the kernel bench's shapes first, ours after ---- */
-
-static void filter_report(struct bench_env *env, const struct run_result *res)
-{
-	FILE *out = report_out(env->opts);
-
-	bloom_print_hits(out, res, env->nr_producers,
-			 res_def(res, F_TOTAL)->name);
-	fputc('\n', out);
-}
-
-/* Upstream's Percentage: false hits over every operation, a false hit counted twice. */
-static double kernel_percentage(const struct run_result *res)
-{
-	double fh = bloom_sum(res, "false_hits"), total = bloom_sum(res, "ops") + fh;
-
-	return total ? 100 * fh / total : 0.0;
-}
-
-/* Ours (the rate against theory), then the kernel bench's summary, last. */
-static void fp_report(struct bench_env *env, const struct run_result *res)
-{
-	const struct bloom_args *a = env->args;
-	uint64_t m = kernel_bitmap_bits(a->nr_entries, a->nr_hash_funcs);
-	double fh = bloom_sum(res, "false_hits");
-	FILE *out = report_out(env->opts);
-	char fig[64];
-
-	fprintf(out, "False positives: rate %s %% (theory %.3f %% for a %" PRIu64 "-bit bitmap), "
-		"lookups of absent values %.3f M/s\n",
-		report_figure(fig, sizeof(fig), res_st(res, FP_RATE)->mean, res_st(res, FP_RATE)),
-		theory_pct(a), m, res_st(res, FP_LOOKUPS)->mean);
-	fprintf(out, "Summary: %.0f false hits of %.0f total operations. Percentage =  %2.2f %%\n",
-		fh, bloom_sum(res, "ops") + fh, kernel_percentage(res));
-}
-
-/* As summarize_percentage() prints it, then the rate and its theory. */
-static void fp_row(const struct run_result *res, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.2f%% (false positive rate %.3f ± %.3f %%, theory %.3f %%)",
-		 kernel_percentage(res), res_st(res, FP_RATE)->mean, res_st(res, FP_RATE)->stddev,
-		 res_st(res, FP_THEORY)->mean);
 }
 
 static const struct bloom_variant lookup_variant = {
@@ -212,16 +172,14 @@ const struct bench bench_bloom_lookup = {
 	FILTER_BENCH("bloom-lookup", "bloom filter lookups of inserted values", lookup_variant,
 		     filter_opts, lookup_metrics, 0),
 	.measure = filter_measure,
-	.report_final = filter_report,
-	.format_row = bloom_row_hits,
+	.report = { REPORT_HITS_DROPS, .total = "lookups" },
 };
 
 const struct bench bench_bloom_update = {
 	FILTER_BENCH("bloom-update", "bloom filter updates (pushes)", update_variant,
 		     filter_opts, update_metrics, 0),
 	.measure = filter_measure,
-	.report_final = filter_report,
-	.format_row = bloom_row_hits,
+	.report = { REPORT_HITS_DROPS, .total = "updates" },
 };
 
 const struct bench bench_bloom_false_positive = {
@@ -229,8 +187,7 @@ const struct bench bench_bloom_false_positive = {
 		     fp_variant, fp_opts, fp_metrics,
 		     BENCH_F_ONESHOT | BENCH_F_NO_THREADS | BENCH_F_NO_TRIGGER),
 	.run_once = fp_run_once,
-	.report_final = fp_report,
-	.format_row = fp_row,
+	.report = { REPORT_PERCENT, .part = "false_hits", .rest = "ops" },
 };
 
 /* ---- the suite: the seed's table ---- */

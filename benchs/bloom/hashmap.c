@@ -128,44 +128,6 @@ static void hashmap_measure(struct bench_env *env, uint64_t elapsed_ns, double *
 	bloom_latency_sample(env, vals);
 }
 
-/* The share of lookups the filter answered itself. */
-static double filtered_pct(const struct run_result *res)
-{
-	double ops = bloom_sum(res, "ops");
-
-	return ops ? 100 * bloom_sum(res, "filtered_ops") / ops : 0.0;
-}
-
-/* What the hash map found, then the kernel bench's summary, last. */
-static void hashmap_report(struct bench_env *env, const struct run_result *res)
-{
-	FILE *out = report_out(env->opts);
-
-	fprintf(out, "Lookups: hash map found %.3f M/s", res_st(res, H_FOUND)->mean);
-	if (bloom_variant_of(env)->bloom)
-		fprintf(out, ", filter rejected %.3f M/s (%.2f%% of lookups)",
-			res_st(res, H_FILTERED)->mean, filtered_pct(res));
-	fputc('\n', out);
-	bloom_print_hits(out, res, env->nr_producers, "lookups");
-	fputc('\n', out);
-}
-
-/* As summarize_total() prints it, then the classes. */
-static void hashmap_row(const struct run_result *res, char *buf, size_t len)
-{
-	const struct bloom_variant *v = res_bench(res)->variant;
-	int n = snprintf(buf, len, "total operations %.3f ± %.3fM/s (hits %.3f, drops %.3f M/s",
-			 res_st(res, H_LOOKUPS)->mean, res_st(res, H_LOOKUPS)->stddev,
-			 res_st(res, H_HITS)->mean, res_st(res, H_DROPS)->mean);
-
-	if (n < 0 || (size_t)n >= len)
-		return;
-	if (v->bloom)
-		snprintf(buf + n, len - n, "; filter rejected %.2f%%)", filtered_pct(res));
-	else
-		snprintf(buf + n, len - n, ")");
-}
-
 static const struct bloom_variant without_variant = {
 	BLOOM_OP_HASH_LOOKUP, .hashmap = true, .m_all_ops = H_LOOKUPS, .validate = hashmap_validate,
 };
@@ -188,8 +150,7 @@ static const struct bloom_variant with_variant = {
 		.validate = bloom_validate,					\
 		.setup = bloom_setup,						\
 		.measure = hashmap_measure,					\
-		.report_final = hashmap_report,					\
-		.format_row = hashmap_row,					\
+		.report = { REPORT_HITS_DROPS, .total = "lookups", .row_total = true },	\
 		.teardown = bloom_teardown,					\
 	}
 

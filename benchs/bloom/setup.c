@@ -400,15 +400,21 @@ static int fill_maps(struct bench_env *env, struct bloom_state *s)
 }
 
 /*
- * found and missed are what the lookups answered (the filter's "absent"
- * is a miss); hits and drops are the kernel bench's classes.
+ * --count's totals, "window_" before each: found and missed are what the
+ * lookups answered (the filter's "absent" is a miss); hits and drops are
+ * the kernel bench's classes.
  */
-static void print_counts(struct bench_env *env, struct bloom_state *s, const struct bloom_tally *c)
+static void count_totals(struct bench_env *env, struct bloom_state *s, const struct bloom_tally *c)
 {
-	fprintf(report_out(env->opts), "Counts: ops=%" PRIu64 " hits=%" PRIu64 " drops=%" PRIu64
-		" found=%" PRIu64 " missed=%" PRIu64 " filtered=%" PRIu64 " errors=%" PRIu64
-		" window=%u present=%u\n", c->done, c->hits, c->drops, c->hits - c->filtered,
-		c->drops + c->filtered, c->filtered, c->errors, s->win_len, s->win_present);
+	bench_total(env, "window_ops", c->done);
+	bench_total(env, "window_hits", c->hits);
+	bench_total(env, "window_drops", c->drops);
+	bench_total(env, "window_found", c->hits - c->filtered);
+	bench_total(env, "window_missed", c->drops + c->filtered);
+	bench_total(env, "window_filtered", c->filtered);
+	bench_total(env, "window_errors", c->errors);
+	bench_total(env, "window", s->win_len);
+	bench_total(env, "window_present", s->win_present);
 }
 
 /* --count: exact counts for the tests, from the window's start, on this CPU. */
@@ -422,7 +428,7 @@ static int run_count(struct bench_env *env, struct bloom_state *s)
 	err = bloom_walk(s, s->v->op, s->win_base, s->win_len, 0, s->a->count, &c);
 	if (err)
 		return err;
-	print_counts(env, s, &c);
+	count_totals(env, s, &c);
 	return 0;
 }
 
@@ -484,8 +490,8 @@ int bloom_setup(struct bench_env *env)
 	 * A filter run is a pass over all the values, long enough to hide
 	 * the syscall; a hash map run (HASH_BATCH) is not, and calibrates.
 	 */
-	if (!s->v->hashmap && !env->opts->test_run_repeat)
-		env->trig.repeat = 1;
+	if (!s->v->hashmap)
+		bench_trigger_single(env);
 	return trigger_attach(&env->trig);
 }
 
@@ -542,19 +548,25 @@ void bloom_period(struct bench_env *env, struct bloom_tally *d)
 }
 
 /*
- * -v: what the programs counted in all, read once they have stopped, for
- * the tests to hold the samples against.
+ * What the programs counted in all, read once they have stopped: the
+ * run's totals, for the tests to hold the samples against.
  */
-static void print_totals(const struct bench_env *env, const struct bloom_state *s)
+static void record_totals(struct bench_env *env, const struct bloom_state *s)
 {
 	struct bloom_tally t;
 
 	if (!s->skel || !s->skel->bss || (env->bench->flags & BENCH_F_ONESHOT))
 		return;
 	read_totals(s, &t);
+	/* -v: when the counters were read, for the tests' bound on runs after the last sample */
 	vmsg("%s: counted in all: ops=%" PRIu64 " hits=%" PRIu64 " drops=%" PRIu64
 	     " filtered=%" PRIu64 " errors=%" PRIu64, env->bench->name, t.done, t.hits,
 	     t.drops, t.filtered, t.errors);
+	bench_total(env, "ops", t.done);
+	bench_total(env, "hits", t.hits);
+	bench_total(env, "drops", t.drops);
+	bench_total(env, "filtered", t.filtered);
+	bench_total(env, "errors", t.errors);
 }
 
 void bloom_teardown(struct bench_env *env)
@@ -563,64 +575,8 @@ void bloom_teardown(struct bench_env *env)
 
 	if (!s)
 		return;
-	print_totals(env, s);
+	record_totals(env, s);
 	if (s->values)
 		munmap(s->values, s->values_len);
 	BENCH_SKEL_TEARDOWN(env, &s->hist, s->skel);
-}
-
-/* ---- figures for the reports ---- */
-
-static const struct stats *stats_of(const struct run_result *res, const char *name)
-{
-	int i = res_metric(res, name);
-
-	return i < 0 ? NULL : res_st(res, i);
-}
-
-double bloom_mean(const struct run_result *res, const char *name)
-{
-	const struct stats *st = stats_of(res, name);
-
-	return st ? st->mean : 0.0;
-}
-
-double bloom_sd(const struct run_result *res, const char *name)
-{
-	const struct stats *st = stats_of(res, name);
-
-	return st ? st->stddev : 0.0;
-}
-
-double bloom_sum(const struct run_result *res, const char *name)
-{
-	int i, m = res_metric(res, name);
-	double sum = 0;
-
-	for (i = 0; m >= 0 && i < res_nr_samples(res); i++)
-		sum += res_sample(res, i)[m];
-	return sum;
-}
-
-/*
- * The kernel bench's hits/drops summary (its run_bench_*.sh scripts read
- * hits, drops and total operations out of it); total is the metric that
- * counted every operation.  Always with a spread, 0 for one sample, as
- * the kernel's bench prints it.
- */
-void bloom_print_hits(FILE *out, const struct run_result *res, int nr_prod, const char *total)
-{
-	double hits = bloom_mean(res, "hits");
-
-	fprintf(out, "Summary: hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, "
-		"total operations %8.3lf ± %5.3lfM/s", hits, bloom_sd(res, "hits"),
-		hits / (nr_prod ? nr_prod : 1), bloom_mean(res, "drops"), bloom_sd(res, "drops"),
-		bloom_mean(res, total), bloom_sd(res, total));
-}
-
-/* A suite row as the kernel's summarize() prints one: hits (drops). */
-void bloom_row_hits(const struct run_result *res, char *buf, size_t len)
-{
-	snprintf(buf, len, "hits %.3f ± %.3fM/s (drops %.3f ± %.3fM/s)", bloom_mean(res, "hits"),
-		 bloom_sd(res, "hits"), bloom_mean(res, "drops"), bloom_sd(res, "drops"));
 }

@@ -126,13 +126,6 @@ static void bpf_for_measure(struct bench_env *env, uint64_t elapsed_ns, double *
 	hist_bpf_measure(&s->hist, env, &vals[s->m_sampled]);
 }
 
-/* A suite row: the two figures, as bpf-loop's (the counts are in the exports). */
-static void bpf_for_format_row(const struct run_result *res, char *buf, size_t len)
-{
-	snprintf(buf, len, "throughput %.3f M ops/s, latency %.3f ns/op", res_st(res, 0)->mean,
-		 res_shown_mean(res, 1));
-}
-
 static void bpf_for_teardown(struct bench_env *env)
 {
 	struct bpf_for_state *s = env->priv;
@@ -153,7 +146,6 @@ const struct bench bench_bpf_for = {
 	.validate = bpf_for_validate,
 	.setup = bpf_for_setup,
 	.measure = bpf_for_measure,
-	.format_row = bpf_for_format_row,
 	.teardown = bpf_for_teardown,
 };
 

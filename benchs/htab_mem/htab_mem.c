@@ -309,7 +309,7 @@ static int htab_mem_setup(struct bench_env *env)
 	memcg_watch_map(&s->mem, bpf_map__fd(s->skel->maps.htab_mem_map));
 	/* a pair's turns are single runs; calibrating would add twice */
 	if (a->use_case == HTAB_MEM_ADD_DEL_DIFF_CPU)
-		env->trig.repeat = 1;
+		bench_trigger_own(env, env->trig.kind, 1);
 	err = trigger_attach(&env->trig);
 	if (err)
 		return err;
@@ -329,8 +329,7 @@ static int htab_mem_setup(struct bench_env *env)
 		s->m_kmem = bench_add_metric(env, &kmem_metric);
 	env->method = memcg_method_label(&s->mem);
 	memcg_describe(&s->mem, desc, sizeof(desc));
-	if (!env->opts->quiet)
-		report_wrapped(stderr, "htab-mem: memory measured by ", desc);
+	bench_note(env, "memory measured by %s", desc);
 	return 0;
 }
 
@@ -461,60 +460,6 @@ static void htab_mem_measure(struct bench_env *env, uint64_t elapsed_ns, double 
 }
 
 /*
- * The kernel bench's three figures, in one of two shapes: its Summary
- * line, which run_bench_htab_mem.sh takes apart, and the row that
- * script prints from it.
- */
-struct figure_shape {
-	const char *op, *mem, *peak;
-};
-
-static const struct figure_shape summary_shape = {
-	"Summary: per-prod-op ", ", memory usage ", ", peak memory usage ",
-};
-static const struct figure_shape row_shape = { "per-prod-op: ", ", avg mem: ", ", peak mem: " };
-
-/* One sample has no spread: the kernel bench prints 0 then. */
-static double spread_of(const struct stats *st)
-{
-	return st->n > 1 ? st->stddev : 0.0;
-}
-
-/* w: the figures' width, the kernel's %7.2lf in the Summary, none in a row */
-static void format_figures(const struct run_result *res, const struct figure_shape *sh, int w,
-			   char *buf, size_t len)
-{
-	const struct stats *op = res_st(res, M_OP), *mem = res_st(res, M_MEM);
-
-	snprintf(buf, len, "%s%*.2lf ± %*.2lfk/s%s%*.2lf ± %*.2lfMiB%s%*.2lfMiB", sh->op, w,
-		 op->mean, w, spread_of(op), sh->mem, w, mem->mean, w, spread_of(mem), sh->peak, w,
-		 res_st(res, M_PEAK)->max);
-}
-
-/* Ours first, then the kernel's Summary, last (its script reads the last line). */
-static void htab_mem_report_final(struct bench_env *env, const struct run_result *res)
-{
-	int kmem = res_metric(res, kmem_metric.name);
-	FILE *out = report_out(env->opts);
-	char line[256];
-
-	/* the method's file names can be long: the figures go on a line of their own */
-	fprintf(out, "Memory: %s\n  setup peak %.2lf MiB", env->method ? env->method : "none",
-		res_st(res, M_SETUP_PEAK)->max);
-	if (kmem >= 0)
-		fprintf(out, ", kernel %.2lf MiB", res_st(res, kmem)->mean);
-	fprintf(out, "; failed map operations %.0lf\n", res_st(res, M_FAILED)->mean *
-		res_st(res, M_FAILED)->n);
-	format_figures(res, &summary_shape, 7, line, sizeof(line));
-	fprintf(out, "%s\n", line);
-}
-
-static void htab_mem_format_row(const struct run_result *res, char *buf, size_t len)
-{
-	format_figures(res, &row_shape, 0, buf, len);
-}
-
-/*
  * What the programs counted while the producers ran against what the
  * producers triggered: equal unless a count is lost or made up, or the
  * kernel skipped triggers (recursion misses, said with their number:
@@ -581,8 +526,7 @@ const struct bench bench_htab_mem = {
 	.setup = htab_mem_setup,
 	.producer = htab_mem_producer,
 	.measure = htab_mem_measure,
-	.report_final = htab_mem_report_final,
-	.format_row = htab_mem_format_row,
+	.report = { REPORT_HTAB_MEM },
 	.teardown = htab_mem_teardown,
 };
 

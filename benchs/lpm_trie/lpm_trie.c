@@ -423,13 +423,12 @@ static int lpm_verify(struct bench_env *env)
 	err = count_entries(fd, &entries);
 	if (err)
 		return err;
-	printf("verify: %s: %llu ops by the program, %llu of %llu keys found%s, "
-	       "%llu of %llu keys outside found, %llu entries\n",
-	       env->bench->name, (unsigned long long)ops, (unsigned long long)in,
-	       (unsigned long long)a->nr_entries, values ? " with the updated value" : "",
-	       (unsigned long long)out, (unsigned long long)(out_end - a->nr_entries),
-	       (unsigned long long)entries);
-	fflush(stdout);
+	bench_note(env, "verify: %llu ops by the program, %llu of %llu keys found%s, "
+		   "%llu of %llu keys outside found, %llu entries",
+		   (unsigned long long)ops, (unsigned long long)in,
+		   (unsigned long long)a->nr_entries, values ? " with the updated value" : "",
+		   (unsigned long long)out, (unsigned long long)(out_end - a->nr_entries),
+		   (unsigned long long)entries);
 	/* back to the state the measurement starts from */
 	s->skel->bss->next_index = 0;
 	return s->v->resets ? reset_trie(s) : 0;
@@ -488,43 +487,6 @@ static void lpm_teardown(struct bench_env *env)
 	BENCH_SKEL_TEARDOWN(env, &s->hist, s->skel);
 }
 
-/* The kernel bench's frac_second/ops shape, its 'K' spelled as it spells it. */
-void lpm_report_summary(struct bench_env *env, const struct run_result *res)
-{
-	FILE *out = report_out(env->opts);
-
-	const struct metric_def *m = res_def(res, M_THROUGHPUT);
-	bool k = !strcmp(m->unit, "k ops/s");	/* free: the kernel's 'K' */
-
-	fprintf(out, "Summary: ");
-	report_rate(out, m->name, res_st(res, M_THROUGHPUT), k ? "K ops/s" : m->unit,
-		    k ? "K ops" : m->prod_unit, env->nr_producers);
-	fprintf(out, ", latency %8.3lf %s\n", res_shown_mean(res, M_LATENCY),
-		res_def(res, M_LATENCY)->unit);
-}
-
-/*
- * A suite row in the shape of the kernel's summarize_ops: throughput,
- * latency, and for the wall-timed ones the in-kernel ns per op (the raw
- * counts are in the exports).
- */
-void lpm_format_row(const struct run_result *res, char *buf, size_t len)
-{
-	const struct stats *st = res_st(res, M_THROUGHPUT);
-	int n = snprintf(buf, len, "throughput %.3lf", st->mean), k;
-
-	if (st->n > 1 && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - n, " ± %.3lf", st->stddev);
-	if (n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - n, " %s, latency %.3lf %s",
-			      res_def(res, M_THROUGHPUT)->unit, res_shown_mean(res, M_LATENCY),
-			      res_def(res, M_LATENCY)->unit);
-	k = res_metric(res, "kernel_latency");
-	if (k >= 0 && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, ", in-kernel %.3lf %s", res_st(res, k)->mean,
-			 res_def(res, k)->unit);
-}
-
 #define LPM_BENCH(opname, OP, fill, reset, what)				\
 static const struct lpm_variant lpm_##opname##_variant = {			\
 	.op = OP, .filled = fill, .resets = reset,				\
@@ -544,8 +506,6 @@ const struct bench bench_lpm_trie_##opname = {					\
 	.setup = lpm_setup,							\
 	.producer = lpm_producer,						\
 	.measure = lpm_measure,							\
-	.report_final = lpm_report_summary,					\
-	.format_row = lpm_format_row,						\
 	.teardown = lpm_teardown,						\
 }
 

@@ -97,10 +97,6 @@ int lpm_fill(const struct lpm_keys *k, int fd);
 int lpm_empty(const struct lpm_keys *k, int fd);
 /* The checks every lpm-trie benchmark makes: 0 or -EINVAL after one line. */
 int lpm_check_keys(const struct bench_env *env);
-/* The kernel bench's summary line: throughput ± sd (per producer), latency. */
-void lpm_report_summary(struct bench_env *env, const struct run_result *res);
-/* A suite row: the same figures, and the in-kernel ns per op where the headline is wall-timed. */
-void lpm_format_row(const struct run_result *res, char *buf, size_t len);
 #endif
 
 #endif

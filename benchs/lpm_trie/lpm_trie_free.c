@@ -440,13 +440,6 @@ static void lpm_free_teardown(struct bench_env *env)
 	env->priv = NULL;
 }
 
-static void lpm_free_report_final(struct bench_env *env, const struct run_result *res)
-{
-	if (env->method)
-		report_wrapped(report_out(env->opts), "Method: ", env->method);
-	lpm_report_summary(env, res);
-}
-
 const struct bench bench_lpm_trie_free = {
 	.name = "lpm-trie-free",
 	.summary = "LPM trie: time the kernel takes to free a trie of nr_entries",
@@ -460,7 +453,5 @@ const struct bench bench_lpm_trie_free = {
 	.validate = lpm_free_validate,
 	.setup = lpm_free_setup,
 	.run_once = lpm_free_run_once,
-	.report_final = lpm_free_report_final,
-	.format_row = lpm_format_row,
 	.teardown = lpm_free_teardown,
 };

@@ -226,19 +226,6 @@ static int add_fn(void *ctx, const struct metric_def *def)
 	return bench_add_metric(ctx, def);
 }
 
-static int find_fn(void *ctx, const struct metric_def *def)
-{
-	return res_metric_key(ctx, def->name, def->key);
-}
-
-int mb_plan_of_result(const struct run_result *res, struct mb_plan *p)
-{
-	const struct map_batch_args *a = res_args(res);
-
-	if (!a || mb_parse_ops(a, p))
-		return -ENOENT;
-	return plan_metrics(a, p, find_fn, (void *)res);
-}
 
 static int map_batch_validate(struct bench_env *env)
 {
@@ -275,13 +262,12 @@ static int probe_op(struct mb_state *s, enum mb_op op)
 }
 
 /*
- * One SKIP line per op the map type lacks, with the kernel's answers to
- * the batched op and to a single delete; -EOPNOTSUPP if nothing is left.
+ * A note per op the map type lacks, with the kernel's answers to the
+ * batched op and to a single delete; -EOPNOTSUPP if nothing is left.
  */
-static int report_skips(struct mb_state *s)
+static int note_lacking_ops(struct mb_state *s)
 {
 	const char *kind = mb_kind_names[s->a->map_kind];
-	FILE *out = report_out(s->env->opts);
 	int op, batched, single;
 
 	for (op = 0; op < NR_OPS; op++) {
@@ -289,11 +275,11 @@ static int report_skips(struct mb_state *s)
 			continue;
 		batched = probe_op(s, op);
 		single = bpf_map_delete_elem(s->map_fd, s->src.keys);
-		fprintf(out, "SKIP %s: %s maps have no %s (the kernel answers %s batched, "
-			"%s one-by-one)\n", mb_op_names[op], kind, mb_op_names[op],
-			batched ? errname(batched) : "success", single ? errname(single) : "success");
+		bench_note(s->env, "%s skipped: %s maps have none (the kernel answers %s batched, "
+			   "%s one-by-one)", mb_op_names[op], kind,
+			   batched ? errname(batched) : "success",
+			   single ? errname(single) : "success");
 	}
-	fflush(out);
 	if (s->plan.nr_ops)
 		return 0;
 	skipmsg("map-batch: no requested op exists for %s maps", kind);
@@ -326,9 +312,8 @@ static uint32_t map_capacity(const struct mb_state *s)
 	if (s->a->map_kind != MT_LRU_HASH)
 		return s->n;
 	extra = (libbpf_num_possible_cpus() + 1) * LRU_LOCAL_FREE_TARGET;
-	if (!s->env->opts->quiet)
-		fprintf(stderr, "map-batch: lru_hash created with room for %u + %u elements: "
-			"its per-CPU free lists would evict some of a full %u\n", s->n, extra, s->n);
+	bench_note(s->env, "lru_hash created with room for %u + %u elements: its per-CPU free "
+		   "lists would evict some of a full %u", s->n, extra, s->n);
 	return s->n + extra;
 }
 
@@ -436,7 +421,7 @@ static int map_batch_setup(struct bench_env *env)
 	if (err)
 		return err;
 	s->fill = MAP_EMPTY;	/* new hashes are empty, new arrays all zero */
-	err = report_skips(s);
+	err = note_lacking_ops(s);
 	return err ? err : probe_ops(s);
 }
 
@@ -446,6 +431,9 @@ static void map_batch_teardown(struct bench_env *env)
 
 	if (!s)
 		return;
+	if (s->all_retries)
+		bench_note(env, "ENOSPC: a bucket outgrew the batch buffer %.1f times per pass (the "
+			   "buffer grown, the call retried)", (double)s->all_retries / s->passes);
 	map_batch_bpf__destroy(s->skel);
 	mb_free_elements(s);
 	free(s);
@@ -466,9 +454,7 @@ const struct bench bench_map_batch = {
 	.validate = map_batch_validate,
 	.setup = map_batch_setup,
 	.run_once = mb_run_once,
-	.report_final = mb_report_final,
-	.format_row = mb_format_row,
-	.format_iter = mb_format_iter,
+	.report = { REPORT_TABLE },
 	.teardown = map_batch_teardown,
 };
 

@@ -2,7 +2,7 @@
 /*
  * map-batch internals, shared by its four parts: options and setup
  * (bench.c), element buffers and their checks (elems.c), the timed
- * passes (passes.c) and the report (report.c).
+ * passes (passes.c); its table is the core's (REPORT_TABLE).
  */
 #ifndef BPFBENCH_MAP_BATCH_MB_H
 #define BPFBENCH_MAP_BATCH_MB_H
@@ -58,8 +58,6 @@ bool mb_is_percpu(const struct map_batch_args *a);
 /* Fills p->op_order and p->lacking; -EINVAL after one line if op_text is wrong. */
 int mb_parse_ops(const struct map_batch_args *a, struct mb_plan *p);
 /* The figures' indices in a finished result (the reporters); -ENOENT if one is missing. */
-int mb_plan_of_result(const struct run_result *res, struct mb_plan *p);
-void mb_format_iter(const struct bench_env *env, const double *vals, char *buf, size_t len);
 /* Batch size of way j, 0 for one-by-one. */
 uint32_t mb_way_batch(const struct map_batch_args *a, int j);
 
@@ -94,6 +92,7 @@ struct mb_state {
 	uint64_t checked;	/* elements the current pass found where they belong */
 	uint64_t calls;		/* syscalls of the current timed loop */
 	uint64_t passes;	/* passes completed */
+	uint64_t all_retries;	/* ENOSPC retries of every pass */
 };
 
 /* One timed loop: an op, done with one batch size (0: one-by-one). */
@@ -131,8 +130,5 @@ int mb_pass_fail(const struct pass *p, int err, const char *fmt, ...)
 int mb_syscall_fail(const struct pass *p, int err, const char *call);
 int mb_run_once(struct bench_env *env, double *vals);
 
-/* report.c */
-void mb_report_final(struct bench_env *env, const struct run_result *res);
-void mb_format_row(const struct run_result *res, char *buf, size_t len);
 
 #endif

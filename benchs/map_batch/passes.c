@@ -288,6 +288,7 @@ int mb_run_once(struct bench_env *env, double *vals)
 	}
 	vals[pl->retries] = s->retries;
 	vals[pl->checked] = s->checked;
+	s->all_retries += s->retries;
 	s->passes++;
 	return 0;
 }

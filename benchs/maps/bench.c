@@ -304,8 +304,7 @@ static int maps_setup(struct bench_env *env)
 	if (err)
 		return err;
 	s->fill_cpu = first_cpu();
-	env->trig.kind = TRIG_TEST_RUN;
-	env->trig.repeat = (MP_ROUND_MIN + MAPS_CHUNK - 1) / MAPS_CHUNK;
+	bench_trigger_own(env, TRIG_TEST_RUN, (MP_ROUND_MIN + MAPS_CHUNK - 1) / MAPS_CHUNK);
 	err = mp_load(env, s);
 	if (err)
 		return err;
@@ -373,51 +372,6 @@ static void maps_teardown(struct bench_env *env)
 	env->priv = NULL;
 }
 
-/* ---- output ---- */
-
-/* The kernel bench's ops shape, which its run_bench_*.sh scripts' ops() parses. */
-static void maps_report_final(struct bench_env *env, const struct run_result *res)
-{
-	const struct mp_variant *v = env->bench->variant;
-	FILE *out = report_out(env->opts);
-	int i, k = 0;
-
-	fprintf(out, "Summary: ");
-	if (!v->multi) {
-		report_metric(out, res_def(res, 0), res_st(res, 0), env->nr_producers);
-		fprintf(out, ", latency %8.3lf ns/op\n", res_st(res, 1)->mean);
-		return;
-	}
-	for (i = 0; i < res_nr_metrics(res); i++)
-		if (res_def(res, i)->kind == METRIC_TIME)
-			fprintf(out, "%s%s %8.3lf ns/op", k++ ? ", " : "", res_def(res, i)->name,
-				res_st(res, i)->mean);
-	fputc('\n', out);
-}
-
-static void maps_format_row(const struct run_result *res, char *buf, size_t len)
-{
-	const struct mp_variant *v = res_bench(res)->variant;
-	char fig[64];
-	size_t off = 0;
-	int i;
-
-	buf[0] = 0;
-	if (!v->multi) {
-		snprintf(buf, len, "throughput %s %s, latency %.3f ns/op",
-			 report_figure(fig, sizeof(fig), res_st(res, 0)->mean, res_st(res, 0)),
-			 res_def(res, 0)->unit, res_shown_mean(res, 1));
-		return;
-	}
-	for (i = 0; i < res_nr_metrics(res) && off < len; i++)
-		if (res_def(res, i)->kind == METRIC_TIME)
-			off += snprintf(buf + off, len - off, "%s%s %s", off ? ", " : "",
-					res_def(res, i)->name,
-					report_figure(fig, sizeof(fig), res_st(res, i)->mean, res_st(res, i)));
-	if (off < len)
-		snprintf(buf + off, len - off, " ns/op");
-}
-
 /* ---- the table entries ---- */
 
 static const struct mp_variant v_lookup = { 1, { MP_LOOKUP } };
@@ -429,7 +383,7 @@ static const struct mp_variant v_pop = { 0, { 0 }, 1, { MP_POP } };
 static const struct mp_variant v_ops = { 3, { MP_LOOKUP, MP_UPDATE, MP_DELETE },
 					  3, { MP_PEEK, MP_POP, MP_PUSH }, true };
 
-#define MAPS_BENCH(id, bname, what, var, mets, nmets, table)		\
+#define MAPS_BENCH(id, bname, what, var, mets, nmets, table, shape)	\
 const struct bench bench_map_##id = {					\
 	.name = bname,							\
 	.summary = what,						\
@@ -444,20 +398,19 @@ const struct bench bench_map_##id = {					\
 	.validate = maps_validate,					\
 	.setup = maps_setup,						\
 	.run_once = maps_run_once,					\
-	.report_final = maps_report_final,				\
-	.format_row = maps_format_row,					\
+	.report = { shape },						\
 	.teardown = maps_teardown,					\
 }
 
 MAPS_BENCH(lookup, "map-lookup", "lookups of held (--hit: and absent) keys timed in the kernel",
-	   v_lookup, op_metrics, ARRAY_SIZE(op_metrics), maps_opts);
+	   v_lookup, op_metrics, ARRAY_SIZE(op_metrics), maps_opts, REPORT_OPS);
 MAPS_BENCH(update, "map-update", "updates of held keys (LRU: any key range) timed in the kernel",
-	   v_update, op_metrics, ARRAY_SIZE(op_metrics), maps_opts);
+	   v_update, op_metrics, ARRAY_SIZE(op_metrics), maps_opts, REPORT_OPS);
 MAPS_BENCH(delete, "map-delete", "deletes of every held key (refilled untimed) timed in the kernel",
-	   v_delete, op_metrics, ARRAY_SIZE(op_metrics), maps_opts);
+	   v_delete, op_metrics, ARRAY_SIZE(op_metrics), maps_opts, REPORT_OPS);
 MAPS_BENCH(push, "map-push", "pushes into an empty queue or stack timed in the kernel",
-	   v_push, op_metrics, ARRAY_SIZE(op_metrics), queue_opts);
+	   v_push, op_metrics, ARRAY_SIZE(op_metrics), queue_opts, REPORT_OPS);
 MAPS_BENCH(pop, "map-pop", "pops of a full queue or stack timed in the kernel",
-	   v_pop, op_metrics, ARRAY_SIZE(op_metrics), queue_opts);
+	   v_pop, op_metrics, ARRAY_SIZE(op_metrics), queue_opts, REPORT_OPS);
 MAPS_BENCH(ops, "map-ops", "every op of a map type in turn, ns/op each: a row of the matrix",
-	   v_ops, NULL, 0, maps_opts);
+	   v_ops, NULL, 0, maps_opts, REPORT_TIMES);

@@ -62,7 +62,7 @@ int mp_hist_create(struct bench_env *env, struct mp_state *s)
 
 	s->hist_fd = -1;
 	s->hist_every = a->latency ? a->latency_every : 0;
-	s->hist_warm0 = res_nr_warmup(env->res);
+	s->hist_warm0 = bench_warmup_samples(env);
 	if (!s->hist_every)
 		return 0;
 	s->hist_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "hist_map", sizeof(__u32),
@@ -114,7 +114,7 @@ void mp_hist_run_begin(struct bench_env *env, struct mp_state *s)
 	if (!s->hist.open)
 		return;
 	/* every run so far was warm-up: this one may be the first measured */
-	if (res_nr_warmup(env->res) - s->hist_warm0 == s->hist_runs)
+	if (bench_warmup_samples(env) - s->hist_warm0 == s->hist_runs)
 		hist_bpf_rebase(&s->hist);
 	read_hist(env, s);
 	s->hist_runs++;

@@ -479,24 +479,29 @@ static void rb_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
 
 /*
  * What was counted over the whole run (warm-up and the final drain
- * included), once the threads are done.  The core keeps no run-level
- * counts in the result, so it is printed here, at teardown.
+ * included), once the threads are done: the run's totals.
  */
-static void print_totals(struct bench_env *env, struct rb_state *s)
+static void record_totals(struct bench_env *env, struct rb_state *s)
 {
 	uint64_t tries = attempted(s), drops, produced;
 
-	if (!s->ready || env->opts->batch || atomic_load(&env->error) || interrupted())
+	if (!s->ready || atomic_load(&env->error) || interrupted())
 		return;
 	drops = slots_sum(s->skel->bss->bench_slots, SLOT_DROPS);
 	produced = s->a->bench_producer ? written(s) : tries - drops;
-	/* two lines: ten-digit counts still fit in 120 columns */
-	fprintf(report_out(env->opts), "Totals: attempted %llu, produced %llu, dropped %llu, "
-		"consumed %llu\n  gaps %llu, overwritten %llu, digest %016llx\n",
-		(unsigned long long)tries, (unsigned long long)produced,
-		(unsigned long long)drops, (unsigned long long)s->chk.consumed,
-		(unsigned long long)(rb_is_perf(s) ? 0 : s->chk.gaps),
-		(unsigned long long)s->overwritten, (unsigned long long)s->chk.digest);
+	bench_total(env, "attempted", tries);
+	bench_total(env, "produced", produced);
+	bench_total(env, "dropped", drops);
+	bench_total(env, "consumed", s->chk.consumed);
+	bench_total(env, "gaps", rb_is_perf(s) ? 0 : s->chk.gaps);
+	bench_total(env, "overwritten", s->overwritten);
+	bench_total_hex(env, "digest", s->chk.digest);
+	if (s->a->overwrite && drops && env->nr_producers > 1)
+		bench_note(env, "overwrite mode dropped %llu of %llu writes: the kernel refuses a "
+			   "reservation while the record it would overwrite is still reserved by "
+			   "another producer (a descheduled or emulated vCPU holds its record); "
+			   "the drops are that contention, not lost records",
+			   (unsigned long long)drops, (unsigned long long)tries);
 }
 
 static void close_rings(struct rb_state *s)
@@ -523,7 +528,7 @@ static void rb_teardown(struct bench_env *env)
 
 	if (!s)
 		return;
-	print_totals(env, s);
+	record_totals(env, s);
 	ring_buffer__free(s->rb);
 	perf_buffer__free(s->pb);
 	close_rings(s);
@@ -531,49 +536,6 @@ static void rb_teardown(struct bench_env *env)
 	free(s->rings);
 	free(s->wrap_buf);
 	BENCH_SKEL_TEARDOWN(env, NULL, s->skel);
-}
-
-/* The seed script's row: "X ± YM/s (drops X ± YM/s)", ± even for one sample, as the kernel's. */
-static void rb_format_row(const struct run_result *res, char *buf, size_t len)
-{
-	const struct stats *h = res_st(res, M_HITS), *d = res_st(res, M_DROPS);
-
-	snprintf(buf, len, "%.3lf ± %.3lfM/s (drops %.3lf ± %.3lfM/s)", h->mean, h->stddev,
-		 d->mean, d->stddev);
-}
-
-/* The kernel's "total operations": hits + drops of each sample, their spread. */
-static double total_sd(const struct run_result *res)
-{
-	double *v = xcalloc(res_nr_samples(res) ?: 1, sizeof(*v));
-	struct stats st;
-	int i;
-
-	for (i = 0; i < res_nr_samples(res); i++)
-		v[i] = res_sample(res, i)[M_HITS] + res_sample(res, i)[M_DROPS];
-	stats_compute(v, res_nr_samples(res), &st);
-	free(v);
-	return res_nr_samples(res) > 1 ? st.stddev : 0.0;
-}
-
-/*
- * With -v the seed script's row first; the kernel bench's summary (its
- * hits/drops shape for summarize) last, ± 0.000 for one sample as it prints.
- */
-static void rb_report_final(struct bench_env *env, const struct run_result *res)
-{
-	const struct stats *h = res_st(res, M_HITS), *d = res_st(res, M_DROPS);
-	int np = res_opts(res)->producers > 0 ? (int)res_opts(res)->producers : 1;
-	FILE *out = report_out(env->opts);
-	char row[160];
-
-	if (env->opts->verbose) {
-		rb_format_row(res, row, sizeof(row));
-		fprintf(out, "%s %s\n", res_bench(res)->name, row);
-	}
-	fprintf(out, "Summary: hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, "
-		"total operations %8.3lf ± %5.3lfM/s\n", h->mean, h->stddev, h->mean / np, d->mean,
-		d->stddev, h->mean + d->mean, total_sd(res));
 }
 
 #define RB_BENCH(ident, bname, opts_table, var, req, text)		\
@@ -594,8 +556,7 @@ const struct bench ident = {						\
 	.producer = rb_producer,					\
 	.consumer = rb_consumer,					\
 	.measure = rb_measure,						\
-	.report_final = rb_report_final,				\
-	.format_row = rb_format_row,					\
+	.report = { REPORT_HITS_DROPS },				\
 	.teardown = rb_teardown,					\
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The core's side of the contract (bench.h) that a benchmark calls: its
- * failures, the features it requires, the metrics it adds, and the env
- * forms of the trigger's and the histograms' calls.  The runner and the
- * lower layers do the work; this file only hands them the run's state.
+ * failures, the features it requires, the trigger it declares, and the
+ * env forms of the trigger's and the histograms' calls.  What writes the
+ * run's result (metrics, totals, notes) is the runner's: run/env.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,7 +15,6 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
-#include "result.h"
 
 void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
 {
@@ -30,15 +29,16 @@ void bench_fail(struct bench_env *env, int err, const char *fmt, ...)
 	atomic_store(&env->stop, true);
 }
 
-int bench_add_metric(struct bench_env *env, const struct metric_def *def)
+void bench_trigger_single(struct bench_env *env)
 {
-	return res_add_metric(env->res, def, env->bench->name);
+	if (!env->opts->test_run_repeat)
+		env->trig.repeat = 1;
 }
 
-void bench_metric_resolution(struct bench_env *env, int i, double resolution)
+void bench_trigger_own(struct bench_env *env, enum trigger_kind kind, uint32_t repeat)
 {
-	if (i >= 0 && i < env->res->nr_metrics)
-		env->res->metrics[i].resolution = resolution;
+	env->trig.kind = kind;
+	env->trig.repeat = repeat;
 }
 
 /*
@@ -121,11 +121,6 @@ void hist_bpf_measure(struct hist_bpf *hb, struct bench_env *env, double *sample
 	if (err)
 		bench_fail(env, err, "cannot read the latency histogram: %s", strerror(-err));
 	*sampled = hist_bpf_period_ops(hb, 0);
-}
-
-void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env)
-{
-	hist_bpf_end(hb, &env->res->hists);
 }
 
 const struct metric_def bench_sampled_metric = { "sampled_ops", "ops", METRIC_COUNT };

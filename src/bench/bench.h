@@ -9,8 +9,8 @@
  * samples every period, computes statistics and reports; it knows
  * nothing about any one benchmark.  What this header gathers:
  *   options      opts.h (tables at offsets), run_opts.h (env->opts)
- *   metrics      metric.h (what a run measures), result.h (a summary's
- *                reads: res_st, res_def, res_shown_mean, res_metric)
+ *   metrics      metric.h (what a run measures), the output shape its
+ *                figures take (struct bench_report), its totals and notes
  *   BPF side     trigger.h (how programs run), skel_util.h (counters,
  *                the skeleton sequence), hist_bpf.h (latency histograms)
  *   the system   probe.h (kernel features), memcg.h (a run's memory)
@@ -30,25 +30,23 @@
 #include "metric.h"
 #include "opts.h"
 #include "probe.h"
-#include "result.h"
 #include "run_opts.h"
 #include "skel_util.h"
 #include "stats.h"
 #include "trigger.h"
 #include "util.h"
 
-#define BENCH_MAX_THREADS	1024
-
-struct reporter;
+struct run_observer;
+struct run_result;
 
 /* The per-run state every operation receives. */
 struct bench_env {
 	const struct bench *bench;
 	const struct run_opts *opts;	/* global options of this run, read-only */
 	const void *args;		/* the benchmark's options: a struct of bench->args_size bytes */
-	struct run_result *res;		/* where bench_add_metric() puts metrics */
-	const struct reporter *reporter;	/* the run's human output (report.h) */
-	struct trigger trig;		/* chosen by setup via trigger_prepare() */
+	struct run_result *res;		/* the runner's: reached only through bench_*() calls */
+	const struct run_observer *obs;	/* the runner's: who watches the run go (NULL: nobody) */
+	struct trigger trig;		/* the core's: trigger_prepare() and bench_trigger_*() set it */
 	void *priv;			/* the benchmark's own state */
 	atomic_bool stop;		/* producers and consumers return when set */
 	atomic_int error;		/* first failure of a thread, negative errno */
@@ -66,6 +64,36 @@ struct bench_env {
 #define BENCH_F_NO_BPF		(1u << 3)	/* uses no bpf() (the core's test double): no privileges needed */
 #define BENCH_F_NO_THREADS	(1u << 4)	/* the main thread does it all: -p, -a, --prod-affinity refused */
 #define BENCH_F_NO_TRIGGER	(1u << 5)	/* runs no trigger: --trigger, --test-run-repeat, --kernel-stats refused */
+
+/*
+ * The shapes of a summary, the kernel bench's (its run_bench_*.sh
+ * scripts parse them) and ours; the reporters draw them from the
+ * result, a benchmark never prints (scripts/check-includes.py).
+ */
+enum report_shape {
+	/* "Summary: throughput X ± Y M ops/s (Z M ops/prod), latency W ns/op": every rate and time */
+	REPORT_OPS,
+	/* "Summary: lookup X ns/op, update Y ns/op": the times alone (map-ops) */
+	REPORT_TIMES,
+	/* "Summary: hits X ± YM/s (ZM/prod), drops ..., total operations ...": metrics hits, drops */
+	REPORT_HITS_DROPS,
+	/* "Summary: N false hits of M total operations. Percentage = P %": sums of part and whole */
+	REPORT_PERCENT,
+	/* "per-prod-op X ± Yk/s, memory usage X ± YMiB, peak memory usage ZMiB" (htab-mem) */
+	REPORT_HTAB_MEM,
+	/* a table: a row per metric key, a column per metric name (map-batch) */
+	REPORT_TABLE,
+};
+
+struct bench_report {
+	enum report_shape shape;
+	/* REPORT_HITS_DROPS: the metric that counts every operation (NULL: hits + drops) */
+	const char *total;
+	/* REPORT_HITS_DROPS: a suite row of total operations (summarize_total), not of hits */
+	bool row_total;
+	/* REPORT_PERCENT: metrics whose sums over the samples are the part and the rest */
+	const char *part, *rest;
+};
 
 struct bench {
 	const char *name;
@@ -101,15 +129,8 @@ struct bench {
 	void (*measure)(struct bench_env *env, uint64_t elapsed_ns, double *vals);
 	/* BENCH_F_ONESHOT: one whole measured run, its values in vals[]; negative errno on failure. */
 	int (*run_once)(struct bench_env *env, double *vals);
-	/*
-	 * Optional: print the human summary in this family's own shape.
-	 * Called after teardown: use env->args and res, not env->priv.
-	 */
-	void (*report_final)(struct bench_env *env, const struct run_result *res);
-	/* Optional: the text of an Iter line after "Iter N (drift): ", for metrics too many to list. */
-	void (*format_iter)(const struct bench_env *env, const double *vals, char *buf, size_t len);
-	/* Optional: a suite table row in this family's own shape (its seed script's). */
-	void (*format_row)(const struct run_result *res, char *buf, size_t len);
+	/* How its figures are shown: the kernel bench's shape of its output (zero: ops). */
+	struct bench_report report;
 	/* Releases everything setup made; must tolerate a partial setup. */
 	void (*teardown)(struct bench_env *env);
 };
@@ -259,25 +280,29 @@ void bench_skel_teardown(struct bench_env *env, struct hist_bpf *hb,
 #define BENCH_SKEL_TEARDOWN(env, hb, skel)						\
 	bench_skel_teardown(env, hb, (skel) ? (skel)->skeleton : NULL, skel)
 
-/* ---- a family's own summary (report.c) ---- */
+/* ---- what a run keeps beside its samples (the runner's, run/env.c) ---- */
 
-/* Where human output goes: stdout, or stderr while an export (--json/--csv/--md -) takes stdout. */
-FILE *report_out(const struct run_opts *o);
 /*
- * lead and text on out, broken at blanks into lines of at most 120
- * columns, the later ones indented by two: a long description (a
- * method's) stays within what the default output allows.
+ * A run-level count (the whole run's, warm-up and drain included), from
+ * teardown: summed over repetitions; the human "Totals:" line and JSON
+ * "totals" show it.  _hex: a value shown in hex and not summed (a digest).
  */
-void report_wrapped(FILE *out, const char *lead, const char *text);
-/* "mean ± sd" with the decimals the spread justifies; "mean" alone for one sample. */
-const char *report_figure(char *buf, size_t len, double mean, const struct stats *st);
+void bench_total(struct bench_env *env, const char *name, uint64_t value);
+void bench_total_hex(struct bench_env *env, const char *name, uint64_t value);
 /*
- * "name mean ± sd unit (X<prod_unit>/prod)" as the kernel bench prints it,
- * "± 0.000" for one sample as it does; for report_final hooks.  report_rate
- * takes the spelling (the kernel's "K ops/s" where our unit is "k ops/s").
+ * A note on how the figures were obtained or what limits them ("memory
+ * measured by ...", an op skipped): said once under the figures, once
+ * for all the runs of an ab, never under -q; JSON "notes".
  */
-void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod);
-void report_rate(FILE *out, const char *id, const struct stats *st, const char *unit,
-		 const char *prod_unit, int nr_prod);
+void bench_note(struct bench_env *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Samples discarded as warm-up so far (a run_once benchmark's own warm-up count). */
+int bench_warmup_samples(const struct bench_env *env);
+
+/* ---- the trigger, declared ---- */
+
+/* One program run per test-run call (no calibration), unless --test-run-repeat says otherwise. */
+void bench_trigger_single(struct bench_env *env);
+/* The benchmark runs its programs itself, repeat runs a call: what the run reports as its trigger. */
+void bench_trigger_own(struct bench_env *env, enum trigger_kind kind, uint32_t repeat);
 
 #endif

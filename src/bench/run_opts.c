@@ -19,3 +19,4 @@ void run_spec_copy(struct run_spec *dst, const struct run_spec *src)
 	if (n)
 		memcpy(dst->args, src->args, n);
 }
+

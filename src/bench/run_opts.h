@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include "opts.h"
 
+#define BENCH_MAX_THREADS	1024	/* -p and -c: threads a run may have */
+
 struct bench;
 
 /* Global options: the kernel bench's spellings plus ours. */
@@ -60,6 +62,9 @@ struct run_spec {
 	void *args;			/* the benchmark's options, bench->args_size bytes */
 	size_t args_size;
 };
+
+/* The global options, at offsets in struct run_opts (run_opts.c). */
+extern const struct opt_def global_opts[];
 
 void run_spec_free(struct run_spec *spec);
 /* A copy whose args are its own (string options still point into argv). */

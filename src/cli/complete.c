@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
-#include "cli.h"
+#include "args.h"
 #include "complete.h"
 #include "complete_int.h"
 #include "opts.h"

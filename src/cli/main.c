@@ -20,11 +20,13 @@
 #include <bpf/libbpf.h>
 #include "ab.h"
 #include "bench.h"
-#include "cli.h"
+#include "args.h"
 #include "compare.h"
 #include "complete.h"
 #include "db_cli.h"
+#include "deliver.h"
 #include "export.h"
+#include "help.h"
 #include "history.h"
 #include "mangen.h"
 #include "plot.h"
@@ -98,22 +100,14 @@ static int completion_cmd(int argc, char **argv)
 	return complete_cmd(argc, argv, names);
 }
 
+/* One run, then its result down the one road: human lines, exports. */
 static int run_one(const struct run_spec *spec)
 {
-	struct export_paths out = { spec->opts.json_path, spec->opts.csv_path, spec->opts.md_path };
 	struct run_result res;
 	int status;
 
-	status = run_bench(spec, &res);
-	if (res_kept(&res)) {	/* what was measured before the signal, written and marked */
-		export_run(&out, &res);
-		errmsg("%s", res.error);
-	} else if (status && !res.reported) {
-		errmsg("%s%s", res.error, res.interrupted && (out.json || out.csv || out.md) ?
-		       "; nothing written" : "");
-	} else if (!status) {
-		status = export_run(&out, &res);
-	}
+	status = run_bench(spec, report_observer(&spec->opts), &res);
+	status = deliver_run(&res, status);
 	run_result_free(&res);
 	return status;
 }

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
-#include "cli.h"
+#include "args.h"
 #include "mangen.h"
 #include "opts.h"
 #include "util.h"

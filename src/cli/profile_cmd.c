@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "args.h"
 #include "flame.h"
 #include "outfile.h"
 #include "profile_child.h"

@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include "ab.h"
 #include "bench.h"
-#include "cli.h"
+#include "args.h"
 #include "cmp_cli.h"
 #include "compare.h"
 #include "export.h"
@@ -346,7 +346,7 @@ static int run_side(struct ab_args *a, int k, int which)
 	int st;
 
 	progress(a, k, which);
-	st = run_bench(&s->spec, &one);
+	st = run_bench(&s->spec, NULL, &one);
 	if (st) {
 		if (a->tty)
 			fputs("\r\033[K", stderr);

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
-#include "cli.h"
+#include "args.h"
 #include "export.h"
 #include "plan.h"
 #include "runner.h"
@@ -35,7 +35,6 @@
 static const char *const adaptive_opts[] = {
 	"--precision", "2", "--max-duration", "1", "--period-ms", "200", "-w", "0.2",
 };
-#define ROW_TABLE_METRICS	6	/* more make a row no one reads: the exports have all */
 
 
 
@@ -294,7 +293,7 @@ static void run_step(const struct step *s, const char *section, struct result_ro
 	}
 	spec.opts.batch = true;	/* the row is the summary */
 	spec.opts.quiet = true;
-	row->status = run_bench(&spec, &row->res);
+	row->status = run_bench(&spec, NULL, &row->res);
 	run_spec_free(&spec);
 	row->res.sweep_param = s->sweep_param;
 	snprintf(row->note, sizeof(row->note), "%s", row->res.error);
@@ -406,7 +405,7 @@ static void print_row(struct table *t, const struct result_row *row)
 		t->skip_last = row;
 		return;
 	}
-	row_summary(row, ROW_TABLE_METRICS, summary, sizeof(summary));
+	row_summary(row, summary, sizeof(summary));
 	row_ci(row, t->loud, ci, sizeof(ci));
 	fprintf(t->out, "%-*s %s%s%s%s\n", t->width, row->label, summary, *ci ? "  [CI " : "", ci,
 		*ci ? "]" : "");

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
-#include "cli.h"
+#include "args.h"
 #include "history.h"
 #include "plan.h"
 #include "runner.h"

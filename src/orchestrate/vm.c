@@ -26,7 +26,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "cli.h"
+#include "args.h"
 #include "history.h"
 #include "opts.h"
 #include "outfile.h"

@@ -16,7 +16,9 @@
 #include "export.h"
 #include "flame.h"
 #include "mkey.h"
+#include "figure.h"
 #include "report.h"
+#include "summary.h"
 #include "outfile.h"
 #include "util.h"
 
@@ -37,30 +39,12 @@ static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
 		*off += (size_t)n;
 }
 
-/* "name figure unit, ..." for the first max_metrics metrics (0: all). */
-static void metrics_summary(const struct run_result *r, int max_metrics, char *buf, size_t len,
-			    size_t *off)
-{
-	char n1[64], id[MKEY_ID_MAX];
-	int i;
-
-	for (i = 0; i < r->nr_metrics; i++) {
-		if (max_metrics && i == max_metrics) {
-			appendf(buf, len, off, " (+%d more metrics in --json/--csv)",
-				r->nr_metrics - i);
-			break;
-		}
-		appendf(buf, len, off, "%s%s %s %s", i ? ", " : "", res_metric_id(r, i, id, sizeof(id)),
-			report_metric_figure(n1, sizeof(n1), r, i), r->metrics[i].unit);
-	}
-}
-
 bool row_has_figures(const struct result_row *row)
 {
 	return row->res.bench && row->res.st && (!row->status || res_kept(&row->res));
 }
 
-void row_summary(const struct result_row *row, int max_metrics, char *buf, size_t len)
+void row_summary(const struct result_row *row, char *buf, size_t len)
 {
 	const struct run_result *r = &row->res;
 	size_t off = 0;
@@ -74,10 +58,7 @@ void row_summary(const struct result_row *row, int max_metrics, char *buf, size_
 		appendf(buf, len, &off, "FAILED (exit %d): %s", row->status, row->note);
 		return;
 	}
-	if (r->bench->format_row)
-		r->bench->format_row(r, buf, len);
-	else
-		metrics_summary(r, max_metrics, buf, len, &off);
+	summary_row(r, buf, len);
 }
 
 /*

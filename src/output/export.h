@@ -27,10 +27,10 @@ struct export_paths {
 };
 
 /*
- * The row's result in one line: "throughput 1.234 ± 0.010 M ops/s, ..." or
- * why there is none; at most max_metrics metrics (0: all), then how many more.
+ * The row's result in its benchmark's shape (summary.h): "throughput
+ * 1.234 ± 0.010 M ops/s, ..." or why there is none.
  */
-void row_summary(const struct result_row *row, int max_metrics, char *buf, size_t len);
+void row_summary(const struct result_row *row, char *buf, size_t len);
 /* Whether the row has figures: it ran, or a signal cut it after some samples (res_kept). */
 bool row_has_figures(const struct result_row *row);
 /* "±3.9%" (95% CI of the first metric) of a sampled row, "" if not; loud: says a miss. */

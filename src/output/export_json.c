@@ -295,6 +295,36 @@ static void json_precision(struct jsonw *w, const struct run_result *r)
 	jsonw_obj_close(w);
 }
 
+/* The benchmark's run-level counts ("totals": a digest as hex text) and its notes. */
+static void json_totals_notes(struct jsonw *w, const struct run_result *r)
+{
+	char hex[20];
+	int i;
+
+	if (r->nr_totals) {
+		jsonw_key(w, "totals");
+		jsonw_obj_open(w);
+		for (i = 0; i < r->nr_totals; i++) {
+			const struct run_total *t = &r->totals[i];
+
+			if (t->hex) {
+				snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)t->value);
+				jsonw_kstr(w, t->name, hex);
+			} else {
+				jsonw_ku64(w, t->name, t->value);
+			}
+		}
+		jsonw_obj_close(w);
+	}
+	if (!r->nr_notes)
+		return;
+	jsonw_key(w, "notes");
+	jsonw_arr_open(w);
+	for (i = 0; i < r->nr_notes; i++)
+		jsonw_str(w, r->notes[i]);
+	jsonw_arr_close(w);
+}
+
 static void json_run(struct jsonw *w, const struct run_result *r)
 {
 	jsonw_obj_open(w);
@@ -318,6 +348,7 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 		jsonw_ki64(w, "test_run_repeat", r->test_run_repeat);
 	if (r->method)
 		jsonw_kstr(w, "method", r->method);
+	json_totals_notes(w, r);
 	json_options(w, r);
 	jsonw_ki64(w, "warmup_samples", r->nr_warmup);
 	jsonw_kdouble(w, "measured_s", r->wall_ns / 1e9);

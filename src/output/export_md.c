@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include "export.h"
 #include "mkey.h"
+#include "figure.h"
 #include "report.h"
 #include "util.h"
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
 #include <string.h>
-#include "cli.h"
 #include "flame.h"
 #include "hist_report.h"
 #include "mkey.h"
 #include "report.h"
+#include "runner.h"
+#include "figure.h"
+#include "summary.h"
 #include "util.h"
 
 #define REPORT_COLS	120	/* the widest line of the default output */
@@ -105,13 +107,6 @@ static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
 	int i, cols = 0, k = 0;
 
 	fprintf(out, "Iter %3d (%7.3lfus): ", iter, drift_ns / 1000.0);
-	if (env->bench->format_iter) {
-		char text[256];
-
-		env->bench->format_iter(env, vals, text, sizeof(text));
-		fprintf(out, "%s\n", text);
-		return;
-	}
 	for (i = 0; i < res->nr_metrics; i++) {
 		const struct metric_def *m = &res->metrics[i];
 
@@ -124,94 +119,6 @@ static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
 		else
 			fprintf(out, "%s%s %8.3lf %s", k++ ? ", " : "",
 				res_metric_id(res, i, id, sizeof(id)), vals[i], m->unit);
-	}
-	fputc('\n', out);
-}
-
-/*
- * Decimals that the spread justifies, as perf stat shows a figure: the
- * stddev to two significant digits and the mean to the same place; at
- * least one (the kernel's summarize patterns want "N.N ± N.N"), and
- * three where there is no spread (the kernel bench's %.3f), more for a
- * value below 1.
- */
-static int decimals(double mean, const struct stats *st)
-{
-	double ref = st->n > 1 && st->stddev > 0 ? st->stddev : 0;
-	int d;
-
-	if (ref)
-		d = 1 - (int)floor(log10(ref));
-	else
-		d = mean && fabs(mean) < 1 ? 3 - (int)floor(log10(fabs(mean))) : 3;
-	return d < 1 ? 1 : d > 9 ? 9 : d;
-}
-
-const char *report_figure(char *buf, size_t len, double mean, const struct stats *st)
-{
-	int d = decimals(mean, st);
-
-	if (st->n > 1)
-		snprintf(buf, len, "%.*f ± %.*f", d, mean, d, st->stddev);
-	else
-		snprintf(buf, len, "%.*f", d, mean);
-	return buf;
-}
-
-const char *report_metric_figure(char *buf, size_t len, const struct run_result *r, int i)
-{
-	const struct metric_def *m = &r->metrics[i];
-	struct stats one = { .n = 1 };
-	double v = res_shown_mean(r, i);
-
-	/* an exact count needs no decimals; an inverse's own spread is not the figure's */
-	if (m->kind == METRIC_COUNT && v == floor(v) && r->st[i].n < 2)
-		snprintf(buf, len, "%.0f", v);
-	else
-		report_figure(buf, len, v, m->kind == METRIC_INVERSE ? &one : &r->st[i]);
-	return buf;
-}
-
-void report_rate(FILE *out, const char *id, const struct stats *st, const char *unit,
-		 const char *prod_unit, int nr_prod)
-{
-	/* the kernel bench's own shape, ± even for one sample (0.000), as its scripts' patterns need */
-	fprintf(out, "%s %8.3lf ± %5.3lf %s", id, st->mean, st->n > 1 ? st->stddev : 0.0, unit);
-	if (prod_unit)
-		fprintf(out, " (%7.3lf%s/prod)", st->mean / (nr_prod ? nr_prod : 1), prod_unit);
-}
-
-void report_metric(FILE *out, const struct metric_def *m, const struct stats *st, int nr_prod)
-{
-	char id[MKEY_ID_MAX];
-
-	mkey_id(m->name, m->key, id, sizeof(id));
-	report_rate(out, id, st, m->unit, m->prod_unit, nr_prod);
-}
-
-/*
- * The kernel bench's ops_report_final shape: "throughput X ± Y M ops/s
- * (Z M ops/prod), latency W ns/op".  The raw counts are not figures of
- * that line: the Stats lines and JSON have them.
- */
-static void summary_line(FILE *out, const struct run_result *res, int nr_prod)
-{
-	const struct metric_def *m;
-	char id[MKEY_ID_MAX];
-	int i, k = 0;
-
-	fprintf(out, "Summary: ");
-	for (i = 0; i < res->nr_metrics; i++) {
-		m = &res->metrics[i];
-		if (m->kind == METRIC_COUNT)
-			continue;
-		if (k++)
-			fputs(", ", out);
-		if (m->kind == METRIC_INVERSE)	/* the kernel bench: scale / mean of the base */
-			fprintf(out, "%s %8.3lf %s", res_metric_id(res, i, id, sizeof(id)),
-				res_shown_mean(res, i), m->unit);
-		else
-			report_metric(out, m, &res->st[i], nr_prod);
 	}
 	fputc('\n', out);
 }
@@ -341,65 +248,80 @@ static void noise_line(FILE *out, const struct run_result *res, bool loud)
 			"rest: not a measurable effect\n", e.noisy, e.noisy + e.quiet, e.shift_pct);
 }
 
-static void human_summary(struct bench_env *env, const struct run_result *res)
+/* "Totals: name N, ...": the benchmark's run-level counts, a pair never broken over two lines. */
+static void totals_line(FILE *out, const struct run_result *res)
 {
-	FILE *out = report_out(env->opts);
+	int i, col = 0, n;
+	char item[64];
 
-	if (!res->nr_metrics)
-		return;
-	/* the Summary comes last, as the kernel bench's scripts read it (| tail -1) */
+	for (i = 0; i < res->nr_totals; i++) {
+		const struct run_total *t = &res->totals[i];
+
+		n = t->hex ? snprintf(item, sizeof(item), "%s %016llx", t->name,
+				      (unsigned long long)t->value) :
+			     snprintf(item, sizeof(item), "%s %llu", t->name,
+				      (unsigned long long)t->value);
+		if (!i)
+			col = fprintf(out, "Totals: %s", item);
+		else if (col + 2 + n + 1 > REPORT_COLS)
+			col = fprintf(out, ",\n  %s", item) - 2;
+		else
+			col += fprintf(out, ", %s", item);
+	}
+	if (res->nr_totals)
+		fputc('\n', out);
+}
+
+/* The benchmark's notes and how it measured, each said once. */
+void report_notes(FILE *out, const struct run_result *res)
+{
+	int i;
+
+	if (res->method)
+		report_wrapped(out, "Method: ", res->method);
+	for (i = 0; i < res->nr_notes; i++)
+		report_wrapped(out, "Note: ", res->notes[i]);
+}
+
+/* Our lines, then the Summary last, as the kernel bench's scripts read it (| tail -1). */
+static void human_summary(FILE *out, const struct run_result *res)
+{
+	const struct run_opts *o = &res->spec.opts;
+
 	hist_report(out, res);
 	stats_lines(out, res);
 	if (res->nr_repeats > 1)
 		runs_line(out, res);
-	if (res->spec.opts.kernel_stats)
+	if (o->kernel_stats)
 		kstats_line(out, &res->kstats);
-	if (res->spec.opts.counters)
+	if (o->counters)
 		counters_lines(out, res);
-	if (res->spec.opts.profile)
+	if (o->profile)
 		prof_top_lines(out, &(struct prof_view){ &res->prof, NULL, prof_ns_per_op(res) },
 			       PROF_TOP_HUMAN);
-	noise_line(out, res, env->opts->verbose);
+	noise_line(out, res, o->verbose);
 	if (res->precision_target)
 		precision_line(out, res);
-	if (env->bench->report_final)
-		env->bench->report_final(env, res);
-	else
-		summary_line(out, res, env->nr_producers);
+	totals_line(out, res);
+	report_notes(out, res);
+}
+
+void report_summary(FILE *out, const struct run_result *res)
+{
+	if (!res->nr_metrics)
+		return;
+	if (!res->spec.opts.quiet)
+		human_summary(out, res);
+	summary_write(out, res);
 	fflush(out);
 }
 
-
-static void nothing(const struct bench_env *env)
-{
-}
-
-static void no_iter(const struct bench_env *env, int iter, int64_t drift_ns, const double *vals)
-{
-}
-
-static void no_summary(struct bench_env *env, const struct run_result *res)
-{
-}
-
-/* Every line: the kernel bench's shape. */
-static const struct reporter human = {
-	human_setup, human_started, human_iter, human_summary,
+/* Every line as the run goes: the kernel bench's shape. */
+static const struct run_observer human = {
+	human_setup, human_started, human_iter,
 };
 
-/* -q: the summary only. */
-static const struct reporter quiet = {
-	nothing, nothing, no_iter, human_summary,
-};
-
-/* A suite step or a sweep point: nothing per run, the suite prints the row. */
-static const struct reporter row = {
-	nothing, nothing, no_iter, no_summary,
-};
-
-const struct reporter *reporter_for(const struct run_opts *o)
+const struct run_observer *report_observer(const struct run_opts *o)
 {
-	if (o->batch)
-		return &row;
-	return o->quiet ? &quiet : &human;
+	return o->batch || o->quiet ? NULL : &human;
 }

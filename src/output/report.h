@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Human output of one run: the kernel bench's lines ("Setting up",
- * "Iter", "Summary") and ours ("Stats", "Runs", "Precision").  What a run
- * prints follows its own options: -q keeps the summary only, a suite
- * step (opts->batch) prints nothing and the suite prints its row.
- * report_out, report_figure and report_metric, which a family's own
- * summary uses too, are declared in bench.h.
+ * "Iter", "Summary") and ours ("Stats", "Runs", "Totals", "Precision").
+ * What a run prints follows its own options: -q keeps the Summary only,
+ * a suite step (opts->batch) prints nothing and the suite prints its row.
  */
 #ifndef BPFBENCH_REPORT_H
 #define BPFBENCH_REPORT_H
@@ -15,17 +13,17 @@
 #include "bench.h"
 #include "result.h"
 
-/* What a run prints as it goes; the runner calls each at its moment. */
-struct reporter {
-	void (*setup)(const struct bench_env *env);	/* before setup */
-	void (*started)(const struct bench_env *env);	/* threads running */
-	void (*iter)(const struct bench_env *env, int iter, int64_t drift_ns, const double *vals);
-	void (*summary)(struct bench_env *env, const struct run_result *res);	/* after the last repetition */
-};
+struct run_observer;
 
-/* human (every line), quiet (-q: summary only) or a suite row (nothing per run). */
-const struct reporter *reporter_for(const struct run_opts *o);
-/* Metric i of a result as its summary shows it (an inverse from its base, a count whole). */
-const char *report_metric_figure(char *buf, size_t len, const struct run_result *r, int i);
+/* Where human output goes: stdout, or stderr while an export (--json/--csv/--md -) takes stdout. */
+FILE *report_out(const struct run_opts *o);
+/* lead and text on out, broken at blanks into lines of at most 120 columns, the later indented by two. */
+void report_wrapped(FILE *out, const char *lead, const char *text);
+/* The lines of a run as it goes (Setting up, Iter): NULL under -q and in a suite step. */
+const struct run_observer *report_observer(const struct run_opts *o);
+/* A run's figures for a human: every line, or under -q the Summary alone (the shape's, last). */
+void report_summary(FILE *out, const struct run_result *res);
+/* The benchmark's method and notes, each said once (also after a failure). */
+void report_notes(FILE *out, const struct run_result *res);
 
 #endif

@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
-#include "cli.h"
 #include "compare.h"
 #include "mkey.h"
 #include "opts.h"

@@ -12,7 +12,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include "bench.h"
-#include "cli.h"
 #include "jsonr.h"
 #include "mkey.h"
 #include "opts.h"

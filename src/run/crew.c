@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include "crew.h"
-#include "cli.h"
 #include "util.h"
 
 #define ARRIVAL_POLL_NS	50000000l	/* while threads arrive, a look at signals every 50 ms */

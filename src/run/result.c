@@ -249,6 +249,48 @@ static void adopt(struct run_result *acc, const struct run_result *one)
 		res_add_metric(acc, &one->metrics[i], "an interleaved run");
 }
 
+void res_add_total(struct run_result *res, const char *name, uint64_t value, bool hex)
+{
+	struct run_total *t;
+	int i;
+
+	for (i = 0; i < res->nr_totals; i++)
+		if (!strcmp(res->totals[i].name, name))
+			break;
+	if (i == RUN_MAX_TOTALS)
+		return;
+	t = &res->totals[i];
+	if (i == res->nr_totals) {
+		res->nr_totals++;
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		t->hex = hex;
+		t->value = 0;
+	}
+	t->value = hex ? value : t->value + value;
+}
+
+void res_add_note(struct run_result *res, const char *text)
+{
+	int i;
+
+	for (i = 0; i < res->nr_notes; i++)
+		if (!strcmp(res->notes[i], text))
+			return;
+	if (res->nr_notes < RUN_MAX_NOTES)
+		res->notes[res->nr_notes++] = xstrdup(text);
+}
+
+/* ab: one run's totals add up; its notes are said once, as the first run's were. */
+static void append_totals_notes(struct run_result *acc, const struct run_result *one)
+{
+	int i;
+
+	for (i = 0; i < one->nr_totals; i++)
+		res_add_total(acc, one->totals[i].name, one->totals[i].value, one->totals[i].hex);
+	for (i = 0; i < one->nr_notes; i++)
+		res_add_note(acc, one->notes[i]);
+}
+
 void run_result_append(struct run_result *acc, const struct run_result *one)
 {
 	int i;
@@ -268,6 +310,7 @@ void run_result_append(struct run_result *acc, const struct run_result *one)
 	acc->counters.valid |= one->counters.valid;
 	acc->counters.pmu = one->counters.pmu;
 	memcpy(acc->counters.why, one->counters.why, sizeof(acc->counters.why));
+	append_totals_notes(acc, one);
 	acc->nr_warmup += one->nr_warmup;
 	acc->wall_ns += one->wall_ns;
 	acc->warmup_ns += one->warmup_ns;
@@ -299,5 +342,7 @@ void run_result_free(struct run_result *res)
 	hist_set_free(res->hists);
 	profile_free(&res->prof);
 	run_spec_free(&res->spec);
+	for (i = 0; i < res->nr_notes; i++)
+		free(res->notes[i]);
 	memset(res, 0, sizeof(*res));
 }

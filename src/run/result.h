@@ -18,6 +18,16 @@
 #include "stats.h"
 
 #define RUN_MAX_OPTS	64
+#define RUN_MAX_TOTALS	16
+#define RUN_MAX_NOTES	8
+#define RUN_NOTE_MAX	400
+
+/* A run-level count of the benchmark's (bench_total): summed over repetitions, unless hex. */
+struct run_total {
+	char name[32];
+	uint64_t value;
+	bool hex;	/* a digest: shown in hex, the last repetition's */
+};
 
 struct hist_set;
 struct bench;
@@ -71,6 +81,11 @@ struct run_result {
 	double precision_pct;
 	/* Stopped by a signal (status 128+N); with samples, they are kept: summary and exports */
 	bool interrupted;
+	/* the benchmark's run-level counts and notes (bench_total, bench_note), in order */
+	int nr_totals;
+	struct run_total totals[RUN_MAX_TOTALS];
+	int nr_notes;
+	char *notes[RUN_MAX_NOTES];
 	/* Set by suites and sweeps after run_bench, for the exports (NULL: none). */
 	const char *suite;
 	const char *section;
@@ -162,6 +177,11 @@ void run_result_finish(struct run_result *acc);
  * internal error.  A name and key the run has already returns its index.
  */
 int res_add_metric(struct run_result *res, const struct metric_def *def, const char *who);
+
+/* A total of this name gets value added (hex: replaced); a 17th name is dropped. */
+void res_add_total(struct run_result *res, const char *name, uint64_t value, bool hex);
+/* A note, unless the run has it already (a repetition says it again); a ninth is dropped. */
+void res_add_note(struct run_result *res, const char *text);
 
 /* Appends a sample (nr_metrics values) taken in repetition repeat. */
 void res_add_sample(struct run_result *res, int repeat, const double *vals, uint64_t elapsed,

@@ -16,14 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
-#include "cli.h"
 #include "counters.h"
 #include "crew.h"
 #include "hist.h"
 #include "noise.h"
 #include "probe.h"
 #include "profile.h"
-#include "report.h"
 #include "result.h"
 #include "runner.h"
 #include "util.h"
@@ -93,6 +91,12 @@ static void add_sample(struct bench_env *env, struct precision *p, const double 
 
 /* ---- sampling ---- */
 
+static void observe_iter(struct bench_env *env, int iter, int64_t drift_ns, const double *vals)
+{
+	if (env->obs && env->obs->iter)
+		env->obs->iter(env, iter, drift_ns, vals);
+}
+
 /* What watches the measured phase alone: --profile's sampler, --counters' events. */
 struct watchers {
 	struct profiler pf;
@@ -161,7 +165,7 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start,
 			if (i + 1 == warm)	/* the next period is the first measured */
 				measuring(w, true);
 		}
-		env->reporter->iter(env, (int)i, (int64_t)(t - target), vals);
+		observe_iter(env, (int)i, (int64_t)(t - target), vals);
 		last = t;
 		if (res->precision_reached)
 			break;
@@ -197,7 +201,7 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 		add_sample(env, p, vals, dt, &ns);
 		res->wall_ns += dt;
 	}
-	env->reporter->iter(env, i, 0, vals);
+	observe_iter(env, i, 0, vals);
 	return 0;
 }
 
@@ -365,7 +369,8 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	 */
 	start = now_ns();
 	crew_go(c);
-	env->reporter->started(env);
+	if (env->obs && env->obs->started)
+		env->obs->started(env);
 	err = b->flags & BENCH_F_ONESHOT ? sample_oneshot(env, vals, &w) :
 	      sample_periods(env, vals, start, &w);
 	crew_stop(c);
@@ -425,7 +430,8 @@ static int run_repeat(struct bench_env *env)
 	memset(&env->trig, 0, sizeof(env->trig));
 	atomic_store(&env->stop, false);
 	env->priv = NULL;
-	env->reporter->setup(env);
+	if (env->obs && env->obs->setup)
+		env->obs->setup(env);
 	errmsg_forget();
 	err = b->setup(env);
 	note_trigger(env);
@@ -475,7 +481,8 @@ static int add_static_metrics(struct bench_env *env)
 	return env->bench->validate(env);
 }
 
-static int run_bench_body(const struct run_spec *spec, struct run_result *res);
+static int run_bench_body(const struct run_spec *spec, const struct run_observer *obs,
+			  struct run_result *res);
 
 /*
  * A signal ended the run after some samples: each of them was a whole
@@ -483,7 +490,8 @@ static int run_bench_body(const struct run_spec *spec, struct run_result *res);
  * true one, said to be partial on the line before it; the time asked
  * for beside the time measured.
  */
-static void interrupted_summary(struct bench_env *env, struct run_result *res)
+/* The run's own account of a signal: the figures the caller reports are of what it measured. */
+static void interrupted_note(struct bench_env *env, struct run_result *res)
 {
 	const struct run_opts *o = env->opts;
 	double asked = (o->precision_pct ? o->max_duration_ms : o->duration_ms) / 1e3 * o->runs;
@@ -491,16 +499,13 @@ static void interrupted_summary(struct bench_env *env, struct run_result *res)
 	snprintf(res->error, sizeof(res->error), "interrupted by signal %d after %d sample%s "
 		 "(%.1f of %g s measured)", interrupted_signal(), res->nr_samples,
 		 res->nr_samples == 1 ? "" : "s", res->wall_ns / 1e9, asked);
-	if (!o->batch)
-		fprintf(report_out(o), "I%s: the figures below are of those samples\n",
-			res->error + 1);
-	env->reporter->summary(env, res);
 }
 
-int run_bench(const struct run_spec *spec, struct run_result *res)
+int run_bench(const struct run_spec *spec, const struct run_observer *obs,
+	      struct run_result *res)
 {
 	bool was = errmsg_mute(spec->opts.batch);	/* a suite's row says why, once */
-	int st = run_bench_body(spec, res);
+	int st = run_bench_body(spec, obs, res);
 
 	errmsg_mute(was);
 	if (!res->st)	/* refused before it ran: still a whole result, of no samples */
@@ -509,10 +514,11 @@ int run_bench(const struct run_spec *spec, struct run_result *res)
 }
 
 /* The run itself: run_bench() around it mutes its error lines in a suite (--batch). */
-static int run_bench_body(const struct run_spec *spec, struct run_result *res)
+static int run_bench_body(const struct run_spec *spec, const struct run_observer *obs,
+			  struct run_result *res)
 {
 	const struct bench *b = spec->bench;
-	struct bench_env env = { .bench = b };
+	struct bench_env env = { .bench = b, .obs = obs };
 	char why[400];
 	int err, k;
 
@@ -524,7 +530,6 @@ static int run_bench_body(const struct run_spec *spec, struct run_result *res)
 	res->precision_target = res->spec.opts.precision_pct;
 	res_capture_opts(res, (const struct opt_def *const[2]){ global_opts, b->opts });
 	env.opts = &res->spec.opts;
-	env.reporter = reporter_for(env.opts);
 	env.args = res->spec.args;
 	env.res = res;
 	env.nr_producers = (int)env.opts->producers;
@@ -552,9 +557,7 @@ static int run_bench_body(const struct run_spec *spec, struct run_result *res)
 			 "sample was measured", interrupted_signal());
 	res_compute_stats(res);
 	if (res_kept(res))
-		interrupted_summary(&env, res);
-	else if (!res->status)
-		env.reporter->summary(&env, res);
+		interrupted_note(&env, res);
 	return res->status;
 }
 

@@ -493,3 +493,12 @@ bool stderr_is_tty(void)
 		return *v == '1';
 	return isatty(STDERR_FILENO);
 }
+
+int utf8_width(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}

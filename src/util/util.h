@@ -85,6 +85,8 @@ bool thread_woken(void);
 void *xcalloc(size_t n, size_t size);
 /* A copy of s (NULL: of ""), or the process dies. */
 char *xstrdup(const char *s);
+/* Columns a UTF-8 text takes on a terminal: its code points (our texts have no wide ones). */
+int utf8_width(const char *s);
 /* Room for element n of an array of *cap (doubling from first): p, moved as realloc() moves it. */
 void *xgrow(void *p, int n, int *cap, int first, size_t size);
 

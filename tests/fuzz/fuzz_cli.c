@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
-#include "cli.h"
+#include "args.h"
 #include "compare.h"
 #include "plot.h"
 #include "suite.h"

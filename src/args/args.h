@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef BPFBENCH_CLI_H
-#define BPFBENCH_CLI_H
+#ifndef BPFBENCH_ARGS_H
+#define BPFBENCH_ARGS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include "opts.h"
 #include "run_opts.h"
-
-extern const struct opt_def global_opts[];	/* at offsets in struct run_opts */
 
 /*
  * Parses `[global options] BENCH [bench options]` in any order ("--"
@@ -43,8 +41,5 @@ int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *suite_suggest(char *buf, size_t len, const char *what, const char *typed);
 /* At most one export on stdout; EXIT_USAGE after one line otherwise. */
 int cli_check_outputs(const struct run_opts *o);
-void cli_usage(void);
-void cli_list(void);
-void cli_bench_help(const struct bench *b);
 
 #endif

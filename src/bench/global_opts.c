@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The global options' table, at their offsets in struct run_opts
+ * (run_opts.h declares it): what --help, completion, the man page, the
+ * parser and a result's recorded options all read.
+ */
+#include "run_opts.h"
+#include "trigger.h"
+
+/* The global options, at their offsets in struct run_opts. */
+#define G(field)	OPT_OFF(struct run_opts, field)
+
+const struct opt_def global_opts[] = {
+	{ "warmup", 'w', OPT_SECONDS, G(warmup_ms), "1", 0, 3600000, NULL, "SEC",
+	  "seconds of samples discarded before measuring" },
+	{ "duration", 'd', OPT_SECONDS, G(duration_ms), "5", 10, 86400000, NULL, "SEC",
+	  "seconds measured (one sample per period)" },
+	{ "producers", 'p', OPT_UINT, G(producers), "1", 1, BENCH_MAX_THREADS, NULL, "N",
+	  "producer threads" },
+	{ "consumers", 'c', OPT_UINT, G(consumers), NULL, 0, 64, NULL, "N",
+	  "consumer threads (default: what the benchmark needs, 1 for rb-*/pb-*, else 0)" },
+	{ "period-ms", 0, OPT_UINT, G(period_ms), "1000", 10, 60000, NULL, "MS",
+	  "sampling period" },
+	{ "affinity", 'a', OPT_FLAG, G(affinity), NULL, 0, 0, NULL, NULL,
+	  "pin consumers, then producers, to CPUs 0, 1, 2, ..." },
+	{ "prod-affinity", 0, OPT_CPUSET, G(prod_cpus), NULL, 0, 0, NULL, "CPUSET",
+	  "pin producer i to the i-th CPU of a list like 0-3,7" },
+	{ "cons-affinity", 0, OPT_CPUSET, G(cons_cpus), NULL, 0, 0, NULL, "CPUSET",
+	  "pin consumer i to the i-th CPU of the list" },
+	{ "trigger", 0, OPT_CHOICE, G(trigger), "auto", 0, 0, trigger_names, "HOW",
+	  "how programs are run" },
+	{ "test-run-repeat", 0, OPT_UINT, G(test_run_repeat), NULL,
+	  1, TEST_RUN_MAX_REPEAT, NULL, "N",
+	  "test-run trigger: program runs per syscall (default: calibrated to >= 2 ms)" },
+	{ "json", 0, OPT_STRING, G(json_path), NULL, 0, 0, NULL, "FILE",
+	  "write results as JSON to FILE ('-': stdout)" },
+	{ "record", 0, OPT_FLAG, G(record), NULL, 0, 0, NULL, NULL,
+	  "then record the --json FILE into the history (bpfbench db; $BPFBENCH_DB or the default)" },
+	{ "csv", 0, OPT_STRING, G(csv_path), NULL, 0, 0, NULL, "FILE",
+	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)" },
+	{ "md", 0, OPT_STRING, G(md_path), NULL, 0, 0, NULL, "FILE",
+	  "write results as a Markdown table to FILE ('-': stdout)" },
+	{ "sweep", 0, OPT_STRING, G(sweep), NULL, 0, 0, NULL, "PARAM=V1,V2,...",
+	  "one run per value of a global or benchmark option, one row each" },
+	{ "precision", 0, OPT_STRING, G(precision_text), NULL, 0, 0, NULL, "PCT",
+	  "sample until the 95% CI of the first metric's mean is within PCT% of it" },
+	{ "max-duration", 0, OPT_SECONDS, G(max_duration_ms), "60", 10, 86400000, NULL, "SEC",
+	  "upper bound of a --precision run's measured time" },
+	{ "runs", 'r', OPT_UINT, G(runs), "1", 1, 1000, NULL, "N",
+	  "repeat the whole run N times, each with a fresh setup (new maps, programs, hash seeds)" },
+	{ "kernel-stats", 0, OPT_FLAG, G(kernel_stats), NULL, 0, 0, NULL, NULL,
+	  "the kernel's run count and time inside the program (BPF_ENABLE_STATS), beside ours" },
+	{ "counters", 0, OPT_FLAG, G(counters), NULL, 0, 0, NULL, NULL,
+	  "per-op counts over the measured phase: task-clock, context switches; cycles, IPC, "
+	  "cache and branch misses where a PMU exists" },
+	{ "profile", 0, OPT_FLAG, G(profile), NULL, 0, 0, NULL, NULL,
+	  "sample the measured phase's kernel and user stacks: a top table, and the JSON's profile" },
+	{ "profile-freq", 0, OPT_UINT, G(profile_freq), "999", 1, 100000, NULL, "HZ",
+	  "--profile: samples per second per CPU" },
+	{ "folded", 0, OPT_STRING, G(folded_path), NULL, 0, 0, NULL, "FILE",
+	  "write the profile's collapsed stacks to FILE (implies --profile)" },
+	{ "flame", 0, OPT_STRING, G(flame_path), NULL, 0, 0, NULL, "FILE.svg",
+	  "write the profile's flame graph to FILE.svg (implies --profile)" },
+	{ "verifier-stats", 0, OPT_FLAG, G(verifier_stats), NULL, 0, 0, NULL, NULL,
+	  "load the programs, print each one's verified instruction count, measure nothing" },
+	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,
+	  "libbpf and verifier detail on stderr" },
+	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, 0, 0, NULL, NULL,
+	  "no per-period lines, only the summary" },
+	{ "list", 'l', OPT_FLAG, G(list), NULL, 0, 0, NULL, NULL,
+	  "list benchmarks" },
+	{ "help", 'h', OPT_FLAG, G(help), NULL, 0, 0, NULL, NULL,
+	  "this help, or a benchmark's options after its name" },
+	{ NULL },
+};

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one road of a run's result: the caller hands it here, and the
+ * reporters its options chose draw it (the human lines, the Summary in
+ * its benchmark's shape, JSON, CSV, Markdown).  Suites and ab take their
+ * rows the same way, through summary.h and export.h.
+ */
+#include <stdio.h>
+#include "deliver.h"
+#include "export.h"
+#include "report.h"
+#include "util.h"
+
+int deliver_run(struct run_result *res, int status)
+{
+	const struct run_opts *o = &res->spec.opts;
+	struct export_paths out = { o->json_path, o->csv_path, o->md_path };
+	FILE *human = report_out(o);
+
+	if (res_kept(res)) {	/* what was measured before the signal, shown, written and marked */
+		fprintf(human, "I%s: the figures below are of those samples\n", res->error + 1);
+		report_summary(human, res);
+		export_run(&out, res);
+		errmsg("%s", res->error);
+		return status;
+	}
+	if (status) {
+		if (!o->quiet)
+			report_notes(human, res);	/* what the benchmark found out before it stopped */
+		if (!res->reported)
+			errmsg("%s%s", res->error, res->interrupted && (out.json || out.csv || out.md) ?
+			       "; nothing written" : "");
+		return status;
+	}
+	report_summary(human, res);
+	return export_run(&out, res);
+}
