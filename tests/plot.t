@@ -236,6 +236,23 @@ ok $? "plot --help: usage on stdout, exit 0"
 run plot "$TMPD/sweep.json" -o "$TMPD/sweep.png" --metric latency
 [ "$RC" -eq 0 ] && [ "$(head -c 8 "$TMPD/sweep.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 ok $? "plot -o x.png --metric latency: a PNG"
+# A transparent SVG is unreadable on a dark page: gnuplot's first rectangle, the whole canvas, is white.
+python3 - "$TMPD/cdf.svg" "$TMPD/sweep.svg" "$TMPD/sweep.png" <<'PY'
+import sys, struct, zlib, xml.etree.ElementTree as ET
+for svg in sys.argv[1:3]:
+    rect = next(e for e in ET.parse(svg).getroot().iter() if e.tag.endswith("}rect"))
+    assert (rect.get("width"), rect.get("height"), rect.get("fill")) == ("960", "580", "#ffffff"), rect.attrib
+png = open(sys.argv[3], "rb").read()
+color_type, idat, pos = png[25], b"", 8
+while pos < len(png):
+    n, kind = struct.unpack(">I4s", png[pos:pos + 8])
+    idat += png[pos + 8:pos + 8 + n] if kind == b"IDAT" else b""
+    pos += 12 + n
+assert color_type == 2, color_type	# RGB, no alpha channel
+assert zlib.decompress(idat)[1:4] == b"\xff\xff\xff"	# row 0's filter byte, then pixel (0, 0)
+PY
+ok $? "the background: white, opaque, in SVG (CDF and sweep) and PNG" ||
+	diag "$(grep -m1 'rect x="0"' "$TMPD/sweep.svg")" "$(head -1 "$TMPD/sweep.gp")"
 run plot "$TMPD/sweep.json" -o "$TMPD/x.gif"
 [ "$RC" -eq 2 ]
 ok $? "plot to .gif: exit 2"

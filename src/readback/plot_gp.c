@@ -297,8 +297,7 @@ static void write_plot(FILE *f, const struct plot_fig *fig)
 
 static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 {
-	fprintf(f, "set terminal %s size 960,580 font 'sans,11' noenhanced\n",
-		fig->a->png ? "pngcairo" : "svg");
+	gnuplot_terminal(f, fig->a->png);
 	fputs("set output ", f);
 	gnuplot_str(f, out);
 	fputc('\n', f);
