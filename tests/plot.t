@@ -156,6 +156,8 @@ title=$(grep '^set title' "$TMPD/n1.gp")
 	grep -qF ".\"\\n\"." <<<"$title" && grep -qF 'kernel 6.18.7-plottest, test (2 CPUs), -w 0 -d 1 -p 1, n = 1 sample a point' <<<"$title"
 ok $? "n = 1: no error bars nor 'mean ± stddev', no key for one curve; a subtitle with kernel, CPU, -w/-d/-p, n" ||
 	diag "$(cat "$TMPD/n1.gp")"
+grep -q ': 1 curve, 3 points$' <<<"$OUT"
+ok $? "one curve: '1 curve', singular" || diag "$OUT"
 grep -q 'yerrorlines' "$TMPD/sweep.gp" && grep -q "^set y2label 'latency (ns/op), mean ± stddev'" "$TMPD/sweep.gp" &&
 	grep -q 'n = 3 samples a point' "$TMPD/sweep.gp" && grep -q '^set key outside right' "$TMPD/sweep.gp" &&
 	! grep -q -- ' -p ' <(grep '^set title' "$TMPD/sweep.gp")

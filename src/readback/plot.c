@@ -520,7 +520,7 @@ int plot_cmd(int argc, char **argv)
 	struct plot_args a = { 0 };
 	struct res_doc doc = { 0 };
 	struct plot_fig fig = { .a = &a, .doc = &doc };
-	int ret;
+	int ret, n;
 
 	for (ret = 1; ret < argc; ret++)
 		if (!strcmp(argv[ret], "--help") || !strcmp(argv[ret], "-h"))
@@ -536,8 +536,11 @@ int plot_cmd(int argc, char **argv)
 		ret = assign_axes(&fig);
 	if (!ret)
 		ret = plot_draw(&fig);
-	if (!ret)
-		printf("%s: %d curves, %d points\n", a.out, fig.nr_curves, plot_count(&fig));
+	if (!ret) {
+		n = plot_count(&fig);
+		printf("%s: %d curve%s, %d point%s\n", a.out, fig.nr_curves,
+		       fig.nr_curves == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	}
 	fig_free(&fig);
 	free(a.metric_list);
 	resdoc_free(&doc);
