@@ -78,6 +78,23 @@ write("n1", [run("bpf-loop", {"nr_loops": n, "duration": 1}, {"throughput": one(
 # A suite's runs with no swept parameter.
 write("suite", [run("bpf-loop", {"nr_loops": n}, {"throughput": metric(50.0, "M ops/s")},
                     suite="bpf-loop", label="nr_loops %d" % n) for n in (1, 10, 100, 1000)])
+# A map-lookup --latency run, -r 2: the CDF's subtitle names the map (type and shape, even at their
+# defaults), never an option left at its default (fill, hit) nor --latency itself, and -w/-d/-r.
+# Bins over 10-104 ns: p50 16 ns (the top of [15, 16)), p99 64 ns (the top of [60, 64)).
+write("mlcdf", [run("map-lookup", {"map_type": "lru_hash", "key_size": 4, "value_size": 64,
+                                   "max_entries": 10000, "fill": 100, "hit": 100, "latency": True,
+                                   "duration": 1, "runs": 2},
+                    {"throughput": metric(30.0, "M ops/s")},
+                    histograms=hist([[9.5, 10, 5], [15, 16, 45], [20, 21, 40], [60, 64, 9],
+                                     [100, 104, 1]]))])
+# An rb-libbpf producers sweep with its consumer: -c 1 and the batch count (at its default) in the subtitle.
+write("rbsweep", [run("rb-libbpf", {"producers": p, "consumers": 1, "rb_batch_cnt": 500,
+                                    "ringbuf_sz": 524288, "duration": 1, "runs": 1},
+                      {"hits": one(10.0 / p, "M ops/s")}, sweep_param="producers") for p in (1, 2)])
+# Options without end: the configuration line stops, and counts the rest.
+write("manyopts", [run("noop", dict({"batch": b, "latency": True},
+                                    **{"opt%02d" % i: "v" * 30 for i in range(30)}),
+                       {"throughput": metric(30.0, "M ops/s")}, sweep_param="batch") for b in (1, 2)])
 # env strings as long as a file likes: the titles are cut, never overrun their buffers
 for k in (480, 505, 511, 600):
     with open("%s/longenv%d.json" % (d, k), "w") as f:
@@ -89,7 +106,7 @@ for k in (480, 505, 511, 600):
 PY
 
 bad=
-for f in sweep units3 units2 htab cdf nohist suite mb n1 longenv480; do
+for f in sweep units3 units2 htab cdf nohist suite mb n1 longenv480 mlcdf rbsweep manyopts; do
 	schema_check "$TMPD/$f.json" || bad+=" $f"
 done
 [ -z "$bad" ]
@@ -221,6 +238,28 @@ plot_ok cdf --cdf
 [ "$(curves "$TMPD/cdf.gp" | wc -l)" -eq 2 ] && grep -q 'set logscale x' "$TMPD/cdf.gp" &&
 	curves "$TMPD/cdf.gp" | grep -qx 'noop batch=64 op'
 ok $? "--cdf: one curve per run and histogram with ops, log x" || diag "$ERR" "$(cat "$TMPD/cdf.gp")"
+
+# The subtitle says what was measured, how long and how often.
+plot_ok mlcdf --cdf
+title=$(grep '^set title' "$TMPD/mlcdf.gp")
+grep -qF -- "-w 0 -d 1 -p 1 -r 2'" <<<"$title" &&
+	grep -qF "'map_type=lru_hash key_size=4 value_size=64 max_entries=10000'" <<<"$title" &&
+	! grep -q 'fill\|hit\|latency' <<<"$title" && [ "$OUT" = "$TMPD/mlcdf.svg: 1 curve, 6 points" ]
+ok $? "--cdf subtitle: the map's type and shape (defaults too), -w/-d/-p/-r; no default options; '1 curve'" ||
+	diag "$title" "$OUT"
+
+plot_ok rbsweep
+title=$(grep '^set title' "$TMPD/rbsweep.gp")
+grep -qF -- "-w 0 -d 1 -c 1 -r 1, n = 1 sample a point'" <<<"$title" && grep -qF ".'rb_batch_cnt=500'" <<<"$title" &&
+	! grep -q -- ' -p \|ringbuf' <<<"$title"
+ok $? "sweep subtitle: -c 1 and the batch count (at its default), -w/-d/-r; -p is x; no other default" ||
+	diag "$title"
+plot_ok manyopts
+line=$(grep '^set title' "$TMPD/manyopts.gp" | sed 's/.*\.\"\\n\"\.//')
+[ "${#line}" -le 120 ] && grep -q "^'latency=true opt00=v* opt01=v* and 28 more options'$" <<<"$line" && ! grep -q 'batch=' <<<"$line"
+ok $? "thirty options: the configuration line stops at 110 columns and counts the rest" || diag "$line"
+
+# The CDF of the crafted file, drawn above.
 for n in 0 1; do
 	block "$TMPD/cdf.gp" $n | awk 'NR > 1 && ($1 < x || $2 < y) { bad = 1 } { x = $1; y = $2 }
 		END { exit bad || y != 1 }'
@@ -228,6 +267,7 @@ for n in 0 1; do
 done
 [ "$(block "$TMPD/cdf.gp" 0 | head -1)" = "0.0625 0.10000000000000001 0" ]
 ok $? "--cdf: the first bin's count at its upper edge" || diag "$(block "$TMPD/cdf.gp" 0 | head -1)"
+
 run plot "$TMPD/nohist.json" -o "$TMPD/x.svg" --cdf
 [ "$RC" -eq 2 ] && grep -q 'histogram' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
 ok $? "--cdf without histograms: exit 2, says so"

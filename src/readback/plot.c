@@ -174,8 +174,7 @@ static bool same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* Option names match with '-' and '_' alike, as on the command line. */
-static bool same_name(const char *a, const char *b)
+bool plot_same_name(const char *a, const char *b)
 {
 	for (; *a && *b; a++, b++)
 		if (*a != *b && !(strchr("-_", *a) && strchr("-_", *b)))
@@ -202,7 +201,7 @@ void plot_run_title(const struct plot_fig *fig, const struct res_run *r, char *b
 
 	for (i = 0; i < r->nr_mopts && len < size; i++) {
 		name = r->mopt_name[i];
-		if ((fig->a->x && same_name(name, fig->a->x)) || !differs(fig, name))
+		if ((fig->a->x && plot_same_name(name, fig->a->x)) || !differs(fig, name))
 			continue;
 		v = r->mopt_value[i];
 		vlen = strlen(v);
@@ -295,7 +294,7 @@ static void key_title(const struct plot_args *a, const char *key, char *buf, siz
 	size_t len = strlen(buf);
 
 	while (len < size && mkey_next(&key, name, sizeof(name), val, sizeof(val)))
-		if (!same_name(name, a->x))
+		if (!plot_same_name(name, a->x))
 			len += snprintf(buf + len, size - len, " %s=%s", name, val);
 }
 

@@ -14,25 +14,6 @@
 
 /* Explicit ticks at the values up to this many; beyond, a whole step. */
 #define PLOT_MAX_TICKS	16
-/* Benchmarks named in the title; more are counted. */
-#define PLOT_TITLE_BENCHS	4
-
-/* Benchmarks in order of appearance: the first few by name, the rest counted. */
-static void bench_names(const struct plot_fig *fig, char *buf, size_t size, size_t *len)
-{
-	int i, j, n = 0;
-
-	for (i = 0; i < fig->nr_runs; i++) {
-		for (j = 0; j < i && strcmp(fig->runs[j]->bench, fig->runs[i]->bench); j++)
-			;
-		if (j < i)
-			continue;
-		if (n++ < PLOT_TITLE_BENCHS)
-			bufcat(buf, size, len, "%s%s", n > 1 ? ", " : "", fig->runs[i]->bench);
-	}
-	if (n > PLOT_TITLE_BENCHS)
-		bufcat(buf, size, len, " and %d more", n - PLOT_TITLE_BENCHS);
-}
 
 /* Whether a curve has a spread to draw: a point of two samples or more that vary. */
 static bool curve_has_bars(const struct plot_fig *fig, int i)
@@ -44,80 +25,6 @@ static bool curve_has_bars(const struct plot_fig *fig, int i)
 		if (c->pts[j].n > 1 && c->pts[j].sd > 0)
 			return true;
 	return false;
-}
-
-/* " -p 1" or " -p 1-8" over the runs drawn (absent options left out), appended. */
-static void opt_span(const struct plot_fig *fig, const char *name, const char *flag, char *buf,
-		     size_t size, size_t *len)
-{
-	double lo = INFINITY, hi = -INFINITY, v;
-	int i;
-
-	if (fig->a->x && !strcmp(fig->a->x, name))
-		return;	/* it is the x axis */
-	for (i = 0; i < fig->nr_runs; i++) {
-		if (!res_opt_number(res_run_opt(fig->runs[i], name), &v))
-			continue;
-		lo = fmin(lo, v);
-		hi = fmax(hi, v);
-	}
-	if (!isfinite(lo) || (lo == hi && !strcmp(flag, "-r") && lo == 1))
-		return;	/* none, or not repeated: nothing to say */
-	if (lo == hi)
-		bufcat(buf, size, len, " %s %g", flag, lo);
-	else
-		bufcat(buf, size, len, " %s %g-%g", flag, lo, hi);
-}
-
-/* The samples behind each point: "n = 5" or "n = 1-5", per point, appended. */
-static void samples_span(const struct plot_fig *fig, char *buf, size_t size, size_t *len)
-{
-	int i, j, lo = INT32_MAX, hi = 0;
-
-	for (i = 0; i < fig->nr_curves; i++)
-		for (j = 0; j < fig->curves[i].n; j++) {
-			lo = fig->curves[i].pts[j].n < lo ? fig->curves[i].pts[j].n : lo;
-			hi = fig->curves[i].pts[j].n > hi ? fig->curves[i].pts[j].n : hi;
-		}
-	if (hi && lo == hi)
-		bufcat(buf, size, len, ", n = %d sample%s a point", lo, lo == 1 ? "" : "s");
-	else if (hi)
-		bufcat(buf, size, len, ", n = %d-%d samples a point", lo, hi);
-}
-
-/*
- * Title: what and when; subtitle: the conditions a reader of a mail
- * needs to judge the figure (kernel, CPU, -w/-d/-p/-r, samples a point).
- */
-static void write_title(FILE *f, const struct plot_fig *fig)
-{
-	const char *cpu = resenv_get(&fig->doc->env, "cpu_model");
-	const char *ncpu = resenv_get(&fig->doc->env, "online_cpus");
-	char text[512] = "", sub[512] = "", date[11] = "";
-	size_t len = 0, n = 0;
-
-	bench_names(fig, text, 300, &len);	/* room left for the date */
-	if (fig->doc->date)	/* the day: the time of a run says nothing a reader needs */
-		snprintf(date, sizeof(date), "%s", fig->doc->date);
-	bufcat(text, sizeof(text), &len, " — %s", *date ? date : "undated");
-	/* env's strings are as long as a file makes them: every append is bounded */
-	bufcat(sub, sizeof(sub), &n, "kernel %s, %s%s%s%s", fig->doc->kernel ?: "unknown",
-	       cpu && *cpu ? cpu : "unknown CPU", ncpu ? " (" : "", ncpu ?: "",
-	       ncpu ? " CPUs)" : "");
-	if (!fig->a->cdf) {
-		bufcat(sub, sizeof(sub), &n, ",");
-		opt_span(fig, "warmup", "-w", sub, sizeof(sub), &n);
-		opt_span(fig, "duration", "-d", sub, sizeof(sub), &n);
-		opt_span(fig, "producers", "-p", sub, sizeof(sub), &n);
-		opt_span(fig, "runs", "-r", sub, sizeof(sub), &n);
-		samples_span(fig, sub, sizeof(sub), &n);
-	}
-	/* two lines: gnuplot joins string expressions, "\n" is a newline in double quotes */
-	fputs("set title ", f);
-	gnuplot_str(f, text);
-	fputs(".\"\\n\".", f);
-	gnuplot_str(f, sub);
-	fputc('\n', f);
 }
 
 static void write_ylabel(FILE *f, const struct plot_fig *fig, int axis)
@@ -301,7 +208,7 @@ static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 	fputs("set output ", f);
 	gnuplot_str(f, out);
 	fputc('\n', f);
-	write_title(f, fig);
+	plot_write_title(f, fig);
 	/*
 	 * One curve needs no key: the title names it.  Several: the key to
 	 * the right of the graph, clear of the x label and its tics (below,
