@@ -239,7 +239,7 @@ plot_ok cdf --cdf
 	curves "$TMPD/cdf.gp" | grep -qx 'noop batch=64 op'
 ok $? "--cdf: one curve per run and histogram with ops, log x" || diag "$ERR" "$(cat "$TMPD/cdf.gp")"
 
-# The subtitle says what was measured, how long and how often.
+# The subtitle says what was measured, how long and how often; the x axis has one label, with its unit.
 plot_ok mlcdf --cdf
 title=$(grep '^set title' "$TMPD/mlcdf.gp")
 grep -qF -- "-w 0 -d 1 -p 1 -r 2'" <<<"$title" &&
@@ -247,6 +247,10 @@ grep -qF -- "-w 0 -d 1 -p 1 -r 2'" <<<"$title" &&
 	! grep -q 'fill\|hit\|latency' <<<"$title" && [ "$OUT" = "$TMPD/mlcdf.svg: 1 curve, 6 points" ]
 ok $? "--cdf subtitle: the map's type and shape (defaults too), -w/-d/-p/-r; no default options; '1 curve'" ||
 	diag "$title" "$OUT"
+[ "$(grep -c '^set xlabel' "$TMPD/mlcdf.gp")" -eq 1 ] && grep -qx "set xlabel 'ns per op (log scale)'" "$TMPD/mlcdf.gp" &&
+	grep -qx "set xtics ('10' 10, '20' 20, '50' 50, '100' 100)" "$TMPD/mlcdf.gp"
+ok $? "--cdf over one decade: one x label with its unit, ticks at 10, 20, 50, 100 (not 10 and 100 alone)" ||
+	diag "$(grep -e xlabel -e xtics "$TMPD/mlcdf.gp")"
 
 plot_ok rbsweep
 title=$(grep '^set title' "$TMPD/rbsweep.gp")

@@ -119,7 +119,8 @@ static int distinct_x(const struct plot_fig *fig, double *v)
 	return n;
 }
 
-static void integer_ticks(FILE *f, const struct plot_fig *fig, double lo, double hi)
+/* Whether it set the ticks: at the values, up to PLOT_MAX_TICKS of them. */
+static bool integer_ticks(FILE *f, const struct plot_fig *fig, double lo, double hi)
 {
 	double v[PLOT_MAX_TICKS];
 	int i, n = distinct_x(fig, v);
@@ -133,6 +134,55 @@ static void integer_ticks(FILE *f, const struct plot_fig *fig, double lo, double
 	} else if (!fig->logx) {
 		fprintf(f, "set xtics %.0f\n", fmax(1, ceil((hi - lo) / 10)));
 	}
+	return n > 0;
+}
+
+/* The multiples m[] of each power of ten within [lo, hi], in v: their number, -1 past max. */
+static int decade_ticks(double lo, double hi, const int *m, int nm, double *v, int max)
+{
+	int e, k, n = 0;
+	double t;
+
+	for (e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+		for (k = 0; k < nm; k++) {
+			t = m[k] * pow(10, e);
+			if (t < lo || t > hi)
+				continue;
+			if (n == max)
+				return -1;
+			v[n++] = t;
+		}
+	return n;
+}
+
+/*
+ * A log axis under three decades: gnuplot labels its powers of ten
+ * alone, two labels for a CDF of 10-190 ns.  Ticks at 1, 2, 5 of each
+ * decade instead, or 1 to 9 in a range narrower still, or else evenly
+ * spaced: at least three labels.
+ */
+static void log_ticks(FILE *f, double lo, double hi)
+{
+	static const int m125[] = { 1, 2, 5 }, m1to9[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	double v[PLOT_MAX_TICKS], step;
+	int i, n;
+
+	if (!(lo > 0) || hi / lo >= 1000)
+		return;
+	n = decade_ticks(lo, hi, m125, ARRAY_SIZE(m125), v, PLOT_MAX_TICKS);
+	if (n < 3)
+		n = decade_ticks(lo, hi, m1to9, ARRAY_SIZE(m1to9), v, PLOT_MAX_TICKS);
+	if (n < 3) {
+		step = pow(10, floor(log10((hi - lo) / 4)));
+		step *= (hi - lo) / 4 > 5 * step ? 5 : (hi - lo) / 4 > 2 * step ? 2 : 1;
+		for (n = 0; n < PLOT_MAX_TICKS && (ceil(lo / step) + n) * step <= hi; n++)
+			v[n] = (ceil(lo / step) + n) * step;
+	}
+	fputs("set xtics (", f);
+	for (i = 0; i < n; i++)
+		fprintf(f, v[i] == rint(v[i]) ? "%s'%.0f' %.17g" : "%s'%.6g' %.17g", i ? ", " : "",
+			v[i], v[i]);
+	fputs(")\n", f);
 }
 
 static void category_ticks(FILE *f, const struct plot_fig *fig)
@@ -166,8 +216,8 @@ static void write_x(FILE *f, const struct plot_fig *fig)
 		pad = hi > lo ? 0.04 * (hi - lo) : fig->integer ? 0.5 : fmax(fabs(lo) * 0.1, 0.5);
 		fprintf(f, "set xrange [%.17g:%.17g]\n", lo - pad, hi + pad);
 	}
-	if (fig->integer)
-		integer_ticks(f, fig, lo, hi);
+	if ((!fig->integer || !integer_ticks(f, fig, lo, hi)) && fig->logx)
+		log_ticks(f, lo / 1.25, hi * 1.25);
 }
 
 static void write_data(FILE *f, const struct plot_fig *fig)
