@@ -236,8 +236,14 @@ ok $? "--metric of no run: exit 2, naming it"
 
 plot_ok cdf --cdf
 [ "$(curves "$TMPD/cdf.gp" | wc -l)" -eq 2 ] && grep -q 'set logscale x' "$TMPD/cdf.gp" &&
-	curves "$TMPD/cdf.gp" | grep -qx 'noop batch=64 op'
-ok $? "--cdf: one curve per run and histogram with ops, log x" || diag "$ERR" "$(cat "$TMPD/cdf.gp")"
+	curves "$TMPD/cdf.gp" | grep -qx 'noop batch=64 op: p50 4.12, p99 4077 ns'
+ok $? "--cdf: one curve per run and histogram with ops, log x, each keyed with its p50 and p99" ||
+	diag "$ERR" "$(cat "$TMPD/cdf.gp")"
+# p50, p99 as hist_quantile() reads them: interpolated in their bins (p50 of curve 0: 0.875 + 0.0625 * 40/50)
+[ "$(sed -n '/^\$m0 << EOD/,/^EOD/{/EOD/!p}' "$TMPD/cdf.gp" | tr '\n' ' ')" = '0.92500000000000004 0.5 "p50" 318 0.99 "p99" ' ] &&
+	[ "$(sed -n '/^\$m1 << EOD/,/^EOD/{/EOD/!p}' "$TMPD/cdf.gp" | tr '\n' ' ')" = '4.125 0.5 "p50" 4076.8000000000002 0.99 "p99" ' ] &&
+	[ "$(grep -c '^     \$m[01] using 1:2:3 with labels point pt 7 .* notitle' "$TMPD/cdf.gp")" -eq 2 ]
+ok $? "--cdf: p50 and p99 marked on each curve, at the histogram's percentiles" || diag "$(cat "$TMPD/cdf.gp")"
 
 # The subtitle says what was measured, how long and how often; the x axis has one label, with its unit.
 plot_ok mlcdf --cdf
@@ -251,6 +257,15 @@ ok $? "--cdf subtitle: the map's type and shape (defaults too), -w/-d/-p/-r; no 
 	grep -qx "set xtics ('10' 10, '20' 20, '50' 50, '100' 100)" "$TMPD/mlcdf.gp"
 ok $? "--cdf over one decade: one x label with its unit, ticks at 10, 20, 50, 100 (not 10 and 100 alone)" ||
 	diag "$(grep -e xlabel -e xtics "$TMPD/mlcdf.gp")"
+python3 - "$TMPD/mlcdf.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+texts = ["".join(t.itertext()).strip() for t in root.iter() if t.tag.endswith("}text")]
+assert texts.count("ns per op (log scale)") == 1, texts
+assert "p50 16.0 ns" in texts and "p99 64.0 ns" in texts, texts
+assert any("map_type=lru_hash" in t for t in texts) and any("-d 1" in t and "-r 2" in t for t in texts), texts
+PY
+ok $? "--cdf SVG: one x label, p50/p99 labels with their values, the subtitle"
 
 plot_ok rbsweep
 title=$(grep '^set title' "$TMPD/rbsweep.gp")
@@ -378,7 +393,22 @@ if [ "$(id -u)" -eq 0 ]; then
 	block "$TMPD/realh.gp" 0 | awk 'NR > 1 && ($1 < x || $2 < y) { bad = 1 } { x = $1; y = $2 }
 		END { exit bad || y != 1 }'
 	ok $? "a real noop --latency histogram: a CDF rising to 1" || diag "$ERR"
+	run -q map-lookup -w0 -d1 --latency --map_type lru_hash --value_size 64 --json "$TMPD/realml.json"
+	schema_check "$TMPD/realml.json" && plot_ok realml --cdf &&
+		grep '^set title' "$TMPD/realml.gp" | grep -F -- "-w 0 -d 1 -p 1 -r 1'" |
+		grep -qF "'map_type=lru_hash key_size=4 value_size=64 max_entries=10000'" &&
+		python3 - "$TMPD/realml.json" "$TMPD/realml.gp" <<'PY'
+import json, re, sys
+h = json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]
+m = re.search(r"^\$m0 << EOD\n(\S+) 0.5 \"p50 [^\"]* ns\"\n(\S+) 0.99 \"p99 [^\"]* ns\"$", open(sys.argv[2]).read(), re.M)
+assert m, "no marks"
+for got, want in zip(map(float, m.groups()), (h["p50"], h["p99"])):
+    assert abs(got - want) <= 1e-9 * want, (got, want)
+PY
+	ok $? "a real map-lookup --latency CDF: the map in the subtitle, p50/p99 marks where the run's Latency line put them" ||
+		diag "$ERR" "$(grep -e '^set title' -A3 -e '^\$m0' "$TMPD/realml.gp")"
 else
+	skip "real runs need root"
 	skip "real runs need root"
 	skip "real runs need root"
 fi

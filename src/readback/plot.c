@@ -509,7 +509,9 @@ static int plot_help(void)
 	       "--x batch --metric rate), one curve per benchmark, metric, other key\n"
 	       "fields and configuration, one unit per y axis (two at most), drawn by\n"
 	       "gnuplot. --metric takes names, or name{key} for one keyed metric.\n"
-	       "--cdf draws the cumulative distribution of each run's per-op histograms.\n");
+	       "--cdf draws the cumulative distribution of each run's per-op histograms,\n"
+	       "p50 and p99 marked. The title gives the run conditions and the options\n"
+	       "every curve shares.\n");
 	return 0;
 }
 

@@ -63,7 +63,7 @@ static void yrange(FILE *f, const struct plot_fig *fig, int axis)
 	int i, j;
 
 	if (fig->a->cdf) {
-		fputs("set yrange [0:1.02]\n", f);
+		fputs("set yrange [0:1.08]\n", f);	/* room above for the p99 labels */
 		return;
 	}
 	for (i = 0; i < fig->nr_curves; i++)
@@ -235,6 +235,62 @@ static void write_data(FILE *f, const struct plot_fig *fig)
 	}
 }
 
+/* "24.3": a few significant digits, no exponent for what a CDF spans. */
+static void fmt_ns(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.3g", v);
+}
+
+/*
+ * --cdf: each curve's p50 and p99 as a point in its colour, labelled;
+ * one curve's labels give the values, several curves' only the names
+ * (values side by side collide), their values in the key.
+ */
+static void write_marks(FILE *f, const struct plot_fig *fig)
+{
+	const struct plot_curve *c;
+	char a[32], b[32];
+	bool one = fig->nr_curves == 1;
+	int i;
+
+	for (i = 0; i < fig->nr_curves && fig->a->cdf; i++) {
+		c = &fig->curves[i];
+		if (!(c->p50 > 0))
+			continue;
+		fmt_ns(a, sizeof(a), c->p50);
+		fmt_ns(b, sizeof(b), c->p99);
+		fprintf(f, "$m%d << EOD\n%.17g 0.5 \"p50%s%s%s\"\n%.17g 0.99 \"p99%s%s%s\"\nEOD\n",
+			i, c->p50, one ? " " : "", one ? a : "", one ? " ns" : "",
+			c->p99, one ? " " : "", one ? b : "", one ? " ns" : "");
+	}
+}
+
+/* The curve's title in the key: with --cdf, its p50 and p99. */
+static void curve_title(FILE *f, const struct plot_curve *c, bool cdf)
+{
+	char text[PLOT_TITLE_MAX + 96], a[32], b[32];
+
+	if (!cdf || !(c->p50 > 0)) {
+		gnuplot_str(f, c->title);
+		return;
+	}
+	fmt_ns(a, sizeof(a), c->p50);
+	fmt_ns(b, sizeof(b), c->p99);
+	snprintf(text, sizeof(text), "%s: p50 %s, p99 %s ns", c->title, a, b);
+	gnuplot_str(f, text);
+}
+
+/* The marks' labels left of their points, a little above: a rising CDF leaves room there. */
+static void plot_marks(FILE *f, const struct plot_fig *fig)
+{
+	int i;
+
+	for (i = 0; i < fig->nr_curves && fig->a->cdf; i++)
+		if (fig->curves[i].p50 > 0)
+			fprintf(f, ", \\\n     $m%d using 1:2:3 with labels point pt 7 ps 1.2 lc %d "
+				"tc lt %d right offset char -0.8,0.5 notitle", i, i + 1, i + 1);
+}
+
 static void write_plot(FILE *f, const struct plot_fig *fig)
 {
 	const char *style;
@@ -247,8 +303,9 @@ static void write_plot(FILE *f, const struct plot_fig *fig)
 			"using 1:2:3 with yerrorlines lw 2 pt 7" : "using 1:2 with linespoints lw 2 pt 7";
 		fprintf(f, "%s$c%d %s axes x1y%d title ", i ? ", \\\n     " : "", i, style,
 			fig->curves[i].axis + 1);
-		gnuplot_str(f, fig->curves[i].title);
+		curve_title(f, &fig->curves[i], fig->a->cdf);
 	}
+	plot_marks(f, fig);
 	fputc('\n', f);
 }
 
@@ -279,6 +336,7 @@ static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 		yrange(f, fig, 1);
 	}
 	write_data(f, fig);
+	write_marks(f, fig);
 	write_plot(f, fig);
 }
 

@@ -33,6 +33,7 @@ struct plot_curve {
 	char title[PLOT_TITLE_MAX];
 	const char *metric, *unit;
 	int axis;		/* 0: y, 1: y2 */
+	double p50, p99;	/* --cdf: the histogram's percentiles, ns (0: none) */
 	int n, cap;
 	struct plot_pt *pts;
 };
