@@ -78,6 +78,23 @@ write("n1", [run("bpf-loop", {"nr_loops": n, "duration": 1}, {"throughput": one(
 # A suite's runs with no swept parameter.
 write("suite", [run("bpf-loop", {"nr_loops": n}, {"throughput": metric(50.0, "M ops/s")},
                     suite="bpf-loop", label="nr_loops %d" % n) for n in (1, 10, 100, 1000)])
+# A map-lookup --latency run, -r 2: the CDF's subtitle names the map (type and shape, even at their
+# defaults), never an option left at its default (fill, hit) nor --latency itself, and -w/-d/-r.
+# Bins over 10-104 ns: p50 16 ns (the top of [15, 16)), p99 64 ns (the top of [60, 64)).
+write("mlcdf", [run("map-lookup", {"map_type": "lru_hash", "key_size": 4, "value_size": 64,
+                                   "max_entries": 10000, "fill": 100, "hit": 100, "latency": True,
+                                   "duration": 1, "runs": 2},
+                    {"throughput": metric(30.0, "M ops/s")},
+                    histograms=hist([[9.5, 10, 5], [15, 16, 45], [20, 21, 40], [60, 64, 9],
+                                     [100, 104, 1]]))])
+# An rb-libbpf producers sweep with its consumer: -c 1 and the batch count (at its default) in the subtitle.
+write("rbsweep", [run("rb-libbpf", {"producers": p, "consumers": 1, "rb_batch_cnt": 500,
+                                    "ringbuf_sz": 524288, "duration": 1, "runs": 1},
+                      {"hits": one(10.0 / p, "M ops/s")}, sweep_param="producers") for p in (1, 2)])
+# Options without end: the configuration line stops, and counts the rest.
+write("manyopts", [run("noop", dict({"batch": b, "latency": True},
+                                    **{"opt%02d" % i: "v" * 30 for i in range(30)}),
+                       {"throughput": metric(30.0, "M ops/s")}, sweep_param="batch") for b in (1, 2)])
 # env strings as long as a file likes: the titles are cut, never overrun their buffers
 for k in (480, 505, 511, 600):
     with open("%s/longenv%d.json" % (d, k), "w") as f:
@@ -89,7 +106,7 @@ for k in (480, 505, 511, 600):
 PY
 
 bad=
-for f in sweep units3 units2 htab cdf nohist suite mb n1 longenv480; do
+for f in sweep units3 units2 htab cdf nohist suite mb n1 longenv480 mlcdf rbsweep manyopts; do
 	schema_check "$TMPD/$f.json" || bad+=" $f"
 done
 [ -z "$bad" ]
@@ -156,6 +173,8 @@ title=$(grep '^set title' "$TMPD/n1.gp")
 	grep -qF ".\"\\n\"." <<<"$title" && grep -qF 'kernel 6.18.7-plottest, test (2 CPUs), -w 0 -d 1 -p 1, n = 1 sample a point' <<<"$title"
 ok $? "n = 1: no error bars nor 'mean ± stddev', no key for one curve; a subtitle with kernel, CPU, -w/-d/-p, n" ||
 	diag "$(cat "$TMPD/n1.gp")"
+grep -q ': 1 curve, 3 points$' <<<"$OUT"
+ok $? "one curve: '1 curve', singular" || diag "$OUT"
 grep -q 'yerrorlines' "$TMPD/sweep.gp" && grep -q "^set y2label 'latency (ns/op), mean ± stddev'" "$TMPD/sweep.gp" &&
 	grep -q 'n = 3 samples a point' "$TMPD/sweep.gp" && grep -q '^set key outside right' "$TMPD/sweep.gp" &&
 	! grep -q -- ' -p ' <(grep '^set title' "$TMPD/sweep.gp")
@@ -217,8 +236,49 @@ ok $? "--metric of no run: exit 2, naming it"
 
 plot_ok cdf --cdf
 [ "$(curves "$TMPD/cdf.gp" | wc -l)" -eq 2 ] && grep -q 'set logscale x' "$TMPD/cdf.gp" &&
-	curves "$TMPD/cdf.gp" | grep -qx 'noop batch=64 op'
-ok $? "--cdf: one curve per run and histogram with ops, log x" || diag "$ERR" "$(cat "$TMPD/cdf.gp")"
+	curves "$TMPD/cdf.gp" | grep -qx 'noop batch=64 op: p50 4.12, p99 4077 ns'
+ok $? "--cdf: one curve per run and histogram with ops, log x, each keyed with its p50 and p99" ||
+	diag "$ERR" "$(cat "$TMPD/cdf.gp")"
+# p50, p99 as hist_quantile() reads them: interpolated in their bins (p50 of curve 0: 0.875 + 0.0625 * 40/50)
+[ "$(sed -n '/^\$m0 << EOD/,/^EOD/{/EOD/!p}' "$TMPD/cdf.gp" | tr '\n' ' ')" = '0.92500000000000004 0.5 "p50" 318 0.99 "p99" ' ] &&
+	[ "$(sed -n '/^\$m1 << EOD/,/^EOD/{/EOD/!p}' "$TMPD/cdf.gp" | tr '\n' ' ')" = '4.125 0.5 "p50" 4076.8000000000002 0.99 "p99" ' ] &&
+	[ "$(grep -c '^     \$m[01] using 1:2:3 with labels point pt 7 .* notitle' "$TMPD/cdf.gp")" -eq 2 ]
+ok $? "--cdf: p50 and p99 marked on each curve, at the histogram's percentiles" || diag "$(cat "$TMPD/cdf.gp")"
+
+# The subtitle says what was measured, how long and how often; the x axis has one label, with its unit.
+plot_ok mlcdf --cdf
+title=$(grep '^set title' "$TMPD/mlcdf.gp")
+grep -qF -- "-w 0 -d 1 -p 1 -r 2'" <<<"$title" &&
+	grep -qF "'map_type=lru_hash key_size=4 value_size=64 max_entries=10000'" <<<"$title" &&
+	! grep -q 'fill\|hit\|latency' <<<"$title" && [ "$OUT" = "$TMPD/mlcdf.svg: 1 curve, 6 points" ]
+ok $? "--cdf subtitle: the map's type and shape (defaults too), -w/-d/-p/-r; no default options; '1 curve'" ||
+	diag "$title" "$OUT"
+[ "$(grep -c '^set xlabel' "$TMPD/mlcdf.gp")" -eq 1 ] && grep -qx "set xlabel 'ns per op (log scale)'" "$TMPD/mlcdf.gp" &&
+	grep -qx "set xtics ('10' 10, '20' 20, '50' 50, '100' 100)" "$TMPD/mlcdf.gp"
+ok $? "--cdf over one decade: one x label with its unit, ticks at 10, 20, 50, 100 (not 10 and 100 alone)" ||
+	diag "$(grep -e xlabel -e xtics "$TMPD/mlcdf.gp")"
+python3 - "$TMPD/mlcdf.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+texts = ["".join(t.itertext()).strip() for t in root.iter() if t.tag.endswith("}text")]
+assert texts.count("ns per op (log scale)") == 1, texts
+assert "p50 16.0 ns" in texts and "p99 64.0 ns" in texts, texts
+assert any("map_type=lru_hash" in t for t in texts) and any("-d 1" in t and "-r 2" in t for t in texts), texts
+PY
+ok $? "--cdf SVG: one x label, p50/p99 labels with their values, the subtitle"
+
+plot_ok rbsweep
+title=$(grep '^set title' "$TMPD/rbsweep.gp")
+grep -qF -- "-w 0 -d 1 -c 1 -r 1, n = 1 sample a point'" <<<"$title" && grep -qF ".'rb_batch_cnt=500'" <<<"$title" &&
+	! grep -q -- ' -p \|ringbuf' <<<"$title"
+ok $? "sweep subtitle: -c 1 and the batch count (at its default), -w/-d/-r; -p is x; no other default" ||
+	diag "$title"
+plot_ok manyopts
+line=$(grep '^set title' "$TMPD/manyopts.gp" | sed 's/.*\.\"\\n\"\.//')
+[ "${#line}" -le 120 ] && grep -q "^'latency=true opt00=v* opt01=v* and 28 more options'$" <<<"$line" && ! grep -q 'batch=' <<<"$line"
+ok $? "thirty options: the configuration line stops at 110 columns and counts the rest" || diag "$line"
+
+# The CDF of the crafted file, drawn above.
 for n in 0 1; do
 	block "$TMPD/cdf.gp" $n | awk 'NR > 1 && ($1 < x || $2 < y) { bad = 1 } { x = $1; y = $2 }
 		END { exit bad || y != 1 }'
@@ -226,6 +286,7 @@ for n in 0 1; do
 done
 [ "$(block "$TMPD/cdf.gp" 0 | head -1)" = "0.0625 0.10000000000000001 0" ]
 ok $? "--cdf: the first bin's count at its upper edge" || diag "$(block "$TMPD/cdf.gp" 0 | head -1)"
+
 run plot "$TMPD/nohist.json" -o "$TMPD/x.svg" --cdf
 [ "$RC" -eq 2 ] && grep -q 'histogram' <<<"$ERR" && [ ! -e "$TMPD/x.svg" ]
 ok $? "--cdf without histograms: exit 2, says so"
@@ -236,6 +297,23 @@ ok $? "plot --help: usage on stdout, exit 0"
 run plot "$TMPD/sweep.json" -o "$TMPD/sweep.png" --metric latency
 [ "$RC" -eq 0 ] && [ "$(head -c 8 "$TMPD/sweep.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 ok $? "plot -o x.png --metric latency: a PNG"
+# A transparent SVG is unreadable on a dark page: gnuplot's first rectangle, the whole canvas, is white.
+python3 - "$TMPD/cdf.svg" "$TMPD/sweep.svg" "$TMPD/sweep.png" <<'PY'
+import sys, struct, zlib, xml.etree.ElementTree as ET
+for svg in sys.argv[1:3]:
+    rect = next(e for e in ET.parse(svg).getroot().iter() if e.tag.endswith("}rect"))
+    assert (rect.get("width"), rect.get("height"), rect.get("fill")) == ("960", "580", "#ffffff"), rect.attrib
+png = open(sys.argv[3], "rb").read()
+color_type, idat, pos = png[25], b"", 8
+while pos < len(png):
+    n, kind = struct.unpack(">I4s", png[pos:pos + 8])
+    idat += png[pos + 8:pos + 8 + n] if kind == b"IDAT" else b""
+    pos += 12 + n
+assert color_type == 2, color_type	# RGB, no alpha channel
+assert zlib.decompress(idat)[1:4] == b"\xff\xff\xff"	# row 0's filter byte, then pixel (0, 0)
+PY
+ok $? "the background: white, opaque, in SVG (CDF and sweep) and PNG" ||
+	diag "$(grep -m1 'rect x="0"' "$TMPD/sweep.svg")" "$(head -1 "$TMPD/sweep.gp")"
 run plot "$TMPD/sweep.json" -o "$TMPD/x.gif"
 [ "$RC" -eq 2 ]
 ok $? "plot to .gif: exit 2"
@@ -315,7 +393,22 @@ if [ "$(id -u)" -eq 0 ]; then
 	block "$TMPD/realh.gp" 0 | awk 'NR > 1 && ($1 < x || $2 < y) { bad = 1 } { x = $1; y = $2 }
 		END { exit bad || y != 1 }'
 	ok $? "a real noop --latency histogram: a CDF rising to 1" || diag "$ERR"
+	run -q map-lookup -w0 -d1 --latency --map_type lru_hash --value_size 64 --json "$TMPD/realml.json"
+	schema_check "$TMPD/realml.json" && plot_ok realml --cdf &&
+		grep '^set title' "$TMPD/realml.gp" | grep -F -- "-w 0 -d 1 -p 1 -r 1'" |
+		grep -qF "'map_type=lru_hash key_size=4 value_size=64 max_entries=10000'" &&
+		python3 - "$TMPD/realml.json" "$TMPD/realml.gp" <<'PY'
+import json, re, sys
+h = json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]
+m = re.search(r"^\$m0 << EOD\n(\S+) 0.5 \"p50 [^\"]* ns\"\n(\S+) 0.99 \"p99 [^\"]* ns\"$", open(sys.argv[2]).read(), re.M)
+assert m, "no marks"
+for got, want in zip(map(float, m.groups()), (h["p50"], h["p99"])):
+    assert abs(got - want) <= 1e-9 * want, (got, want)
+PY
+	ok $? "a real map-lookup --latency CDF: the map in the subtitle, p50/p99 marks where the run's Latency line put them" ||
+		diag "$ERR" "$(grep -e '^set title' -A3 -e '^\$m0' "$TMPD/realml.gp")"
 else
+	skip "real runs need root"
 	skip "real runs need root"
 	skip "real runs need root"
 fi

@@ -92,8 +92,8 @@ static void write_script(FILE *f, void *arg, const char *img)
 	char title[512];
 	int i;
 
-	fprintf(f, "set terminal %s size 960,580 font 'sans,11' noenhanced\nset output ",
-		g->png ? "pngcairo" : "svg");
+	gnuplot_terminal(f, g->png);
+	fputs("set output ", f);
 	gnuplot_str(f, img);
 	snprintf(title, sizeof(title), "%s%s%s %s%s%s%s on %s", sr->bench, *sr->measured ? " " : "",
 		 sr->measured, sr->name, *sr->mkey ? "{" : "", sr->mkey, *sr->mkey ? "}" : "",

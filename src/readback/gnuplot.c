@@ -21,6 +21,12 @@
 
 extern char **environ;
 
+void gnuplot_terminal(FILE *f, bool png)
+{
+	fprintf(f, "set terminal %s size 960,580 font 'sans,11' noenhanced background rgb 'white'\n",
+		png ? "pngcairo" : "svg");
+}
+
 void gnuplot_str(FILE *f, const char *s)
 {
 	fputc('\'', f);

@@ -3,11 +3,17 @@
 #ifndef BPFBENCH_GNUPLOT_H
 #define BPFBENCH_GNUPLOT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Writes the whole script to f; its `set output` is img. */
 typedef void (*gnuplot_writer)(FILE *f, void *arg, const char *img);
 
+/*
+ * The terminal, PNG or SVG, 960x580, on an opaque white background: a
+ * transparent SVG is unreadable on a dark page or viewer.
+ */
+void gnuplot_terminal(FILE *f, bool png);
 /* A gnuplot single-quoted string: only the quote itself needs doubling. */
 void gnuplot_str(FILE *f, const char *s);
 /*

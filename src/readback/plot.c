@@ -174,8 +174,7 @@ static bool same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* Option names match with '-' and '_' alike, as on the command line. */
-static bool same_name(const char *a, const char *b)
+bool plot_same_name(const char *a, const char *b)
 {
 	for (; *a && *b; a++, b++)
 		if (*a != *b && !(strchr("-_", *a) && strchr("-_", *b)))
@@ -202,7 +201,7 @@ void plot_run_title(const struct plot_fig *fig, const struct res_run *r, char *b
 
 	for (i = 0; i < r->nr_mopts && len < size; i++) {
 		name = r->mopt_name[i];
-		if ((fig->a->x && same_name(name, fig->a->x)) || !differs(fig, name))
+		if ((fig->a->x && plot_same_name(name, fig->a->x)) || !differs(fig, name))
 			continue;
 		v = r->mopt_value[i];
 		vlen = strlen(v);
@@ -295,7 +294,7 @@ static void key_title(const struct plot_args *a, const char *key, char *buf, siz
 	size_t len = strlen(buf);
 
 	while (len < size && mkey_next(&key, name, sizeof(name), val, sizeof(val)))
-		if (!same_name(name, a->x))
+		if (!plot_same_name(name, a->x))
 			len += snprintf(buf + len, size - len, " %s=%s", name, val);
 }
 
@@ -510,7 +509,9 @@ static int plot_help(void)
 	       "--x batch --metric rate), one curve per benchmark, metric, other key\n"
 	       "fields and configuration, one unit per y axis (two at most), drawn by\n"
 	       "gnuplot. --metric takes names, or name{key} for one keyed metric.\n"
-	       "--cdf draws the cumulative distribution of each run's per-op histograms.\n");
+	       "--cdf draws the cumulative distribution of each run's per-op histograms,\n"
+	       "p50 and p99 marked. The title gives the run conditions and the options\n"
+	       "every curve shares.\n");
 	return 0;
 }
 
@@ -520,7 +521,7 @@ int plot_cmd(int argc, char **argv)
 	struct plot_args a = { 0 };
 	struct res_doc doc = { 0 };
 	struct plot_fig fig = { .a = &a, .doc = &doc };
-	int ret;
+	int ret, n;
 
 	for (ret = 1; ret < argc; ret++)
 		if (!strcmp(argv[ret], "--help") || !strcmp(argv[ret], "-h"))
@@ -536,8 +537,11 @@ int plot_cmd(int argc, char **argv)
 		ret = assign_axes(&fig);
 	if (!ret)
 		ret = plot_draw(&fig);
-	if (!ret)
-		printf("%s: %d curves, %d points\n", a.out, fig.nr_curves, plot_count(&fig));
+	if (!ret) {
+		n = plot_count(&fig);
+		printf("%s: %d curve%s, %d point%s\n", a.out, fig.nr_curves,
+		       fig.nr_curves == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	}
 	fig_free(&fig);
 	free(a.metric_list);
 	resdoc_free(&doc);

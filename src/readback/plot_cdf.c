@@ -43,8 +43,41 @@ static bool bin_of(json_object *b, double v[3])
 	return v[0] <= v[1];
 }
 
-/* Bins in order of lo, each point at a bin's upper edge. */
-static int add_cdf(struct plot_fig *fig, struct plot_curve *c, json_object *bins, const char *what)
+/*
+ * The p-quantile of bins holding total ops, as hist_quantile() reads a
+ * run's own bins (src/stats/hist.c), so that the marks say what the
+ * run's Latency line said: the smallest value with at least p * total
+ * ops at or below it, interpolated linearly inside its bin, never past
+ * the recorded maximum.
+ */
+static double bins_quantile(json_object *h, json_object *bins, double total, double p)
+{
+	double v[3], rank = p * total, before = 0, q = 0, max;
+	size_t i, n = json_object_array_length(bins);
+	json_object *m;
+
+	for (i = 0; i < n; i++) {
+		bin_of(json_object_array_get_idx(bins, i), v);
+		if (!v[2])
+			continue;
+		q = v[1];
+		if (before + v[2] >= rank) {
+			q = v[0] + (v[1] - v[0]) * (rank - before) / v[2];
+			break;
+		}
+		before += v[2];
+	}
+	if (json_object_object_get_ex(h, "max", &m) && (json_object_is_type(m, json_type_int) ||
+							  json_object_is_type(m, json_type_double))) {
+		max = json_object_get_double(m);
+		q = isfinite(max) && max > 0 && q > max ? max : q;
+	}
+	return q;
+}
+
+/* Bins in order of lo, each point at a bin's upper edge; p50 and p99 kept for their marks. */
+static int add_cdf(struct plot_fig *fig, struct plot_curve *c, json_object *h, json_object *bins,
+		   const char *what)
 {
 	size_t i, n = json_object_array_length(bins);
 	double v[3], total = 0, sum = 0, prev = -1;
@@ -70,6 +103,10 @@ static int add_cdf(struct plot_fig *fig, struct plot_curve *c, json_object *bins
 		p.y = sum / total;
 		plot_add(c, &p);
 	}
+	if (total > 0) {	/* on a log axis: a percentile of 0 at the curve's first point */
+		c->p50 = fmax(bins_quantile(h, bins, total, 0.50), c->pts[0].x);
+		c->p99 = fmax(bins_quantile(h, bins, total, 0.99), c->pts[0].x);
+	}
 	return 0;
 }
 
@@ -91,7 +128,7 @@ static int run_curves(struct plot_fig *fig, const struct res_run *r, json_object
 		c = plot_curve(fig, title);
 		c->metric = name;
 		c->unit = "share";
-		ret = add_cdf(fig, c, bins, title);
+		ret = add_cdf(fig, c, h, bins, title);
 		if (ret)
 			return ret;
 	}

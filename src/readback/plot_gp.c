@@ -14,25 +14,6 @@
 
 /* Explicit ticks at the values up to this many; beyond, a whole step. */
 #define PLOT_MAX_TICKS	16
-/* Benchmarks named in the title; more are counted. */
-#define PLOT_TITLE_BENCHS	4
-
-/* Benchmarks in order of appearance: the first few by name, the rest counted. */
-static void bench_names(const struct plot_fig *fig, char *buf, size_t size, size_t *len)
-{
-	int i, j, n = 0;
-
-	for (i = 0; i < fig->nr_runs; i++) {
-		for (j = 0; j < i && strcmp(fig->runs[j]->bench, fig->runs[i]->bench); j++)
-			;
-		if (j < i)
-			continue;
-		if (n++ < PLOT_TITLE_BENCHS)
-			bufcat(buf, size, len, "%s%s", n > 1 ? ", " : "", fig->runs[i]->bench);
-	}
-	if (n > PLOT_TITLE_BENCHS)
-		bufcat(buf, size, len, " and %d more", n - PLOT_TITLE_BENCHS);
-}
 
 /* Whether a curve has a spread to draw: a point of two samples or more that vary. */
 static bool curve_has_bars(const struct plot_fig *fig, int i)
@@ -44,80 +25,6 @@ static bool curve_has_bars(const struct plot_fig *fig, int i)
 		if (c->pts[j].n > 1 && c->pts[j].sd > 0)
 			return true;
 	return false;
-}
-
-/* " -p 1" or " -p 1-8" over the runs drawn (absent options left out), appended. */
-static void opt_span(const struct plot_fig *fig, const char *name, const char *flag, char *buf,
-		     size_t size, size_t *len)
-{
-	double lo = INFINITY, hi = -INFINITY, v;
-	int i;
-
-	if (fig->a->x && !strcmp(fig->a->x, name))
-		return;	/* it is the x axis */
-	for (i = 0; i < fig->nr_runs; i++) {
-		if (!res_opt_number(res_run_opt(fig->runs[i], name), &v))
-			continue;
-		lo = fmin(lo, v);
-		hi = fmax(hi, v);
-	}
-	if (!isfinite(lo) || (lo == hi && !strcmp(flag, "-r") && lo == 1))
-		return;	/* none, or not repeated: nothing to say */
-	if (lo == hi)
-		bufcat(buf, size, len, " %s %g", flag, lo);
-	else
-		bufcat(buf, size, len, " %s %g-%g", flag, lo, hi);
-}
-
-/* The samples behind each point: "n = 5" or "n = 1-5", per point, appended. */
-static void samples_span(const struct plot_fig *fig, char *buf, size_t size, size_t *len)
-{
-	int i, j, lo = INT32_MAX, hi = 0;
-
-	for (i = 0; i < fig->nr_curves; i++)
-		for (j = 0; j < fig->curves[i].n; j++) {
-			lo = fig->curves[i].pts[j].n < lo ? fig->curves[i].pts[j].n : lo;
-			hi = fig->curves[i].pts[j].n > hi ? fig->curves[i].pts[j].n : hi;
-		}
-	if (hi && lo == hi)
-		bufcat(buf, size, len, ", n = %d sample%s a point", lo, lo == 1 ? "" : "s");
-	else if (hi)
-		bufcat(buf, size, len, ", n = %d-%d samples a point", lo, hi);
-}
-
-/*
- * Title: what and when; subtitle: the conditions a reader of a mail
- * needs to judge the figure (kernel, CPU, -w/-d/-p/-r, samples a point).
- */
-static void write_title(FILE *f, const struct plot_fig *fig)
-{
-	const char *cpu = resenv_get(&fig->doc->env, "cpu_model");
-	const char *ncpu = resenv_get(&fig->doc->env, "online_cpus");
-	char text[512] = "", sub[512] = "", date[11] = "";
-	size_t len = 0, n = 0;
-
-	bench_names(fig, text, 300, &len);	/* room left for the date */
-	if (fig->doc->date)	/* the day: the time of a run says nothing a reader needs */
-		snprintf(date, sizeof(date), "%s", fig->doc->date);
-	bufcat(text, sizeof(text), &len, " — %s", *date ? date : "undated");
-	/* env's strings are as long as a file makes them: every append is bounded */
-	bufcat(sub, sizeof(sub), &n, "kernel %s, %s%s%s%s", fig->doc->kernel ?: "unknown",
-	       cpu && *cpu ? cpu : "unknown CPU", ncpu ? " (" : "", ncpu ?: "",
-	       ncpu ? " CPUs)" : "");
-	if (!fig->a->cdf) {
-		bufcat(sub, sizeof(sub), &n, ",");
-		opt_span(fig, "warmup", "-w", sub, sizeof(sub), &n);
-		opt_span(fig, "duration", "-d", sub, sizeof(sub), &n);
-		opt_span(fig, "producers", "-p", sub, sizeof(sub), &n);
-		opt_span(fig, "runs", "-r", sub, sizeof(sub), &n);
-		samples_span(fig, sub, sizeof(sub), &n);
-	}
-	/* two lines: gnuplot joins string expressions, "\n" is a newline in double quotes */
-	fputs("set title ", f);
-	gnuplot_str(f, text);
-	fputs(".\"\\n\".", f);
-	gnuplot_str(f, sub);
-	fputc('\n', f);
 }
 
 static void write_ylabel(FILE *f, const struct plot_fig *fig, int axis)
@@ -156,7 +63,7 @@ static void yrange(FILE *f, const struct plot_fig *fig, int axis)
 	int i, j;
 
 	if (fig->a->cdf) {
-		fputs("set yrange [0:1.02]\n", f);
+		fputs("set yrange [0:1.08]\n", f);	/* room above for the p99 labels */
 		return;
 	}
 	for (i = 0; i < fig->nr_curves; i++)
@@ -212,7 +119,8 @@ static int distinct_x(const struct plot_fig *fig, double *v)
 	return n;
 }
 
-static void integer_ticks(FILE *f, const struct plot_fig *fig, double lo, double hi)
+/* Whether it set the ticks: at the values, up to PLOT_MAX_TICKS of them. */
+static bool integer_ticks(FILE *f, const struct plot_fig *fig, double lo, double hi)
 {
 	double v[PLOT_MAX_TICKS];
 	int i, n = distinct_x(fig, v);
@@ -226,6 +134,55 @@ static void integer_ticks(FILE *f, const struct plot_fig *fig, double lo, double
 	} else if (!fig->logx) {
 		fprintf(f, "set xtics %.0f\n", fmax(1, ceil((hi - lo) / 10)));
 	}
+	return n > 0;
+}
+
+/* The multiples m[] of each power of ten within [lo, hi], in v: their number, -1 past max. */
+static int decade_ticks(double lo, double hi, const int *m, int nm, double *v, int max)
+{
+	int e, k, n = 0;
+	double t;
+
+	for (e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+		for (k = 0; k < nm; k++) {
+			t = m[k] * pow(10, e);
+			if (t < lo || t > hi)
+				continue;
+			if (n == max)
+				return -1;
+			v[n++] = t;
+		}
+	return n;
+}
+
+/*
+ * A log axis under three decades: gnuplot labels its powers of ten
+ * alone, two labels for a CDF of 10-190 ns.  Ticks at 1, 2, 5 of each
+ * decade instead, or 1 to 9 in a range narrower still, or else evenly
+ * spaced: at least three labels.
+ */
+static void log_ticks(FILE *f, double lo, double hi)
+{
+	static const int m125[] = { 1, 2, 5 }, m1to9[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	double v[PLOT_MAX_TICKS], step;
+	int i, n;
+
+	if (!(lo > 0) || hi / lo >= 1000)
+		return;
+	n = decade_ticks(lo, hi, m125, ARRAY_SIZE(m125), v, PLOT_MAX_TICKS);
+	if (n < 3)
+		n = decade_ticks(lo, hi, m1to9, ARRAY_SIZE(m1to9), v, PLOT_MAX_TICKS);
+	if (n < 3) {
+		step = pow(10, floor(log10((hi - lo) / 4)));
+		step *= (hi - lo) / 4 > 5 * step ? 5 : (hi - lo) / 4 > 2 * step ? 2 : 1;
+		for (n = 0; n < PLOT_MAX_TICKS && (ceil(lo / step) + n) * step <= hi; n++)
+			v[n] = (ceil(lo / step) + n) * step;
+	}
+	fputs("set xtics (", f);
+	for (i = 0; i < n; i++)
+		fprintf(f, v[i] == rint(v[i]) ? "%s'%.0f' %.17g" : "%s'%.6g' %.17g", i ? ", " : "",
+			v[i], v[i]);
+	fputs(")\n", f);
 }
 
 static void category_ticks(FILE *f, const struct plot_fig *fig)
@@ -259,8 +216,8 @@ static void write_x(FILE *f, const struct plot_fig *fig)
 		pad = hi > lo ? 0.04 * (hi - lo) : fig->integer ? 0.5 : fmax(fabs(lo) * 0.1, 0.5);
 		fprintf(f, "set xrange [%.17g:%.17g]\n", lo - pad, hi + pad);
 	}
-	if (fig->integer)
-		integer_ticks(f, fig, lo, hi);
+	if ((!fig->integer || !integer_ticks(f, fig, lo, hi)) && fig->logx)
+		log_ticks(f, lo / 1.25, hi * 1.25);
 }
 
 static void write_data(FILE *f, const struct plot_fig *fig)
@@ -278,6 +235,62 @@ static void write_data(FILE *f, const struct plot_fig *fig)
 	}
 }
 
+/* "24.3": a few significant digits, no exponent for what a CDF spans. */
+static void fmt_ns(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.3g", v);
+}
+
+/*
+ * --cdf: each curve's p50 and p99 as a point in its colour, labelled;
+ * one curve's labels give the values, several curves' only the names
+ * (values side by side collide), their values in the key.
+ */
+static void write_marks(FILE *f, const struct plot_fig *fig)
+{
+	const struct plot_curve *c;
+	char a[32], b[32];
+	bool one = fig->nr_curves == 1;
+	int i;
+
+	for (i = 0; i < fig->nr_curves && fig->a->cdf; i++) {
+		c = &fig->curves[i];
+		if (!(c->p50 > 0))
+			continue;
+		fmt_ns(a, sizeof(a), c->p50);
+		fmt_ns(b, sizeof(b), c->p99);
+		fprintf(f, "$m%d << EOD\n%.17g 0.5 \"p50%s%s%s\"\n%.17g 0.99 \"p99%s%s%s\"\nEOD\n",
+			i, c->p50, one ? " " : "", one ? a : "", one ? " ns" : "",
+			c->p99, one ? " " : "", one ? b : "", one ? " ns" : "");
+	}
+}
+
+/* The curve's title in the key: with --cdf, its p50 and p99. */
+static void curve_title(FILE *f, const struct plot_curve *c, bool cdf)
+{
+	char text[PLOT_TITLE_MAX + 96], a[32], b[32];
+
+	if (!cdf || !(c->p50 > 0)) {
+		gnuplot_str(f, c->title);
+		return;
+	}
+	fmt_ns(a, sizeof(a), c->p50);
+	fmt_ns(b, sizeof(b), c->p99);
+	snprintf(text, sizeof(text), "%s: p50 %s, p99 %s ns", c->title, a, b);
+	gnuplot_str(f, text);
+}
+
+/* The marks' labels left of their points, a little above: a rising CDF leaves room there. */
+static void plot_marks(FILE *f, const struct plot_fig *fig)
+{
+	int i;
+
+	for (i = 0; i < fig->nr_curves && fig->a->cdf; i++)
+		if (fig->curves[i].p50 > 0)
+			fprintf(f, ", \\\n     $m%d using 1:2:3 with labels point pt 7 ps 1.2 lc %d "
+				"tc lt %d right offset char -0.8,0.5 notitle", i, i + 1, i + 1);
+}
+
 static void write_plot(FILE *f, const struct plot_fig *fig)
 {
 	const char *style;
@@ -290,19 +303,19 @@ static void write_plot(FILE *f, const struct plot_fig *fig)
 			"using 1:2:3 with yerrorlines lw 2 pt 7" : "using 1:2 with linespoints lw 2 pt 7";
 		fprintf(f, "%s$c%d %s axes x1y%d title ", i ? ", \\\n     " : "", i, style,
 			fig->curves[i].axis + 1);
-		gnuplot_str(f, fig->curves[i].title);
+		curve_title(f, &fig->curves[i], fig->a->cdf);
 	}
+	plot_marks(f, fig);
 	fputc('\n', f);
 }
 
 static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 {
-	fprintf(f, "set terminal %s size 960,580 font 'sans,11' noenhanced\n",
-		fig->a->png ? "pngcairo" : "svg");
+	gnuplot_terminal(f, fig->a->png);
 	fputs("set output ", f);
 	gnuplot_str(f, out);
 	fputc('\n', f);
-	write_title(f, fig);
+	plot_write_title(f, fig);
 	/*
 	 * One curve needs no key: the title names it.  Several: the key to
 	 * the right of the graph, clear of the x label and its tics (below,
@@ -323,6 +336,7 @@ static void write_script(FILE *f, const struct plot_fig *fig, const char *out)
 		yrange(f, fig, 1);
 	}
 	write_data(f, fig);
+	write_marks(f, fig);
 	write_plot(f, fig);
 }
 

@@ -7,6 +7,7 @@
 #define BPFBENCH_PLOT_INT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include "resdoc.h"
 
 #define PLOT_MAX_METRICS	8
@@ -32,6 +33,7 @@ struct plot_curve {
 	char title[PLOT_TITLE_MAX];
 	const char *metric, *unit;
 	int axis;		/* 0: y, 1: y2 */
+	double p50, p99;	/* --cdf: the histogram's percentiles, ns (0: none) */
 	int n, cap;
 	struct plot_pt *pts;
 };
@@ -55,10 +57,14 @@ struct plot_curve *plot_curve(struct plot_fig *fig, const char *title);
 void plot_add(struct plot_curve *c, const struct plot_pt *p);
 /* The points of every curve. */
 int plot_count(const struct plot_fig *fig);
+/* Option names match with '-' and '_' alike, as on the command line. */
+bool plot_same_name(const char *a, const char *b);
 /* bench, then name=value of each option that differs among fig->runs (x aside). */
 void plot_run_title(const struct plot_fig *fig, const struct res_run *r, char *buf, size_t size);
 /* The CDF of every histogram of every successful run: 0 or EXIT_USAGE. */
 int plot_collect_cdf(struct plot_fig *fig);
+/* The script's `set title`: what, when, where and under which conditions. */
+void plot_write_title(FILE *f, const struct plot_fig *fig);
 /* Writes the script (and --script's copy) and has gnuplot draw it: 0, 1 or EXIT_USAGE. */
 int plot_draw(const struct plot_fig *fig);
 
