@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The include graph's rules (README "Architecture"); exits 1 naming each break.
+"""The include graph's rules (doc/architecture.md); exits 1 naming each break.
 
 A unit is a file's folder and stem: X.c, X.h and X's internal header
 X_int.h are one, so the graph is what one piece of code needs of another,
