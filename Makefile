@@ -66,9 +66,12 @@ DOCDIR		:= $(PREFIX)/share/doc/bpfbench
 VMDIR		:= $(PREFIX)/share/bpfbench/vm
 VM_FILES	:= scripts/vm/run.sh scripts/vm/ab.sh scripts/vm/kernel.sh scripts/vm/init.sh \
 		   scripts/vm/guest.sh scripts/vm/kernels scripts/vm/lib.sh scripts/vm/bpfbench.config
+# The reference README.md links, in doc/ beside it as in the tree.
+DOC_FILES	:= $(wildcard doc/*.md) doc/kernel-patch-example.diff
 INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 		   $(ZSHCOMPDIR)/_bpfbench $(DOCDIR)/README.md $(DOCDIR)/LICENSE \
-		   $(DOCDIR)/bpfbench-result.schema.json $(addprefix $(VMDIR)/,$(notdir $(VM_FILES)))
+		   $(DOCDIR)/bpfbench-result.schema.json $(addprefix $(DOCDIR)/,$(DOC_FILES)) \
+		   $(addprefix $(VMDIR)/,$(notdir $(VM_FILES)))
 
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -161,18 +164,19 @@ completion: $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench
 # PREFIX (default /usr/local) and DESTDIR as packagers expect.
 install: $(BUILD)/bpfbench $(DOCS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/doc
 	install -m 0755 $(BUILD)/bpfbench $(DESTDIR)$(BINDIR)/bpfbench
 	install -m 0644 $(BUILD)/doc/bpfbench.1 $(DESTDIR)$(MAN1DIR)/bpfbench.1
 	install -m 0644 $(BUILD)/doc/bpfbench.bash $(DESTDIR)$(BASHCOMPDIR)/bpfbench
 	install -m 0644 $(BUILD)/doc/_bpfbench $(DESTDIR)$(ZSHCOMPDIR)/_bpfbench
 	install -m 0644 README.md LICENSE schema/bpfbench-result.schema.json $(DESTDIR)$(DOCDIR)
+	install -m 0644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/doc
 	install -d $(DESTDIR)$(VMDIR)
 	install -m 0644 $(VM_FILES) $(DESTDIR)$(VMDIR)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(VMDIR) $(DESTDIR)$(PREFIX)/share/bpfbench 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR)/doc $(DESTDIR)$(DOCDIR) $(DESTDIR)$(VMDIR) $(DESTDIR)$(PREFIX)/share/bpfbench 2>/dev/null || true
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
