@@ -207,9 +207,27 @@ fuzz:
 deps:
 	@bash scripts/deps.sh
 
+# make run: the packages, a quiet build (make all's commands go to
+# $(BUILD)/build.log; on a failure its tail is shown), then RUN_ARGS (the
+# quick suite; tests/make_run.t runs one short benchmark) with its result in
+# $(BUILD)/run.json, from which the conditions of what ran are printed, and
+# two next steps (scripts/make-run-tail.py).
+RUN_ARGS	?= suite quick
+RUN_JSON	= $(BUILD)/run.json
+
 run: deps
-	$(MAKE) all
-	$(BUILD)/bpfbench suite quick
+	@mkdir -p $(BUILD)
+	@printf 'bpfbench: building into %s/ (log: %s) ... ' '$(BUILD)' '$(BUILD)/build.log'; \
+	t0=$$(date +%s); \
+	if $(MAKE) $(JOBS) all >$(BUILD)/build.log 2>&1; then \
+		echo "done ($$(( $$(date +%s) - t0 )) s)"; \
+	else \
+		echo failed; tail -n 30 $(BUILD)/build.log >&2; exit 1; \
+	fi
+	@echo '$(BUILD)/bpfbench $(RUN_ARGS) --json $(RUN_JSON)'
+	@rm -f $(RUN_JSON); st=0; \
+	$(BUILD)/bpfbench $(RUN_ARGS) --json $(RUN_JSON) || st=$$?; \
+	echo; python3 scripts/make-run-tail.py $(BUILD)/bpfbench $(RUN_JSON); exit $$st
 
 # The builds of check use every CPU unless make was given its own -j.
 NPROC		:= $(shell nproc 2>/dev/null || echo 1)
