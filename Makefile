@@ -257,7 +257,8 @@ BOOT_TESTS	:= tests/vm_boot.t
 # Also left out: busy.t (tests/lib.sh's object counting against other
 # processes, no bpfbench code of its own), includes.t (a script over the
 # source tree, no binary), memcheck.t (valgrind cannot run an ASan binary),
-# the VM runner's tests (shell scripts and a boot), the tests only a newer
+# the VM runner's tests (shell scripts and a boot), make_run.t (make run's
+# output: it builds a plain tree of its own), the tests only a newer
 # kernel runs (they skip here; make check-kernel-ci runs them), and the three
 # that judge timing and noise, testrun.t, noise.t and verdicts.t (ASan's
 # slowdown is what they would measure; their user-space paths run in
@@ -274,7 +275,7 @@ BOOT_TESTS	:= tests/vm_boot.t
 SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t \
 		   tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
 		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
-		   tests/busy.t tests/includes.t tests/memcheck.t tests/vm.t tests/vm_boot.t \
+		   tests/busy.t tests/includes.t tests/memcheck.t tests/make_run.t tests/vm.t tests/vm_boot.t \
 		   tests/vm_kernel.t tests/vm_kernel_config.t \
 		   tests/noise.t tests/testrun.t tests/verdicts.t $(wildcard tests/kernel_*.t)
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
