@@ -66,9 +66,12 @@ DOCDIR		:= $(PREFIX)/share/doc/bpfbench
 VMDIR		:= $(PREFIX)/share/bpfbench/vm
 VM_FILES	:= scripts/vm/run.sh scripts/vm/ab.sh scripts/vm/kernel.sh scripts/vm/init.sh \
 		   scripts/vm/guest.sh scripts/vm/kernels scripts/vm/lib.sh scripts/vm/bpfbench.config
+# The reference README.md links, in doc/ beside it as in the tree.
+DOC_FILES	:= $(wildcard doc/*.md) doc/kernel-patch-example.diff
 INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 		   $(ZSHCOMPDIR)/_bpfbench $(DOCDIR)/README.md $(DOCDIR)/LICENSE \
-		   $(DOCDIR)/bpfbench-result.schema.json $(addprefix $(VMDIR)/,$(notdir $(VM_FILES)))
+		   $(DOCDIR)/bpfbench-result.schema.json $(addprefix $(DOCDIR)/,$(DOC_FILES)) \
+		   $(addprefix $(VMDIR)/,$(notdir $(VM_FILES)))
 
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -161,18 +164,19 @@ completion: $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench
 # PREFIX (default /usr/local) and DESTDIR as packagers expect.
 install: $(BUILD)/bpfbench $(DOCS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/doc
 	install -m 0755 $(BUILD)/bpfbench $(DESTDIR)$(BINDIR)/bpfbench
 	install -m 0644 $(BUILD)/doc/bpfbench.1 $(DESTDIR)$(MAN1DIR)/bpfbench.1
 	install -m 0644 $(BUILD)/doc/bpfbench.bash $(DESTDIR)$(BASHCOMPDIR)/bpfbench
 	install -m 0644 $(BUILD)/doc/_bpfbench $(DESTDIR)$(ZSHCOMPDIR)/_bpfbench
 	install -m 0644 README.md LICENSE schema/bpfbench-result.schema.json $(DESTDIR)$(DOCDIR)
+	install -m 0644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/doc
 	install -d $(DESTDIR)$(VMDIR)
 	install -m 0644 $(VM_FILES) $(DESTDIR)$(VMDIR)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(VMDIR) $(DESTDIR)$(PREFIX)/share/bpfbench 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR)/doc $(DESTDIR)$(DOCDIR) $(DESTDIR)$(VMDIR) $(DESTDIR)$(PREFIX)/share/bpfbench 2>/dev/null || true
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJS) $(BENCH_OBJS)
 	@mkdir -p $(@D)
@@ -203,9 +207,27 @@ fuzz:
 deps:
 	@bash scripts/deps.sh
 
+# make run: the packages, a quiet build (make all's commands go to
+# $(BUILD)/build.log; on a failure its tail is shown), then RUN_ARGS (the
+# quick suite; tests/make_run.t runs one short benchmark) with its result in
+# $(BUILD)/run.json, from which the conditions of what ran are printed, and
+# two next steps (scripts/make-run-tail.py).
+RUN_ARGS	?= suite quick
+RUN_JSON	= $(BUILD)/run.json
+
 run: deps
-	$(MAKE) all
-	$(BUILD)/bpfbench suite quick
+	@mkdir -p $(BUILD)
+	@printf 'bpfbench: building into %s/ (log: %s) ... ' '$(BUILD)' '$(BUILD)/build.log'; \
+	t0=$$(date +%s); \
+	if $(MAKE) $(JOBS) all >$(BUILD)/build.log 2>&1; then \
+		echo "done ($$(( $$(date +%s) - t0 )) s)"; \
+	else \
+		echo failed; tail -n 30 $(BUILD)/build.log >&2; exit 1; \
+	fi
+	@echo '$(BUILD)/bpfbench $(RUN_ARGS) --json $(RUN_JSON)'
+	@rm -f $(RUN_JSON); st=0; \
+	$(BUILD)/bpfbench $(RUN_ARGS) --json $(RUN_JSON) || st=$$?; \
+	echo; python3 scripts/make-run-tail.py $(BUILD)/bpfbench $(RUN_JSON); exit $$st
 
 # The builds of check use every CPU unless make was given its own -j.
 NPROC		:= $(shell nproc 2>/dev/null || echo 1)
@@ -235,7 +257,8 @@ BOOT_TESTS	:= tests/vm_boot.t
 # Also left out: busy.t (tests/lib.sh's object counting against other
 # processes, no bpfbench code of its own), includes.t (a script over the
 # source tree, no binary), memcheck.t (valgrind cannot run an ASan binary),
-# the VM runner's tests (shell scripts and a boot), the tests only a newer
+# the VM runner's tests (shell scripts and a boot), make_run.t (make run's
+# output: it builds a plain tree of its own), the tests only a newer
 # kernel runs (they skip here; make check-kernel-ci runs them), and the three
 # that judge timing and noise, testrun.t, noise.t and verdicts.t (ASan's
 # slowdown is what they would measure; their user-space paths run in
@@ -252,7 +275,7 @@ BOOT_TESTS	:= tests/vm_boot.t
 SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t \
 		   tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
 		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
-		   tests/busy.t tests/includes.t tests/memcheck.t tests/vm.t tests/vm_boot.t \
+		   tests/busy.t tests/includes.t tests/memcheck.t tests/make_run.t tests/vm.t tests/vm_boot.t \
 		   tests/vm_kernel.t tests/vm_kernel_config.t \
 		   tests/noise.t tests/testrun.t tests/verdicts.t $(wildcard tests/kernel_*.t)
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t

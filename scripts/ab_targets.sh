@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# ab's targets on real runs (README, "Comparing results"), for one benchmark:
+# ab's targets on real runs (doc/comparing.md), for one benchmark:
 #   1. the time --precision 2 takes to bring the 95% CI of B/A within +-2%;
 #   2. TRIES same-configuration ab runs: how often they are called slower/faster
 #      (false alarms, against alpha = 0.05), and how often the same runs with

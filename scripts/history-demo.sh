@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# A real results history (README, History): a VM "host" that moves from
+# A real results history (doc/history.md): a VM "host" that moves from
 # one kernel to the next, Debian's 6.1, 6.12 then 7.3 ($KERNELS: R boots of
 # each, `suite lpm-trie` in each, emulated under TCG where there is no KVM),
 # and this machine's own runs with a planted step: H runs of bpf-loop

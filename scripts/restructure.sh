@@ -5,7 +5,7 @@
 # alone.  Run from anywhere inside the checkout; commit the result.
 # With --contract it also makes the families' mechanical edits (below).
 #
-#   src/LAYER/FILE      the core, one folder per layer (the map: README "Architecture")
+#   src/LAYER/FILE      the core, one folder per layer (the map: doc/architecture.md)
 #   benchs/FAMILY/      every family with its .bpf.c, headers and suite
 #   benchs/registry.c   the table of benchmarks and suites, beside the families
 set -euo pipefail

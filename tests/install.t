@@ -232,10 +232,11 @@ want="0755 usr/bin/bpfbench
 0644 usr/share/doc/bpfbench/LICENSE
 0644 usr/share/doc/bpfbench/README.md
 0644 usr/share/doc/bpfbench/bpfbench-result.schema.json
+$(cd "$ROOT" && printf '0644 usr/share/doc/bpfbench/%s\n' doc/*.md doc/kernel-patch-example.diff)
 0644 usr/share/man/man1/bpfbench.1
 0644 usr/share/zsh/site-functions/_bpfbench"
 same "install lays out bin, man1, bash and zsh completions, the docs and the VM runner, with their modes" \
-	"$want" "$(cd "$dest" && find . -type f -printf '%#m %P\n' | sort -k2)"
+	"$(sort -k2 <<<"$want")" "$(cd "$dest" && find . -type f -printf '%#m %P\n' | sort -k2)"
 
 [ "$("$dest/usr/bin/bpfbench" --version)" = "$version" ]
 ok $? "the installed binary runs"
@@ -243,7 +244,8 @@ inst=$(man_text "$dest/usr/share/man/man1/bpfbench.1")
 [ -n "$inst" ] && [ ! -s "$TMPD/man.err" ] && [ "$inst" = "$page" ]
 ok $? "man -l renders the installed page, without a warning" || diag "$(cat "$TMPD/man.err")"
 cmp -s "$dest/usr/share/bash-completion/completions/bpfbench" "$DOCS/bpfbench.bash" &&
-	cmp -s "$dest/usr/share/doc/bpfbench/LICENSE" "$ROOT/LICENSE"
+	cmp -s "$dest/usr/share/doc/bpfbench/LICENSE" "$ROOT/LICENSE" &&
+	cmp -s "$dest/usr/share/doc/bpfbench/doc/json.md" "$ROOT/doc/json.md"
 ok $? "installed files are the built ones"
 
 mk uninstall DESTDIR="$dest" PREFIX=/usr >"$TMPD/install.out" 2>&1

@@ -32,7 +32,7 @@ ok $? "an unbounded run: overwritten $o <= missed $g, consumed $c + missed <= wr
 # The producers-only table (the seed's multi-producer shape): one row a
 # producer count, hits and drops in M/s; drops 0 in overwrite mode with one
 # producer; with two, the kernel refuses a write while the other's record is
-# reserved and the ring laps it (see README, Differences): drops are counted,
+# reserved and the ring laps it (see doc/differences.md): drops are counted,
 # never hits.
 for ow in "" --rb-overwrite; do
 	for p in 1 2; do

@@ -12,7 +12,7 @@
  * samples at all; a count is exact; an inverse is derived from its base.
  */
 /*
- * Units (README "Units"): a rate is "<prefix> ops/s" with an SI prefix
+ * Units (doc/json.md, "Units"): a rate is "<prefix> ops/s" with an SI prefix
  * (k, M, G); a time "ns/op", "ms/op" or "ms" (one pass); a count a plural
  * noun, "ops", "elems", "calls/pass" (per pass where a sample is one).
  */

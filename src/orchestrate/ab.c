@@ -101,8 +101,8 @@ static void ab_usage(void)
 	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression.\n\n"
 	       "  bpfbench ab --kernel A --kernel B \"ARGS\" [-r N] [--json FILE] [OPTIONS]\n"
 	       "runs one command line on two kernels instead, each run in a fresh VM (a name\n"
-	       "as 7.3, 6.12, 6.1, a Debian package, a vmlinuz or a built tree: README,\n"
-	       "Another kernel); OPTIONS after \"ARGS\" apply to both sides.\n",
+	       "as 7.3, 6.12, 6.1, a Debian package, a vmlinuz or a built tree:\n"
+	       "doc/another-kernel.md); OPTIONS after \"ARGS\" apply to both sides.\n",
 	       AB_DEFAULT_PAIRS, AB_MAX_DURATION);
 }
 

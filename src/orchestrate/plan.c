@@ -30,7 +30,7 @@
  * mean, at most 1 s, so quiet rows stop after three samples and `suite
  * seeds` (313 such rows) fits in 10 minutes on 2 vCPUs.  Each row then
  * states the precision it reached; a longer cap buys little on a noisy
- * host (README: suites).
+ * host (doc/suites-exports-plots.md).
  */
 static const char *const adaptive_opts[] = {
 	"--precision", "2", "--max-duration", "1", "--period-ms", "200", "-w", "0.2",

@@ -4,7 +4,7 @@
  * option of a run or of ab runs scripts/vm/run.sh or scripts/vm/ab.sh with
  * this binary's path in BPFBENCH_BIN.  The scripts boot the kernel, share
  * this machine's userland with it read-only, and run the same binary there
- * (see README, Another kernel).
+ * (see doc/another-kernel.md).
  *
  * The run's output files are this process's to write, on the host, as a
  * run here writes them: checked before any VM boots, then written through

@@ -2,7 +2,7 @@
 /*
  * The result document, "bpfbench-result/1": the environment, then one
  * object per run with its options, metrics (kind, better direction,
- * statistics), repetitions and every sample.  README documents it;
+ * statistics), repetitions and every sample.  doc/json.md documents it;
  * compare and plot read it back (resdoc.c).
  */
 #include <math.h>

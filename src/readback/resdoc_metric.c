@@ -59,7 +59,7 @@ static int metric_kind(struct loader *l, int ri, const struct jr_node *jm, struc
 }
 
 /*
- * Unit spellings of older versions, read as today's (README "Units"):
+ * Unit spellings of older versions, read as today's (doc/json.md, "Units"):
  * the same quantity at the same scale, so that an old file's metric
  * matches a new one's and plot puts them on one axis.
  */
