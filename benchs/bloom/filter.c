@@ -230,7 +230,7 @@ static const struct suite_step bloom_steps[] = {
 const struct suite suite_bloom = {
 	.name = "bloom",
 	.seed = true,
-	.summary = "bloom filter lookups, updates, false positive rate: 1-5 hash functions x "
+	.summary = "bloom filter lookups, updates, false positives: 1-5 hash functions x "
 		   "50k-5M entries x 8/64-byte values",
 	.steps = bloom_steps,
 };

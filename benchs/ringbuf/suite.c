@@ -77,7 +77,7 @@ static const struct suite_step ringbufs_quick[] = {
 const struct suite suite_ringbufs = {
 	.name = "ringbufs",
 	.seed = true,
-	.summary = "ring buffer vs perf buffer: libbpf and custom consumers, sampling, "
+	.summary = "ring vs perf buffer: libbpf and custom consumers, sampling, "
 		   "back-to-back, contention, overwrite mode",
 	.steps = ringbufs_steps,
 	.quick = ringbufs_quick,

@@ -345,9 +345,32 @@ bool opts_is_default(const struct opt_def *o, const char *text)
 	return !strcmp(def, text);
 }
 
+#define HELP_COLS	120	/* --help's widest line */
+#define HELP_INDENT	35	/* where an option's text starts */
+
+/* "  LEFT  text", the text broken at blanks into lines of HELP_COLS under its first word. */
+static void help_text(const char *left, const char *text)
+{
+	int col = printf("  %-32s ", left), word;
+	bool fresh = true;
+
+	while (*text) {
+		word = (int)strcspn(text, " ");
+		if (!fresh && col + 1 + word > HELP_COLS) {
+			col = printf("\n%*s", HELP_INDENT, "") - 1;
+			fresh = true;
+		}
+		col += printf("%s%.*s", fresh ? "" : " ", word, text);
+		fresh = false;
+		text += word;
+		text += strspn(text, " ");
+	}
+	printf("\n");
+}
+
 static void help_line(const struct opt_def *o)
 {
-	char left[64], extra[160] = "";
+	char left[64], extra[160] = "", text[1024];
 	const char *val = opt_takes_value(o) ? (o->metavar ? o->metavar : "N") : "";
 	int i, off;
 
@@ -371,10 +394,9 @@ static void help_line(const struct opt_def *o)
 		if (off < (int)sizeof(extra))
 			snprintf(extra + off, sizeof(extra) - off, "}");
 	}
-	printf("  %-32s %s%s", left, o->help ? o->help : "", extra);
-	if (o->def)
-		printf(" (default %s)", o->def);
-	printf("\n");
+	snprintf(text, sizeof(text), "%s%s%s%s%s", o->help ? o->help : "", extra,
+		 o->def ? " (default " : "", o->def ? o->def : "", o->def ? ")" : "");
+	help_text(left, text);
 }
 
 void opts_print_help(const struct opt_def *t, const char *title)

@@ -17,7 +17,9 @@
 #include <unistd.h>
 #include "bench.h"
 #include "args.h"
+#include "conditions.h"
 #include "export.h"
+#include "report.h"
 #include "plan.h"
 #include "runner.h"
 #include "util.h"
@@ -353,31 +355,44 @@ static int label_width(const struct plan *p)
 	return w > 40 ? 40 : w;
 }
 
-/*
- * The printed table.  Consecutive steps skipped for one reason (a kernel
- * without a feature skips a whole section) are one line, not a row each.
- */
+#define TABLE_COLS	120	/* the widest line of the printed table */
+
+/* The printed table: a row per step, a skipped one too; every line within TABLE_COLS. */
 struct table {
 	FILE *out;
 	int width;
-	const struct result_row *skip_first, *skip_last;
-	int nr_skipped;
+	const char *last_skip;	/* the reason the row before was skipped for, said in full once */
 	bool loud;		/* a precision target the user set: a row that missed it says so */
 };
 
-static void flush_skips(struct table *t)
+/*
+ * text after a label of t->width, broken at ", " and blanks into lines of
+ * TABLE_COLS, the later ones indented under the text; its own line breaks
+ * (a table in a row) kept.
+ */
+static void print_wrapped(struct table *t, const char *label, const char *text)
 {
-	if (!t->nr_skipped)
-		return;
-	if (t->nr_skipped == 1)
-		fprintf(t->out, "%-*s SKIP: %s\n", t->width, t->skip_first->label,
-			t->skip_first->note);
-	else
-		fprintf(t->out, "%-*s SKIP, %d steps through '%s': %s\n", t->width,
-			t->skip_first->label, t->nr_skipped, t->skip_last->label,
-			t->skip_first->note);
-	t->nr_skipped = 0;
-	fflush(t->out);
+	int col = fprintf(t->out, "%-*s ", t->width, label), word;
+	bool fresh = true;
+
+	while (*text) {
+		if (*text == '\n') {
+			word = (int)strcspn(++text, "\n");	/* a table's line, as it is */
+			col = fprintf(t->out, "\n%.*s", word, text) - 1;
+			text += word;
+			continue;
+		}
+		word = (int)strcspn(text, " \n");
+		if (!fresh && col + 1 + word > TABLE_COLS) {
+			col = fprintf(t->out, "\n%*s", t->width + 1, "") - 1;
+			fresh = true;
+		}
+		col += fprintf(t->out, "%s%.*s", fresh ? "" : " ", word, text);
+		fresh = false;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', t->out);
 }
 
 static void print_header(FILE *out, const char *header)
@@ -393,23 +408,42 @@ static void print_header(FILE *out, const char *header)
 static void print_row(struct table *t, const struct result_row *row)
 {
 	char summary[8192], ci[64];
-	bool skip = row->status == EXIT_SKIP;
 
-	if (row->header || !skip || (t->nr_skipped && strcmp(row->note, t->skip_first->note)))
-		flush_skips(t);
 	if (row->header)
 		print_header(t->out, row->header);
-	if (skip) {
-		if (!t->nr_skipped++)
-			t->skip_first = row;
-		t->skip_last = row;
+	if (row->status == EXIT_SKIP) {
+		bool again = t->last_skip && !strcmp(t->last_skip, row->note);
+
+		snprintf(summary, sizeof(summary), "SKIP: %s", again ? "as above" : row->note);
+		t->last_skip = row->note;
+		print_wrapped(t, row->label, summary);
+		fflush(t->out);
 		return;
 	}
+	t->last_skip = NULL;
 	row_summary(row, summary, sizeof(summary));
 	row_ci(row, t->loud, ci, sizeof(ci));
-	fprintf(t->out, "%-*s %s%s%s%s\n", t->width, row->label, summary, *ci ? "  [CI " : "", ci,
-		*ci ? "]" : "");
+	if (*ci)
+		snprintf(summary + strlen(summary), sizeof(summary) - strlen(summary), "  [CI %s]", ci);
+	print_wrapped(t, row->label, summary);
 	fflush(t->out);
+}
+
+/* Under the table: what it was measured on and how (the JSON has every row's). */
+static void print_conditions(struct table *t, const struct result_row *rows, int n)
+{
+	char text[800], run[200] = "";
+	struct conditions c;
+	int i;
+
+	for (i = 0; i < n && !*run; i++)
+		if (row_has_figures(&rows[i]))
+			conditions_of_run(&rows[i].res, run, sizeof(run));
+	conditions_read(&c);
+	snprintf(text, sizeof(text), "kernel %s, %s, %d CPUs%s%s%s%s", c.kernel, c.cpu, c.cpus,
+		 *c.vm ? "; in a VM: " : "", c.vm, *run ? "; rows: " : "", run);
+	fputc('\n', t->out);
+	report_wrapped(t->out, "Conditions: ", text);
 }
 
 /* The table goes where no export writes: stdout unless one of them took it. */
@@ -512,10 +546,13 @@ int run_plan(struct plan *p)
 		if (rows[n].status && rows[n].status != EXIT_SKIP)
 			status = 1;
 	}
-	flush_skips(&t);
 	precision_text(rows, n, "[CI ±x%]", text, sizeof(text));
-	if (*text)
-		fprintf(t.out, "\n%s\n", text);
+	if (*text) {
+		fputc('\n', t.out);
+		report_wrapped(t.out, "", text);
+	}
+	if (has_figures(rows, n))
+		print_conditions(&t, rows, n);
 	if (interrupted())
 		status = plan_interrupted(p, n, has_figures(rows, n));
 	else

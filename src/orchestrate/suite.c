@@ -122,7 +122,7 @@ static void suite_list(void)
 		printf("%-16s %s\n", (*su)->name, (*su)->summary);
 	printf("%-16s %s\n", "seeds", "the seed documents' tables: every suite above that reproduces one");
 	printf("%-16s %s\n", "all", "every suite above in turn");
-	printf("%-16s %s\n", "quick", "every benchmark once with its defaults, -w0 -d1 (-c1 if it has consumers)");
+	printf("%-16s %s\n", "quick", "every benchmark once with its defaults, short: -w0 -d1 (the maps matrix -d0.1)");
 }
 
 static void suite_usage(void)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#include "conditions.h"
 #include "export.h"
 #include "flame.h"
 #include "mkey.h"
@@ -196,8 +197,31 @@ static void csv_figures(FILE *f, const struct run_result *r, int m)
 	fputc(',', f);
 }
 
+/* The conditions of a row: the machine's, then the run's sampling and trigger. */
+static void csv_conditions(FILE *f, const struct conditions *k, const struct run_result *r)
+{
+	const struct run_opts *o = &r->spec.opts;
+	char cpus[16];
+
+	snprintf(cpus, sizeof(cpus), "%d", k->cpus);
+	csv_field(f, k->version, false);
+	csv_field(f, k->git, false);
+	csv_field(f, k->date, false);
+	csv_field(f, k->kernel, false);
+	csv_field(f, k->cpu, false);
+	csv_field(f, cpus, false);
+	csv_field(f, k->vm, false);
+	if (!r->bench) {
+		fputs(",,,,\n", f);
+		return;
+	}
+	fprintf(f, "%g,%g,%u,%u,", o->warmup_ms / 1e3, o->duration_ms / 1e3,
+		(unsigned int)o->period_ms, (unsigned int)o->runs);
+	csv_field(f, r->trigger ? r->trigger : "none", true);
+}
+
 static void csv_row(FILE *f, const struct result_row *row, const char *section,
-		    const struct csv_cols *c)
+		    const struct csv_cols *c, const struct conditions *k)
 {
 	const struct run_result *r = &row->res;
 	bool figures = row_has_figures(row);
@@ -227,17 +251,20 @@ static void csv_row(FILE *f, const struct result_row *row, const char *section,
 		else
 			fputs(",,", f);
 	}
-	csv_field(f, res_kept(r) ? r->error : row->status ? row->note : "", true);
+	csv_field(f, res_kept(r) ? r->error : row->status ? row->note : "", false);
+	csv_conditions(f, k, r);
 }
 
 /* A row per step, a column per metric with its unit in the header (hyperfine's CSV shape). */
 static void write_csv(FILE *f, const char *title, struct result_row *rows, int n)
 {
 	const char *section = NULL;
+	struct conditions k;
 	struct csv_cols c;
 	char head[MKEY_ID_MAX + 80];
 	int i;
 
+	conditions_read(&k);
 	csv_plan(rows, n, &c);
 	fputs("suite,section,label,bench,status,n,measured_s,ci95_pct,", f);
 	for (i = 0; i < c.n; i++) {
@@ -246,11 +273,12 @@ static void write_csv(FILE *f, const char *title, struct result_row *rows, int n
 		snprintf(head, sizeof(head), "%s stddev [%s]", c.id[i], c.unit[i]);
 		csv_field(f, head, false);
 	}
-	fputs("error\n", f);
+	fputs("error,bpfbench_version,git_commit,date,kernel,cpu_model,cpus,vm,warmup_s,duration_s,"
+	      "period_ms,runs,trigger\n", f);
 	for (i = 0; i < n; i++) {
 		if (rows[i].header)
 			section = rows[i].header;
-		csv_row(f, &rows[i], section, &c);
+		csv_row(f, &rows[i], section, &c, &k);
 	}
 	free(c.id);
 	free(c.unit);

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
+#include "conditions.h"
 #include "export.h"
 #include "flame.h"
 #include "hist_report.h"
@@ -39,49 +40,25 @@ static const char *const better_names[] = {
 };
 
 
-static void read_cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512], *colon;
-
-	snprintf(buf, len, "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10))
-			continue;
-		colon = strchr(line, ':');
-		if (colon) {
-			snprintf(buf, len, "%s", colon + 2);
-			buf[strcspn(buf, "\n")] = 0;
-		}
-		break;
-	}
-	fclose(f);
-}
-
 static void json_env(struct jsonw *w)
 {
-	char cpu[256], ver[32], when[64];
-	struct utsname u;
-	time_t now = time(NULL);
-	struct tm tm;
+	struct conditions c;
+	char ver[32];
 
-	uname(&u);
-	read_cpu_model(cpu, sizeof(cpu));
+	conditions_read(&c);
 	snprintf(ver, sizeof(ver), "%u.%u", libbpf_major_version(), libbpf_minor_version());
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	jsonw_key(w, "env");
 	jsonw_obj_open(w);
-	jsonw_kstr(w, "bpfbench_version", BPFBENCH_VERSION);
-	jsonw_kstr(w, "git_commit", BPFBENCH_GIT);
-	jsonw_kstr(w, "kernel", u.release);
-	jsonw_kstr(w, "machine", u.machine);
-	jsonw_kstr(w, "cpu_model", cpu);
-	jsonw_ki64(w, "online_cpus", nr_online_cpus());
+	jsonw_kstr(w, "bpfbench_version", c.version);
+	jsonw_kstr(w, "git_commit", c.git);
+	jsonw_kstr(w, "kernel", c.kernel);
+	jsonw_kstr(w, "machine", c.machine);
+	jsonw_kstr(w, "cpu_model", c.cpu);
+	jsonw_ki64(w, "online_cpus", c.cpus);
 	jsonw_kstr(w, "libbpf_version", ver);
-	jsonw_kstr(w, "date", when);
+	jsonw_kstr(w, "date", c.date);
+	if (*c.vm)
+		jsonw_kstr(w, "vm", c.vm);
 	sysenv_json(w);
 	jsonw_obj_close(w);
 }

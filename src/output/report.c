@@ -187,19 +187,22 @@ static void runs_line(FILE *out, const struct run_result *res)
 /* --kernel-stats: the kernel's count and time beside the harness's count. */
 static void kstats_line(FILE *out, const struct kstats *k)
 {
+	char text[512];
+	int n;
+
 	if (!k->valid) {
-		fprintf(out, "Kernel: no run-time stats: %s\n", k->why);
+		report_wrapped(out, "Kernel: no run-time stats: ", k->why);
 		return;
 	}
-	fprintf(out, "Kernel: program %s ran %llu times, %.3lf ns per run inside it "
-		"(run_time_ns / run_cnt)", k->prog, (unsigned long long)k->run_cnt,
-		k->run_cnt ? (double)k->run_time_ns / k->run_cnt : 0.0);
-	if (k->calls)
-		fprintf(out, "; the harness fired %llu (%llu calls of %llu, %llu cut short by the "
-			"stop)", (unsigned long long)(k->calls * k->repeat),
-			(unsigned long long)k->calls, (unsigned long long)k->repeat,
-			(unsigned long long)k->calls_cut);
-	fputc('\n', out);
+	n = snprintf(text, sizeof(text), "program %s ran %llu times, %.3lf ns per run inside it "
+		     "(run_time_ns / run_cnt)", k->prog, (unsigned long long)k->run_cnt,
+		     k->run_cnt ? (double)k->run_time_ns / k->run_cnt : 0.0);
+	if (k->calls && n > 0 && (size_t)n < sizeof(text))
+		snprintf(text + n, sizeof(text) - n, "; the harness fired %llu (%llu calls of %llu, "
+			 "%llu cut short by the stop)", (unsigned long long)(k->calls * k->repeat),
+			 (unsigned long long)k->calls, (unsigned long long)k->repeat,
+			 (unsigned long long)k->calls_cut);
+	report_wrapped(out, "Kernel: ", text);
 }
 
 /* How long --precision sampled, and whether it got there. */
