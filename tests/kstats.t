@@ -7,7 +7,7 @@ need_bpf
 stats_knob() { cat /proc/sys/kernel/bpf_stats_enabled; }
 before=$(stats_knob)
 
-run -q -w0 -d1 noop --kernel-stats --test-run-repeat 1 --json "$TMPD/k.json"
+run -w0 -d1 noop --kernel-stats --test-run-repeat 1 --json "$TMPD/k.json"
 [ "$RC" -eq 0 ]
 ok $? "noop --kernel-stats runs (rc $RC)" || diag "$ERR"
 [ "$RC" -eq 0 ] && grep -q '^Kernel: program noop_test_run ran [0-9]* times' <<<"$OUT"

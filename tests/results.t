@@ -202,8 +202,8 @@ assert rows[0]["section"] == "bpf_loop, nr_loops sweep"
 PY
 ok $? "suite --csv: a row per step, a column per metric with its unit, parseable"
 grep -q '^## bpf_loop, nr_loops sweep$' "$TMPD/suite.md" &&
-	grep -q '^| Step | Benchmark | throughput \[M ops/s\] | latency \[ns/op\] |' "$TMPD/suite.md" &&
-	[ "$(grep -c '^| nr_loops [0-9]* | bpf-loop | [0-9.]* ± [0-9.]* | ' "$TMPD/suite.md")" -eq "$nsteps" ] &&
+	grep -Eq '^\| Step +\| Benchmark \| throughput \[M ops/s\] \| +latency \[ns/op\] \|' "$TMPD/suite.md" &&
+	[ "$(grep -Ec '^\| nr_loops [0-9]+ +\| bpf-loop +\| +[0-9.]+ ± [0-9.]+ \| ' "$TMPD/suite.md")" -eq "$nsteps" ] &&
 	python3 "$(dirname "$0")/md_tables.py" "$TMPD/suite.md" >/dev/null
 ok $? "suite --md: a section, a column per metric (unit in the header), one row per step"
 

@@ -375,6 +375,10 @@ static void print_wrapped(struct table *t, const char *label, const char *text)
 	int col = fprintf(t->out, "%-*s ", t->width, label), word;
 	bool fresh = true;
 
+	if (!strchr(text, '\n') && col + utf8_width(text) <= TABLE_COLS) {
+		fprintf(t->out, "%s\n", text);	/* fits: as it is, its spacing kept */
+		return;
+	}
 	while (*text) {
 		if (*text == '\n') {
 			word = (int)strcspn(++text, "\n");	/* a table's line, as it is */
