@@ -54,6 +54,7 @@ static int print_version(int argc, char **argv)
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	va_list cp;
+	int n;
 
 	if (level == LIBBPF_WARN) {	/* kept for a failure's one line (runner.c) */
 		va_copy(cp, ap);
@@ -62,7 +63,12 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	}
 	if (!verbose)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	progress_line_hide();
+	n = vfprintf(stderr, fmt, ap);
+	/* a message in parts: the line comes back once the last part ends it */
+	if (*fmt && fmt[strlen(fmt) - 1] == '\n')
+		progress_line_redraw();
+	return n;
 }
 
 struct subcommand {
