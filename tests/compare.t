@@ -185,6 +185,24 @@ run compare -v "$TMPD/sec.json" "$TMPD/sec.json"
 [ "$(grep -c '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT")" -eq 6 ] &&
 	[ "$(grep -c '^bpf-loop: other rows: row 0  ' <<<"$OUT")" -eq 6 ]
 ok $? "one label in two sections: two rows, each named by its section" || diag "$OUT"
+# a sweep's or a suite's rows: each part of the name said once
+jq '.runs[0] += {"section": "bpf-loop: nr_loops sweep", "label": "nr_loops=10", "sweep_param": "nr_loops"} |
+	.runs[1] += {"section": "bpf_loop, nr_loops sweep", "label": "nr_loops 100"} |
+	.runs[2] += {"section": "bpf-loop: bpf_loop() beside bpf_for, nr_loops sweep", "label": "bpf_loop nr_loops 1000",
+		     "suite": "bpf-loop"}' "$TMPD/o.json" >"$TMPD/sweep.json"
+run compare "$TMPD/sweep.json" "$TMPD/sweep.json" --drift 0 --run-noise 0
+rows=$(grep -E '^bpf-loop[: ]' <<<"$OUT")
+grep -q '^bpf-loop nr_loops=10$' <<<"$rows" && grep -q '^bpf-loop nr_loops 100$' <<<"$rows" &&
+	grep -q '^bpf-loop: bpf_loop() beside bpf_for: nr_loops 1000$' <<<"$rows" &&
+	grep -q '^bpf-loop nr_loops=10: equal' <<<"$OUT" && ! grep -qE 'bpf.loop.*bpf.loop.*bpf.loop|sweep' <<<"$OUT"
+ok $? "a sweep's rows: 'bpf-loop nr_loops=10', never 'bpf-loop: bpf-loop: nr_loops sweep: nr_loops=10'" ||
+	diag "$OUT"
+jq '.runs[1] += {"section": "bpf-loop: nr_loops sweep", "label": "nr_loops=10"} |
+	.runs[2] += {"section": "nr_loops sweep", "label": "nr_loops=10"}' "$TMPD/o.json" >"$TMPD/sweep2.json"
+run compare "$TMPD/sweep2.json" "$TMPD/sweep2.json" --drift 0 --run-noise 0
+grep -q '^bpf-loop: bpf-loop: nr_loops sweep: nr_loops=10$' <<<"$OUT" &&
+	grep -q '^bpf-loop: nr_loops sweep: nr_loops=10$' <<<"$OUT"
+ok $? "... unless two rows would then read the same" || diag "$OUT"
 jq '.runs[].metrics |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput")) |
 	.runs[].metrics.latency.of = "lookup_batch_1000000_throughput" |
 	.runs[].samples[] |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput"))' \
