@@ -170,6 +170,10 @@ ok $? "--match with --ignore-option: exit 2"
 run compare -v "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops --drift 0 --run-noise 0 --names A,B
 [ "$RC" -eq 0 ] && grep -q 'B/A \[95% CI\]' <<<"$OUT" && ! grep -qw 'NEW\|OLD' <<<"$OUT"
 ok $? "--names A,B: the sides are A and B throughout, never NEW or OLD" || diag "$OUT"
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --names A,B
+grep -q 'differs in nr_loops (B 1000, A ' <<<"$OUT" && grep -q 'CI of B/A lies within' <<<"$OUT" &&
+	! grep -qiw 'new\|old' <<<"$OUT"
+ok $? "--names A,B -v, runs that match none: A and B in the differences and the methods too" || diag "$OUT"
 for bad in A A, ,B A,B,C; do
 	run compare "$TMPD/o.json" "$TMPD/n.json" --names "$bad"
 	[ "$RC" -eq 2 ] && grep -q -- '--names needs two names' <<<"$ERR"

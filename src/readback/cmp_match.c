@@ -279,7 +279,7 @@ struct diff_out {
 	bool names;
 };
 
-/* One part: counted, and written as "name (NEW x, OLD y)" (or "name") when it differs. */
+/* One part: counted, and written as "name (NEW x, OLD y)" (or "name") when it differs (--names'). */
 static int differ(const struct cmp_args *a, const char *name, const char *ov, const char *nv,
 		  struct diff_out *out)
 {
@@ -294,8 +294,8 @@ static int differ(const struct cmp_args *a, const char *name, const char *ov, co
 					      sep, name);
 	else if (out->buf && out->used < out->len)
 		out->used += (size_t)snprintf(out->buf + out->used, out->len - out->used,
-					      "%s%s (NEW %s, OLD %s)", sep, name, nv ?: none,
-					      ov ?: none);
+					      "%s%s (%s %s, %s %s)", sep, name, a->o.new_name,
+					      nv ?: none, a->o.old_name, ov ?: none);
 	return 1;
 }
 
