@@ -333,6 +333,22 @@ FAKE_APT_PKGS="linux-image-6.1.0-50-cloud-amd64=6.1.176-1" BPFBENCH_VM_CACHE=$TM
 ok $? "a cached 6.1 whose initramfs predates the modules: made again, the modules in it" ||
 	diag "exit $RC: $ERR" "$(mods61)"
 
+# --- --kernel as a first-class option ---
+# a: a download says what it fetches and its size; on a terminal its progress, else one line when done
+PKG73="linux-binary-7.3.4+deb13-cloud-amd64 7.3.4-1~bpo13+1"
+FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cacheA BPFBENCH_STDERR_TTY=0 vmrun --kernel 7.3 probe
+[ "$RC" -eq 0 ] && grep -qx -- "--kernel 7.3: downloading $PKG73 (1 kB) from Debian's archive" <<<"$ERR" &&
+	grep -qE -- "^--kernel 7.3: downloaded ${PKG73//+/\\+} \(1 kB\) in [0-9]+ s$" <<<"$ERR" &&
+	[ "$(grep -c -- '^--kernel 7.3: download' <<<"$ERR")" -eq 4 ] && ! grep -q $'[\r\033]' "$TMPD/err"
+ok $? "--kernel 7.3 without a terminal: each package said with its size, then a line when downloaded" || diag "exit $RC: $ERR"
+FAKE_APT=slow FAKE_APT_SIZE=2000000 FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cacheB BPFBENCH_STDERR_TTY=1 \
+	vmrun --kernel 7.3 probe
+[ "$RC" -eq 0 ] && grep -qF $'\r\033[K'"--kernel 7.3: downloading $PKG73 (1.9 MB) from Debian's archive: 977 kB, 50%" "$TMPD/err" &&
+	grep -qE -- "--kernel 7.3: downloaded ${PKG73//+/\\+} \(1.9 MB\) in [0-9]+ s$" "$TMPD/err" &&
+	! grep -qx -- "--kernel 7.3: downloading .*archive" "$TMPD/err"
+ok $? "... on a terminal: its progress in place (bytes, %), then the line when downloaded" ||
+	diag "exit $RC" "$(cat -v "$TMPD/err" | head -c 800)"
+
 [ -z "$(ls -A "$TMPDIR")" ]
 ok $? "every run removed its work directory" || diag "$(ls "$TMPDIR")"
 FAKE_QEMU=sleep BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \
