@@ -112,7 +112,7 @@ BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake
 	"noop -w0 -d0.2 --period-ms 100" >"$TMPD/out" 2>"$TMPD/err"
 RC=$?
 [ "$RC" -eq 0 ] && grep -q 'WARNING: no KVM here: both kernels run on an emulated CPU' "$TMPD/err" &&
-	grep -qE '^noop: ab: .*throughput' "$TMPD/out" && json_check "$TMPD/ab.json" 'r = d["runs"]
+	grep -qE '^noop: .*throughput' "$TMPD/out" && json_check "$TMPD/ab.json" 'r = d["runs"]
 reps = [len({s["repeat"] for s in x["samples"]}) for x in r]
 [x["label"] for x in r] == ["A", "B"] and all(x["env"]["vm"]["accel"] == "tcg" for x in r) and set(d["env"]["kernels"]) == {"A", "B"} and reps == [3, 3]'
 ok $? "ab --kernel A --kernel B -r 3: six VM runs, the emulation warned, an answer on throughput, 3 runs a side, both sides' env in the JSON" ||
@@ -348,6 +348,44 @@ FAKE_APT=slow FAKE_APT_SIZE=2000000 FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/c
 	! grep -qx -- "--kernel 7.3: downloading .*archive" "$TMPD/err"
 ok $? "... on a terminal: its progress in place (bytes, %), then the line when downloaded" ||
 	diag "exit $RC" "$(cat -v "$TMPD/err" | head -c 800)"
+
+# f: --kernel anywhere, for a run and for ab; -q/-v before ab
+for line in "--kernel $IMAGE noop -w0 -d0.2 --period-ms 100" "noop -w0 -d0.2 --period-ms 100 --kernel $IMAGE" \
+	"-q --kernel=$IMAGE noop -w0 -d0.2 --period-ms 100" "noop --kernel=$IMAGE -q -w0 -d0.2 --period-ms 100"; do
+	# shellcheck disable=SC2086
+	FAKE_QEMU_ARGS=$TMPD/qargs vmrun $line --json "$TMPD/pos.json"
+	[ "$RC" -eq 0 ] && grep -qx -- "$IMAGE" "$TMPD/qargs" &&
+		json_check "$TMPD/pos.json" 'd["runs"][0]["bench"] == "noop" and d["runs"][0]["options"]["period_ms"] == 100'
+	ok $? "bpfbench ${line//$TMPD\//}: run in the VM, its options with it" || diag "exit $RC: $ERR"
+done
+abline() { rm -f "$TMPD/ab.json"; vmrun "$@"; }	# abline WORDS...: bpfbench WORDS, a fresh ab.json
+IMAGE2=$TMPD/vmlinuz2
+cp "$IMAGE" "$IMAGE2"
+for line in "-q ab --kernel $IMAGE --kernel $IMAGE2" "-v ab --kernel=$IMAGE --kernel $IMAGE2" \
+	"--kernel $IMAGE ab --kernel $IMAGE2" "-w0 -d0.2 --period-ms 100 ab --kernel $IMAGE --kernel $IMAGE2"; do
+	# shellcheck disable=SC2086
+	abline $line "noop -w0 -d0.2 --period-ms 100" -r 1 --json "$TMPD/ab.json"
+	[ "$RC" -eq 0 ] && grep -q "^  A: kernel $IMAGE: " <<<"$OUT" && grep -q "^  B: kernel $IMAGE2: " <<<"$OUT" &&
+		grep -q '^VM: QEMU TCG, emulated CPU' <<<"$OUT" && ! grep -qw 'OLD\|NEW' <<<"$OUT" &&
+		json_check "$TMPD/ab.json" 'all(r["options"]["period_ms"] == 100 for r in d["runs"])'
+	ok $? "bpfbench ${line//$TMPD\//} \"noop ...\": A and B on their kernels, named A and B throughout" || diag "exit $RC: $ERR" "$OUT"
+done
+abline ab "noop -w0 -d0.2" --kernel "$IMAGE" -q --kernel "$IMAGE2" -r 1 --period-ms 100 --json "$TMPD/ab.json"
+[ "$RC" -eq 0 ] && grep -q "^  B: kernel $IMAGE2: " <<<"$OUT" && ! grep -q '^  metric' <<<"$OUT"
+ok $? "ab \"ARGS\" --kernel A -q --kernel B -r 1 --period-ms 100: kernels and options after the command line" ||
+	diag "exit $RC: $ERR" "$OUT"
+BPFBENCH_STDERR_TTY=0 vmrun ab --kernel "$IMAGE" --kernel "$IMAGE2" "noop -w0 -d0.2 --period-ms 100" -r 2
+ERR=$(grep -v WARNING <<<"$ERR")
+[ "$RC" -eq 0 ] && [ -z "$ERR" ]
+ok $? "ab --kernel without a terminal or -v: nothing per pair on stderr" || diag "$ERR"
+BPFBENCH_STDERR_TTY=0 vmrun ab --kernel "$IMAGE" --kernel "$IMAGE2" "noop -w0 -d0.2 --period-ms 100" -r 2 -v
+ERR=$(grep -v WARNING <<<"$ERR")
+[ "$RC" -eq 0 ] && [ "$(grep -c . <<<"$ERR")" -eq 2 ] && grep -qE '^\[pair 2/2, [0-9]+ s\]$' <<<"$ERR"
+ok $? "... -v: a line per pair" || diag "$ERR"
+BPFBENCH_STDERR_TTY=1 vmrun ab --kernel "$IMAGE" --kernel "$IMAGE2" "noop -w0 -d0.2 --period-ms 100" -r 2
+ERR=$(grep -v WARNING <<<"$ERR")
+[ "$RC" -eq 0 ] && grep -qF $'\r\033[K[pair 2/2, ' "$TMPD/err" && [ "$(grep -c . <<<"$ERR")" -eq 1 ]
+ok $? "... on a terminal: one line rewritten in place" || diag "$(cat -v "$TMPD/err")"
 
 [ -z "$(ls -A "$TMPDIR")" ]
 ok $? "every run removed its work directory" || diag "$(ls "$TMPDIR")"

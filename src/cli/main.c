@@ -205,7 +205,7 @@ int main(int argc, char **argv)
 		return print_version(argc, argv);
 	if (vm_wanted(argc, argv, false))
 		return vm_exec(argc, argv, false);
-	if (argc > 1 && !strcmp(argv[1], "ab") && vm_wanted(argc, argv, true))
+	if (vm_wanted(argc, argv, true))
 		return vm_exec(argc, argv, true);
 	at = cli_first_word(argc, argv);
 	sub = at > 0 ? find_subcommand(argv[at]) : NULL;

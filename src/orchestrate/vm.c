@@ -60,19 +60,48 @@ static bool is_kernel_opt(const char *word)
 }
 
 /*
+ * The first word (subcommand or benchmark) as the real parse finds it,
+ * --kernel and its value left out: its index in argv, or -1.
+ */
+static int first_word(int argc, char **argv)
+{
+	char **w = xcalloc((size_t)argc + 1, sizeof(char *));
+	int *at = xcalloc((size_t)argc + 1, sizeof(int));
+	int i, n = 0, k;
+	bool words = false;	/* after "--": words, whatever they look like */
+
+	for (i = 0; i < argc; i++) {
+		words |= i && !strcmp(argv[i], "--");
+		if (i && !words && is_kernel_opt(argv[i])) {
+			i += argv[i][8] != '=';
+			continue;
+		}
+		at[n] = i;
+		w[n++] = argv[i];
+	}
+	k = cli_first_word(n, w);
+	k = k > 0 ? at[k] : -1;
+	free(w);
+	free(at);
+	return k;
+}
+
+/*
  * --kernel is a global option: written anywhere before a "--" (`-d1
  * --kernel 7.3 noop`, `noop --kernel 7.3`), it is moved to argv[1] with
- * its value, where the rest of this file reads it.  ab's are ab.sh's to
- * read, anywhere after "ab".
+ * its value, where the rest of this file reads it.  ab's (ab the first
+ * word, after global options or not: `-q ab --kernel A --kernel B`) are
+ * ab.sh's to read, anywhere.
  */
 bool vm_wanted(int argc, char **argv, bool ab)
 {
+	int i, w, at = first_word(argc, argv);
+	bool is_ab = at > 0 && !strcmp(argv[at], "ab");
 	char *opt, *val;
-	int i, w;
 
-	for (i = ab ? 2 : 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!ab && i == 1 && !strcmp(argv[i], "ab"))
-			return false;
+	if (ab != is_ab)
+		return false;
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!is_kernel_opt(argv[i]))
 			continue;
 		if (ab)
@@ -409,7 +438,7 @@ int vm_exec(int argc, char **argv, bool ab)
 	const char *paths[VM_MAX_OUTS];
 	int i, first, st;
 
-	j.args = xcalloc((size_t)argc + 12, sizeof(char *));
+	j.args = xcalloc((size_t)argc + 16, sizeof(char *));	/* the runner's words, NULL */
 	if (n <= 0) {
 		errmsg("--kernel: cannot find this binary: %s", strerror(errno));
 		return 1;
@@ -427,9 +456,29 @@ int vm_exec(int argc, char **argv, bool ab)
 	j.args[j.n++] = "bash";
 	j.args[j.n++] = script;
 	if (ab) {
+		/*
+		 * ab.sh's words: the --kernel options before "ab" (A's first),
+		 * those after it, then the other global options before it (both
+		 * sides' options, as ab.sh takes them after "ARGS").
+		 */
+		int at = first_word(argc, argv);
+
 		first = j.n;
-		for (i = 2; i < argc; i++)
+		for (i = 1; i < at; i++) {
+			if (!is_kernel_opt(argv[i]))
+				continue;
 			j.args[j.n++] = argv[i];
+			if (argv[i][8] != '=' && i + 1 < at)
+				j.args[j.n++] = argv[++i];
+		}
+		for (i = at + 1; i < argc; i++)
+			j.args[j.n++] = argv[i];
+		for (i = 1; i < at; i++) {
+			if (is_kernel_opt(argv[i]))
+				i += argv[i][8] != '=' && i + 1 < at;
+			else if (strcmp(argv[i], "--"))
+				j.args[j.n++] = argv[i];
+		}
 		st = job_dir(&j) ?: ab_outputs(&j, j.args + first, j.n - first);
 		squeeze(j.args, &j.n);
 	} else {
