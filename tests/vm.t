@@ -349,6 +349,24 @@ FAKE_APT=slow FAKE_APT_SIZE=2000000 FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/c
 ok $? "... on a terminal: its progress in place (bytes, %), then the line when downloaded" ||
 	diag "exit $RC" "$(cat -v "$TMPD/err" | head -c 800)"
 
+# b: the VM, the kernel and the accelerator on stdout, once, before the results; the same in the guest's env
+BPFBENCH_VM_ACCEL=tcg vmrun --kernel "$IMAGE" noop -q -w0 -d0.2 --period-ms 100
+want1="VM: QEMU TCG, emulated CPU: figures are not comparable with the host's ("
+want2="VM kernel: $(uname -r) (image $IMAGE)"
+[ "$RC" -eq 0 ] && [[ $(sed -n 1p <<<"$OUT") == "$want1"*" vCPUs, 2048 MB)" ]] &&
+	[ "$(sed -n 2p <<<"$OUT")" = "$want2" ] && [ -z "$(sed -n 3p <<<"$OUT")" ] &&
+	[ "$(grep -c '^VM' <<<"$OUT")" -eq 2 ] && grep -q 'throughput' <<<"$(sed -n '4,$p' <<<"$OUT")"
+ok $? "--kernel IMAGE noop: stdout starts with the VM (TCG, emulated), its kernel, then the results" || diag "$OUT"
+BPFBENCH_VM_ACCEL=tcg vmrun --kernel "$IMAGE" noop -q -w0 -d0.2 --period-ms 100 --json -
+[ "$RC" -eq 0 ] && ! grep -q '^VM' <<<"$OUT" && python3 -c 'import json, sys; json.load(sys.stdin)' <<<"$OUT"
+ok $? "... not when stdout is the JSON" || diag "$OUT"
+FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cacheA BPFBENCH_VM_ACCEL=tcg vmrun --kernel 7.3 probe
+[ "$RC" -eq 0 ] && grep -qx "VM kernel: $(uname -r) (Debian $PKG73)" <<<"$OUT"
+ok $? "--kernel 7.3 probe: the Debian package and its version" || diag "$OUT"
+BPFBENCH_VM_ACCEL=tcg fake --cpus 3 -- bash -c 'echo "$BPFBENCH_VM_INFO"'
+[ "$RC" -eq 0 ] && [ "$OUT" = "QEMU TCG (emulated CPU), 3 vCPUs, 2048 MB, kernel $(uname -r) (image $IMAGE)" ]
+ok $? "the guest's environment: BPFBENCH_VM_INFO, one line" || diag "$OUT"
+
 # f: --kernel anywhere, for a run and for ab; -q/-v before ab
 for line in "--kernel $IMAGE noop -w0 -d0.2 --period-ms 100" "noop -w0 -d0.2 --period-ms 100 --kernel $IMAGE" \
 	"-q --kernel=$IMAGE noop -w0 -d0.2 --period-ms 100" "noop --kernel=$IMAGE -q -w0 -d0.2 --period-ms 100"; do

@@ -50,6 +50,7 @@ struct vm_job {
 	char dir[64];		/* the return directory */
 	int lock;
 	bool record;		/* --record: the json output into the history, here */
+	bool announce;		/* stdout is for people: it starts with the VM's lines */
 };
 
 static volatile pid_t vm_child;
@@ -221,6 +222,17 @@ static int record_json(const struct vm_job *j)
 	return path ? history_record_written(path) : 1;
 }
 
+/* Whether a word of words[0..n) starts with prefix (an option as abbreviated). */
+static bool has_prefix_word(char **words, int n, const char *prefix)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (words[i] && !strncmp(words[i], prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
 /*
  * A run's or a suite's --json/--csv/--md FILE, as the real parse finds
  * them (abbreviated, --json=FILE, before or after the benchmark): each
@@ -239,6 +251,7 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 		free(pargv);
 		return 0;
 	}
+	j->announce = true;
 	pargv[k++] = "bpfbench";
 	for (i = 0; i < n; i++)
 		pargv[k++] = words[i];
@@ -251,7 +264,9 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 	}
 	if (at > 0 && (!strcmp(pargv[at], "probe") || !strcmp(pargv[at], "compare") ||
 		       !strcmp(pargv[at], "completion") || !strcmp(pargv[at], "gen-man"))) {
-		free(pargv);	/* stdout only */
+		/* stdout only; probe's text is the kernel's, its --json a document */
+		j->announce = !strcmp(pargv[at], "probe") && !has_prefix_word(pargv, k, "--j");
+		free(pargv);
 		return 0;
 	}
 	if (at > 0 && !strcmp(pargv[at], "suite")) {	/* suite NAME: the options around it */
@@ -266,7 +281,11 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 	paths[0] = spec.opts.json_path;
 	paths[1] = spec.opts.csv_path;
 	paths[2] = spec.opts.md_path;
+	if (spec.opts.help || spec.opts.list)
+		j->announce = false;
 	for (i = 0; i < VM_MAX_OUTS && !ret; i++) {
+		if (paths[i] && !strcmp(paths[i], "-"))
+			j->announce = false;	/* stdout is the file */
 		if (!paths[i] || !strcmp(paths[i], "-") || spec.opts.help || spec.opts.list)
 			continue;
 		w = word_of(words, n, paths[i]);
@@ -496,6 +515,8 @@ int vm_exec(int argc, char **argv, bool ab)
 		j.args[j.n++] = (char *)kernel;
 		j.args[j.n++] = "--return";
 		j.args[j.n++] = j.dir;
+		if (j.announce)
+			j.args[j.n++] = "--announce";
 		for (k = 0; k < j.nr_out; k++) {
 			j.args[j.n++] = "--return-file";
 			j.args[j.n++] = (char *)j.out[k].name;
