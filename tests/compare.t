@@ -189,6 +189,13 @@ run compare -v "$TMPD/sec.json" "$TMPD/sec.json"
 [ "$(grep -c '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT")" -eq 6 ] &&
 	[ "$(grep -c '^bpf-loop: other rows: row 0  ' <<<"$OUT")" -eq 6 ]
 ok $? "one label in two sections: two rows, each named by its section" || diag "$OUT"
+# an older file's kernel "(null)" (an empty CPU list) is the empty list files write now, never shown
+jq '.env.isolated_cpus = "(null)" | .env.nohz_full = "(null)"' "$TMPD/o.json" >"$TMPD/null.json"
+jq '.env.isolated_cpus = "" | .env.nohz_full = "1"' "$TMPD/o.json" >"$TMPD/empty.json"
+run compare "$TMPD/null.json" "$TMPD/empty.json" --drift 0 --run-noise 0
+[ "$RC" -eq 0 ] && ! grep -q 'isolated_cpus' <<<"$OUT" && grep -qE '^  nohz_full +-> 1$' <<<"$OUT" &&
+	! grep -qF '(null)' <<<"$OUT"
+ok $? "env: an old file's '(null)' CPU list compares as the empty list, and is never printed" || diag "$OUT"
 # a sweep's or a suite's rows: each part of the name said once
 jq '.runs[0] += {"section": "bpf-loop: nr_loops sweep", "label": "nr_loops=10", "sweep_param": "nr_loops"} |
 	.runs[1] += {"section": "bpf_loop, nr_loops sweep", "label": "nr_loops 100"} |

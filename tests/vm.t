@@ -20,7 +20,10 @@ fake() {
 	RC=$?
 	OUT=$(cat "$TMPD/out")
 	ERR=$(grep -v 'no KVM here' "$TMPD/err")
+	nulls
 }
+# nulls: a "(null)" in the last run's output is kept for the check at the end (glibc's NULL "%s")
+nulls() { grep -H '(null)' "$TMPD/out" "$TMPD/err" >>"$TMPD/nulls" 2>/dev/null; }
 one_error() {	# one_error RC WANT PATTERN DESC
 	[ "$RC" -eq "$1" ] && [ "$(wc -l <<<"$ERR")" -eq 1 ] && grep -qE "^bpfbench(-vm)?: error: " <<<"$ERR" && grep -qF -- "$2" <<<"$ERR"
 	ok $? "$3" || diag "exit $RC: $ERR"
@@ -167,6 +170,9 @@ vmrun() {
 	RC=$?
 	OUT=$(cat "$TMPD/out")
 	ERR=$(grep -v 'no KVM here' "$TMPD/err")
+	nulls
+	# the JSON written: null where a value is missing, never the text "(null)"
+	grep -l '(null)' "$TMPD"/*.json >>"$TMPD/nulls" 2>/dev/null
 }
 # a directory anyone may write to, as /tmp, and in it nobody's link to a directory of ours
 mkdir -m 1777 "$TMPD/pub"
@@ -405,6 +411,8 @@ ERR=$(grep -v WARNING <<<"$ERR")
 [ "$RC" -eq 0 ] && grep -qF $'\r\033[K[pair 2/2, ' "$TMPD/err" && [ "$(grep -c . <<<"$ERR")" -eq 1 ]
 ok $? "... on a terminal: one line rewritten in place" || diag "$(cat -v "$TMPD/err")"
 
+[ ! -s "$TMPD/nulls" ]
+ok $? "no '(null)' in any output or JSON file of the runs above" || diag "$(head -5 "$TMPD/nulls")"
 [ -z "$(ls -A "$TMPDIR")" ]
 ok $? "every run removed its work directory" || diag "$(ls "$TMPDIR")"
 FAKE_QEMU=sleep BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \
