@@ -225,7 +225,7 @@ fetch_deb() {
 	while [ -n "$tty" ] && kill -0 "$CHILD" 2>/dev/null; do
 		got=$(stat -c %s "$APTD/cache/archives/partial/${pkg}_"*.deb 2>/dev/null | sort -n | tail -1 || true)
 		got=${got:-0}
-		BPFBENCH_STDERR_TTY=1 progress "$what: $(human "$got"), $((got * 100 / (size ? size : 1)))%"
+		BPFBENCH_STDERR_TTY=1 progress "--kernel $KSPEC: downloading $pkg $ver: $(human "$got") of $(human "$size") ($((got * 100 / (size ? size : 1)))%)"
 		sleep 0.5
 	done
 	wait "$CHILD" || st=$?

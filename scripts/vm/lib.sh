@@ -59,8 +59,12 @@ kernel_desc() {
 # rewritten in place; otherwise a line only when PROGRESS_LINES is set
 # (-v).  progress_end erases the line before anything else is written.
 progress() {
+	local cols
 	if [ "${BPFBENCH_STDERR_TTY:-0}" = 1 ]; then
-		printf '\r\033[K%s ' "$1" >&2
+		# within the terminal's width (a line that wraps is no longer rewritten in place)
+		cols=$({ stty size <&2 2>/dev/null || true; } | awk '{ print $2 }')
+		[[ ${cols:-} =~ ^[1-9][0-9]*$ ]] || cols=120
+		printf '\r\033[K%s ' "${1:0:cols - 2}" >&2
 		PROGRESS_SHOWN=1
 	elif [ -n "${PROGRESS_LINES:-}" ]; then
 		printf '%s\n' "$1" >&2
