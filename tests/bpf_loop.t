@@ -21,15 +21,16 @@ all(e.get(k) for k in ("bpfbench_version", "git_commit", "kernel", "cpu_model", 
 ok $? "JSON environment: version, commit, kernel, CPU, libbpf"
 
 # the CPU lists as older kernels write an empty one ("(null)"), and a real list
-mkdir -p "$TMPD/cpu"
+mkdir -p "$TMPD/cpu/cpu0/cpufreq"
 echo "(null)" >"$TMPD/cpu/nohz_full"
 echo "1" >"$TMPD/cpu/isolated"
+echo "(null)" >"$TMPD/cpu/cpu0/cpufreq/scaling_driver"
 BPFBENCH_TEST_CPU_SYSFS=$TMPD/cpu "$BPFBENCH" bpf-loop -w0 -d0.2 --period-ms 100 -q \
 	--json "$TMPD/cpus.json" >/dev/null 2>"$TMPD/cpus.err"
 rc=$?
 [ "$rc" -eq 0 ] && ! grep -qF "(null)" "$TMPD/cpus.json" &&
-	json_check "$TMPD/cpus.json" 'd["env"]["nohz_full"] == "" and d["env"]["isolated_cpus"] == "1" and d["env"]["smt_active"] is None'
-ok $? "a kernel's '(null)' CPU list is written as the empty list, a real one as it is, a missing file as null" ||
+	json_check "$TMPD/cpus.json" 'd["env"]["nohz_full"] == "" and d["env"]["isolated_cpus"] == "1" and d["env"]["smt_active"] is None and d["env"]["cpufreq_driver"] is None'
+ok $? "a kernel's '(null)' CPU list is written as the empty list, a real one as it is, a missing file or another '(null)' as null" ||
 	diag "exit $rc: $(cat "$TMPD/cpus.err")" "$(grep -E 'nohz|isolated|smt' "$TMPD/cpus.json")"
 
 json_check "$J" '

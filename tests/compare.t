@@ -170,6 +170,10 @@ ok $? "--match with --ignore-option: exit 2"
 run compare -v "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops --drift 0 --run-noise 0 --names A,B
 [ "$RC" -eq 0 ] && grep -q 'B/A \[95% CI\]' <<<"$OUT" && ! grep -qw 'NEW\|OLD' <<<"$OUT"
 ok $? "--names A,B: the sides are A and B throughout, never NEW or OLD" || diag "$OUT"
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --names A,B
+grep -q 'differs in nr_loops (B 1000, A ' <<<"$OUT" && grep -q 'CI of B/A lies within' <<<"$OUT" &&
+	! grep -qiw 'new\|old' <<<"$OUT"
+ok $? "--names A,B -v, runs that match none: A and B in the differences and the methods too" || diag "$OUT"
 for bad in A A, ,B A,B,C; do
 	run compare "$TMPD/o.json" "$TMPD/n.json" --names "$bad"
 	[ "$RC" -eq 2 ] && grep -q -- '--names needs two names' <<<"$ERR"
@@ -185,6 +189,31 @@ run compare -v "$TMPD/sec.json" "$TMPD/sec.json"
 [ "$(grep -c '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT")" -eq 6 ] &&
 	[ "$(grep -c '^bpf-loop: other rows: row 0  ' <<<"$OUT")" -eq 6 ]
 ok $? "one label in two sections: two rows, each named by its section" || diag "$OUT"
+# an older file's kernel "(null)" (an empty CPU list) is the empty list files write now, never shown
+jq '.env.isolated_cpus = "(null)" | .env.nohz_full = "(null)"' "$TMPD/o.json" >"$TMPD/null.json"
+jq '.env.isolated_cpus = "" | .env.nohz_full = "1"' "$TMPD/o.json" >"$TMPD/empty.json"
+run compare "$TMPD/null.json" "$TMPD/empty.json" --drift 0 --run-noise 0
+[ "$RC" -eq 0 ] && ! grep -q 'isolated_cpus' <<<"$OUT" && grep -qE '^  nohz_full +-> 1$' <<<"$OUT" &&
+	! grep -qF '(null)' <<<"$OUT"
+ok $? "env: an old file's '(null)' CPU list compares as the empty list, and is never printed" || diag "$OUT"
+# a sweep's or a suite's rows: each part of the name said once
+jq '.runs[0] += {"section": "bpf-loop: nr_loops sweep", "label": "nr_loops=10", "sweep_param": "nr_loops"} |
+	.runs[1] += {"section": "bpf_loop, nr_loops sweep", "label": "nr_loops 100"} |
+	.runs[2] += {"section": "bpf-loop: bpf_loop() beside bpf_for, nr_loops sweep", "label": "bpf_loop nr_loops 1000",
+		     "suite": "bpf-loop"}' "$TMPD/o.json" >"$TMPD/sweep.json"
+run compare "$TMPD/sweep.json" "$TMPD/sweep.json" --drift 0 --run-noise 0
+rows=$(grep -E '^bpf-loop[: ]' <<<"$OUT")
+grep -q '^bpf-loop nr_loops=10$' <<<"$rows" && grep -q '^bpf-loop nr_loops 100$' <<<"$rows" &&
+	grep -q '^bpf-loop: bpf_loop() beside bpf_for: nr_loops 1000$' <<<"$rows" &&
+	grep -q '^bpf-loop nr_loops=10: equal' <<<"$OUT" && ! grep -qE 'bpf.loop.*bpf.loop.*bpf.loop|sweep' <<<"$OUT"
+ok $? "a sweep's rows: 'bpf-loop nr_loops=10', never 'bpf-loop: bpf-loop: nr_loops sweep: nr_loops=10'" ||
+	diag "$OUT"
+jq '.runs[1] += {"section": "bpf-loop: nr_loops sweep", "label": "nr_loops=10"} |
+	.runs[2] += {"section": "nr_loops sweep", "label": "nr_loops=10"}' "$TMPD/o.json" >"$TMPD/sweep2.json"
+run compare "$TMPD/sweep2.json" "$TMPD/sweep2.json" --drift 0 --run-noise 0
+grep -q '^bpf-loop: bpf-loop: nr_loops sweep: nr_loops=10$' <<<"$OUT" &&
+	grep -q '^bpf-loop: nr_loops sweep: nr_loops=10$' <<<"$OUT"
+ok $? "... unless two rows would then read the same" || diag "$OUT"
 jq '.runs[].metrics |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput")) |
 	.runs[].metrics.latency.of = "lookup_batch_1000000_throughput" |
 	.runs[].samples[] |= with_entries(.key |= sub("^throughput$"; "lookup_batch_1000000_throughput"))' \

@@ -20,7 +20,10 @@ fake() {
 	RC=$?
 	OUT=$(cat "$TMPD/out")
 	ERR=$(grep -v 'no KVM here' "$TMPD/err")
+	nulls
 }
+# nulls: a "(null)" in the last run's output is kept for the check at the end (glibc's NULL "%s")
+nulls() { grep -H '(null)' "$TMPD/out" "$TMPD/err" >>"$TMPD/nulls" 2>/dev/null; }
 one_error() {	# one_error RC WANT PATTERN DESC
 	[ "$RC" -eq "$1" ] && [ "$(wc -l <<<"$ERR")" -eq 1 ] && grep -qE "^bpfbench(-vm)?: error: " <<<"$ERR" && grep -qF -- "$2" <<<"$ERR"
 	ok $? "$3" || diag "exit $RC: $ERR"
@@ -112,7 +115,7 @@ BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake
 	"noop -w0 -d0.2 --period-ms 100" >"$TMPD/out" 2>"$TMPD/err"
 RC=$?
 [ "$RC" -eq 0 ] && grep -q 'WARNING: no KVM here: both kernels run on an emulated CPU' "$TMPD/err" &&
-	grep -qE '^noop: ab: .*throughput' "$TMPD/out" && json_check "$TMPD/ab.json" 'r = d["runs"]
+	grep -qE '^noop: .*throughput' "$TMPD/out" && json_check "$TMPD/ab.json" 'r = d["runs"]
 reps = [len({s["repeat"] for s in x["samples"]}) for x in r]
 [x["label"] for x in r] == ["A", "B"] and all(x["env"]["vm"]["accel"] == "tcg" for x in r) and set(d["env"]["kernels"]) == {"A", "B"} and reps == [3, 3]'
 ok $? "ab --kernel A --kernel B -r 3: six VM runs, the emulation warned, an answer on throughput, 3 runs a side, both sides' env in the JSON" ||
@@ -167,6 +170,9 @@ vmrun() {
 	RC=$?
 	OUT=$(cat "$TMPD/out")
 	ERR=$(grep -v 'no KVM here' "$TMPD/err")
+	nulls
+	# the JSON written: null where a value is missing, never the text "(null)"
+	grep -l '(null)' "$TMPD"/*.json >>"$TMPD/nulls" 2>/dev/null
 }
 # a directory anyone may write to, as /tmp, and in it nobody's link to a directory of ours
 mkdir -m 1777 "$TMPD/pub"
@@ -333,6 +339,80 @@ FAKE_APT_PKGS="linux-image-6.1.0-50-cloud-amd64=6.1.176-1" BPFBENCH_VM_CACHE=$TM
 ok $? "a cached 6.1 whose initramfs predates the modules: made again, the modules in it" ||
 	diag "exit $RC: $ERR" "$(mods61)"
 
+# --- --kernel as a first-class option ---
+# a: a download says what it fetches and its size; on a terminal its progress, else one line when done
+PKG73="linux-binary-7.3.4+deb13-cloud-amd64 7.3.4-1~bpo13+1"
+FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cacheA BPFBENCH_STDERR_TTY=0 vmrun --kernel 7.3 probe
+[ "$RC" -eq 0 ] && grep -qx -- "--kernel 7.3: downloading $PKG73 (1 kB) from Debian's archive" <<<"$ERR" &&
+	grep -qE -- "^--kernel 7.3: downloaded ${PKG73//+/\\+} \(1 kB\) in [0-9]+ s$" <<<"$ERR" &&
+	[ "$(grep -c -- '^--kernel 7.3: download' <<<"$ERR")" -eq 4 ] && ! grep -q $'[\r\033]' "$TMPD/err"
+ok $? "--kernel 7.3 without a terminal: each package said with its size, then a line when downloaded" || diag "exit $RC: $ERR"
+FAKE_APT=slow FAKE_APT_SIZE=2000000 FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cacheB BPFBENCH_STDERR_TTY=1 \
+	vmrun --kernel 7.3 probe
+[ "$RC" -eq 0 ] && grep -qF $'\r\033[K'"--kernel 7.3: downloading $PKG73: 977 kB of 1.9 MB (50%)" "$TMPD/err" &&
+	grep -qE -- "--kernel 7.3: downloaded ${PKG73//+/\\+} \(1.9 MB\) in [0-9]+ s$" "$TMPD/err" &&
+	! grep -qx -- "--kernel 7.3: downloading .*archive" "$TMPD/err"
+ok $? "... on a terminal: its progress in place (bytes, %), then the line when downloaded" ||
+	diag "exit $RC" "$(cat -v "$TMPD/err" | head -c 800)"
+
+# b: the VM, the kernel and the accelerator on stdout, once, before the results; the same in the guest's env
+BPFBENCH_VM_ACCEL=tcg vmrun --kernel "$IMAGE" noop -q -w0 -d0.2 --period-ms 100
+want1="VM: QEMU TCG, emulated CPU: figures are not comparable with the host's ("
+want2="VM kernel: $(uname -r) (image $IMAGE)"
+[ "$RC" -eq 0 ] && [[ $(sed -n 1p <<<"$OUT") == "$want1"*" vCPUs, 2048 MB)" ]] &&
+	[ "$(sed -n 2p <<<"$OUT")" = "$want2" ] && [ -z "$(sed -n 3p <<<"$OUT")" ] &&
+	[ "$(grep -c '^VM' <<<"$OUT")" -eq 2 ] && grep -q 'throughput' <<<"$(sed -n '4,$p' <<<"$OUT")"
+ok $? "--kernel IMAGE noop: stdout starts with the VM (TCG, emulated), its kernel, then the results" || diag "$OUT"
+BPFBENCH_VM_ACCEL=tcg vmrun --kernel "$IMAGE" noop -q -w0 -d0.2 --period-ms 100 --json -
+[ "$RC" -eq 0 ] && ! grep -q '^VM' <<<"$OUT" && python3 -c 'import json, sys; json.load(sys.stdin)' <<<"$OUT"
+ok $? "... not when stdout is the JSON" || diag "$OUT"
+FAKE_APT_PKGS=$PIN BPFBENCH_VM_CACHE=$TMPD/cacheA BPFBENCH_VM_ACCEL=tcg vmrun --kernel 7.3 probe
+[ "$RC" -eq 0 ] && grep -qx "VM kernel: $(uname -r) (Debian $PKG73)" <<<"$OUT"
+ok $? "--kernel 7.3 probe: the Debian package and its version" || diag "$OUT"
+BPFBENCH_VM_ACCEL=tcg fake --cpus 3 -- bash -c 'echo "$BPFBENCH_VM_INFO"'
+[ "$RC" -eq 0 ] && [ "$OUT" = "QEMU TCG (emulated CPU), 3 vCPUs, 2048 MB, kernel $(uname -r) (image $IMAGE)" ]
+ok $? "the guest's environment: BPFBENCH_VM_INFO, one line" || diag "$OUT"
+
+# f: --kernel anywhere, for a run and for ab; -q/-v before ab
+for line in "--kernel $IMAGE noop -w0 -d0.2 --period-ms 100" "noop -w0 -d0.2 --period-ms 100 --kernel $IMAGE" \
+	"-q --kernel=$IMAGE noop -w0 -d0.2 --period-ms 100" "noop --kernel=$IMAGE -q -w0 -d0.2 --period-ms 100"; do
+	# shellcheck disable=SC2086
+	FAKE_QEMU_ARGS=$TMPD/qargs vmrun $line --json "$TMPD/pos.json"
+	[ "$RC" -eq 0 ] && grep -qx -- "$IMAGE" "$TMPD/qargs" &&
+		json_check "$TMPD/pos.json" 'd["runs"][0]["bench"] == "noop" and d["runs"][0]["options"]["period_ms"] == 100'
+	ok $? "bpfbench ${line//$TMPD\//}: run in the VM, its options with it" || diag "exit $RC: $ERR"
+done
+abline() { rm -f "$TMPD/ab.json"; vmrun "$@"; }	# abline WORDS...: bpfbench WORDS, a fresh ab.json
+IMAGE2=$TMPD/vmlinuz2
+cp "$IMAGE" "$IMAGE2"
+for line in "-q ab --kernel $IMAGE --kernel $IMAGE2" "-v ab --kernel=$IMAGE --kernel $IMAGE2" \
+	"--kernel $IMAGE ab --kernel $IMAGE2" "-w0 -d0.2 --period-ms 100 ab --kernel $IMAGE --kernel $IMAGE2"; do
+	# shellcheck disable=SC2086
+	abline $line "noop -w0 -d0.2 --period-ms 100" -r 1 --json "$TMPD/ab.json"
+	[ "$RC" -eq 0 ] && grep -q "^  A: kernel $IMAGE: " <<<"$OUT" && grep -q "^  B: kernel $IMAGE2: " <<<"$OUT" &&
+		grep -q '^VM: QEMU TCG, emulated CPU' <<<"$OUT" && ! grep -qw 'OLD\|NEW' <<<"$OUT" &&
+		json_check "$TMPD/ab.json" 'all(r["options"]["period_ms"] == 100 for r in d["runs"])'
+	ok $? "bpfbench ${line//$TMPD\//} \"noop ...\": A and B on their kernels, named A and B throughout" || diag "exit $RC: $ERR" "$OUT"
+done
+abline ab "noop -w0 -d0.2" --kernel "$IMAGE" -q --kernel "$IMAGE2" -r 1 --period-ms 100 --json "$TMPD/ab.json"
+[ "$RC" -eq 0 ] && grep -q "^  B: kernel $IMAGE2: " <<<"$OUT" && ! grep -q '^  metric' <<<"$OUT"
+ok $? "ab \"ARGS\" --kernel A -q --kernel B -r 1 --period-ms 100: kernels and options after the command line" ||
+	diag "exit $RC: $ERR" "$OUT"
+BPFBENCH_STDERR_TTY=0 vmrun ab --kernel "$IMAGE" --kernel "$IMAGE2" "noop -w0 -d0.2 --period-ms 100" -r 2
+ERR=$(grep -v WARNING <<<"$ERR")
+[ "$RC" -eq 0 ] && [ -z "$ERR" ]
+ok $? "ab --kernel without a terminal or -v: nothing per pair on stderr" || diag "$ERR"
+BPFBENCH_STDERR_TTY=0 vmrun ab --kernel "$IMAGE" --kernel "$IMAGE2" "noop -w0 -d0.2 --period-ms 100" -r 2 -v
+ERR=$(grep -v WARNING <<<"$ERR")
+[ "$RC" -eq 0 ] && [ "$(grep -c . <<<"$ERR")" -eq 2 ] && grep -qE '^\[pair 2/2, [0-9]+ s\]$' <<<"$ERR"
+ok $? "... -v: a line per pair" || diag "$ERR"
+BPFBENCH_STDERR_TTY=1 vmrun ab --kernel "$IMAGE" --kernel "$IMAGE2" "noop -w0 -d0.2 --period-ms 100" -r 2
+ERR=$(grep -v WARNING <<<"$ERR")
+[ "$RC" -eq 0 ] && grep -qF $'\r\033[K[pair 2/2, ' "$TMPD/err" && [ "$(grep -c . <<<"$ERR")" -eq 1 ]
+ok $? "... on a terminal: one line rewritten in place" || diag "$(cat -v "$TMPD/err")"
+
+[ ! -s "$TMPD/nulls" ]
+ok $? "no '(null)' in any output or JSON file of the runs above" || diag "$(head -5 "$TMPD/nulls")"
 [ -z "$(ls -A "$TMPDIR")" ]
 ok $? "every run removed its work directory" || diag "$(ls "$TMPDIR")"
 FAKE_QEMU=sleep BPFBENCH_QEMU="$ROOT/tests/vm/fake-qemu" BPFBENCH_VIRTIOFSD="$ROOT/tests/vm/fake-virtiofsd" \

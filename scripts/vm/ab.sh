@@ -3,13 +3,16 @@
 # run on two kernels, each run in a fresh VM (scripts/vm/run.sh), the pairs
 # in random order (A B or B A), then compare's verdicts of B against A.
 #
-#   ab.sh --kernel A --kernel B [-r N] [--seed S] [--json FILE]
+#   ab.sh --kernel A --kernel B [-r N] [--seed S] [--json FILE] [-q|-v]
 #         [--noise PCT] [--alpha A] [--fail-on-regression PCT] "ARGS" [OPTIONS]
 #
 # A kernel is a name of scripts/vm/kernels (7.3, 6.12, 6.1), a Debian package
 # name, a vmlinuz path or a built kernel tree (./FILE, /DIR: run.sh).
 # Without KVM both sides run on an emulated CPU: the verdicts then compare
-# emulations, and the run says so.  --json FILE must be a new name: bpfbench gives one in a private
+# emulations, and the run says so.  -q and -v are compare's (anywhere);
+# progress on stderr: on a terminal a line rewritten in place, else under -v
+# a line per pair.  A kernel named (not a path) is fetched first, its
+# download said (kernel.sh).  --json FILE must be a new name: bpfbench gives one in a private
 # directory of its own and writes the user's file itself, on the host,
 # through the checks every output of it has (src/orchestrate/vm.c).  Exit
 # status as compare's; 2 bad usage; 125 no work directory; a failed run's
@@ -24,6 +27,7 @@ PAIRS=3
 SEED=$(( $(date +%s) ^ $$ ))
 JSON=
 CMP=()
+PROGRESS_LINES=
 ARGS=
 EXTRA=()	# options after the command line, for both sides (-w0 -d1 ...)
 
@@ -44,6 +48,8 @@ while [ $# -gt 0 ]; do
 	--json)		val "$1" $#; JSON=$2; shift 2 ;;
 	--noise|--alpha|--fail-on-regression)
 			val "$1" $#; CMP+=("$1" "$2"); shift 2 ;;
+	-q|--quiet)	CMP+=("$1"); PROGRESS_LINES=; shift ;;
+	-v|--verbose)	CMP+=("$1"); PROGRESS_LINES=1; shift ;;
 	-*)		# after the command line, as plain ab: options for both sides
 			[ -n "$ARGS" ] || die "unknown argument '$1' (see 'bpfbench ab --help'; options for both sides go after \"ARGS\")" 2
 			EXTRA+=("$1"); shift ;;
@@ -70,6 +76,7 @@ CHILD=
 # A signal to us alone (bpfbench hands its own on) ends the VM of the run
 # under way too: run.sh runs in the background so that the trap runs at once.
 cleanup() {
+	progress_end
 	[ -n "$CHILD" ] && kill "$CHILD" 2>/dev/null && wait "$CHILD" 2>/dev/null
 	rm -rf "$DIR"
 }
@@ -80,16 +87,34 @@ done
 # the command line must parse here before any VM boots
 "$BIN" "${WORDS[@]}" --help >/dev/null 2>"$DIR/check" || { cat "$DIR/check" >&2; exit 2; }
 EMULATED=
-[ -w /dev/kvm ] && [ -z "${BPFBENCH_VM_ACCEL:-}" ] || EMULATED=1
+vm_accel "${BPFBENCH_QEMU:-qemu-system-x86_64}"
+[ "$ACCEL_KIND" = kvm ] || EMULATED=1
 [ -n "$EMULATED" ] && cat >&2 <<'WARN'
 bpfbench: WARNING: no KVM here: both kernels run on an emulated CPU (QEMU TCG).
 bpfbench: WARNING: the figures and verdicts compare emulations, not the kernels' real speed.
 WARN
 
+# The kernels named (not paths) fetched before the first boot: a download
+# is said as it goes (run.sh's stderr is kept apart, below).  KDIRS: each
+# side's kernel directory, "" for a path.
+KDIRS=()
+for k in "${KERNELS[@]}"; do
+	case $k in
+	*/*)	KDIRS+=("") ;;
+	*)	bash "$HERE/kernel.sh" fetch "$k" >"$DIR/kdir" &
+		CHILD=$!
+		wait "$CHILD" || exit $?
+		CHILD=
+		KDIRS+=("$(cat "$DIR/kdir")") ;;
+	esac
+done
+
+START=$SECONDS
 # run_side K SIDE N: one run in a fresh VM; its JSON in $DIR/SIDE-N.json
 run_side() {
 	local k=$1 side=$2 n=$3 st
-	echo "ab: [$n/$PAIRS] $side on kernel $k" >&2
+	# on a terminal: the pair, the time, the side under way
+	[ "${BPFBENCH_STDERR_TTY:-0}" != 1 ] || progress "[pair $n/$PAIRS, $((SECONDS - START)) s] $side: kernel $k"
 	bash "$HERE/run.sh" --kernel "$k" --timeout "${BPFBENCH_VM_TIMEOUT:-1800}" -- \
 		"$BIN" -q "${WORDS[@]}" --json - >"$DIR/$side-$n.json" 2>"$DIR/$side-$n.err" &
 	CHILD=$!
@@ -97,6 +122,7 @@ run_side() {
 	st=$?
 	CHILD=
 	if [ $st -ne 0 ]; then
+		progress_end
 		grep -v 'no KVM here' "$DIR/$side-$n.err" >&2
 		echo "bpfbench: error: ab: run $n of $side (kernel $k) failed (exit $st)" >&2
 		exit $st
@@ -109,7 +135,10 @@ for n in $(seq "$PAIRS"); do
 	for side in $order; do
 		if [ $side = A ]; then run_side "${KERNELS[0]}" A "$n"; else run_side "${KERNELS[1]}" B "$n"; fi
 	done
+	# without a terminal, under -v: the pair done
+	[ "${BPFBENCH_STDERR_TTY:-0}" = 1 ] || progress "[pair $n/$PAIRS, $((SECONDS - START)) s]"
 done
+progress_end
 
 # Each side's runs as one run of N repetitions (each sample tagged with its
 # run), the env of its kernel; compare matches the two by label.
@@ -136,7 +165,7 @@ for side, k in (("A", ka), ("B", kb)):
         st.update(n=len(v), mean=mean, stddev=sd, min=v[0], max=v[-1],
                   median=v[half] if len(v) % 2 else (v[half - 1] + v[half]) / 2,
                   cv=sd / mean if sd is not None and mean else None, ci95_low=None, ci95_high=None)
-    run["label"] = "ab"
+    run.pop("label", None)   # as ab's sides: they match on the benchmark
     env = dict(docs[0]["env"], vm={"kernel_spec": k, "accel": "tcg" if emulated else "kvm",
                                    "emulated": emulated, "fresh_vm_per_run": True})
     doc = {"schema": docs[0]["schema"], "env": env, "runs": [run]}
@@ -154,7 +183,8 @@ if out:
 PY
 ra=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/a.json")
 rb=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/b.json")
-echo "ab: ${WORDS[*]}, $PAIRS pairs in random order (seed $SEED), a fresh VM each run${EMULATED:+, EMULATED CPU (TCG)}"
-echo "  A: kernel ${KERNELS[0]} ($ra)"
-echo "  B: kernel ${KERNELS[1]} ($rb)"
+echo "ab: ${WORDS[*]}, $PAIRS pairs in random order (seed $SEED), a fresh VM each run"
+echo "VM: $ACCEL_TEXT ($(nproc 2>/dev/null || echo 2) vCPUs, 2048 MB)"
+echo "  A: kernel ${KERNELS[0]}: $ra ($(kernel_desc "${KERNELS[0]}" "${KDIRS[0]}"))"
+echo "  B: kernel ${KERNELS[1]}: $rb ($(kernel_desc "${KERNELS[1]}" "${KDIRS[1]}"))"
 "$BIN" compare "$DIR/a.json" "$DIR/b.json" --match label --names A,B "${CMP[@]}"

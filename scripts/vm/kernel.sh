@@ -13,11 +13,17 @@
 # our process group under a time limit, and our trap ends it: a download
 # never outlives us.  The cache must be ours as ssh wants ~/.ssh: owned by
 # us, writable by nobody else, in directories only we or root can change.
+# A download says on stderr what it fetches and its size; on a terminal
+# (BPFBENCH_STDERR_TTY, else stderr's own) its progress, rewritten in place,
+# then one line when done.  The kernel's directory holds "package", the
+# Debian package booted and its version (the VM's line, run.sh).
 # Exit: 0 ok, 2 bad usage, 125 the cache, the download or the unpacking failed.
 set -euo pipefail
 umask 077
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/vm/lib.sh
+. "$HERE/lib.sh"
 CACHE=${BPFBENCH_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpfbench-vm}
 APTD=$CACHE/apt
 MAX_MB=${BPFBENCH_VM_MAX_MB:-400}
@@ -26,16 +32,18 @@ UNPACK=
 KO_SEEN=
 UPDATED=
 DEB=
+KSPEC=
 # the suites our private apt state knows (scripts/vm/kernels names them)
 SUITES="trixie-backports trixie sid bookworm"
 
-die() { echo "bpfbench-vm: error: $1" >&2; exit "${2:-125}"; }
-say() { echo "bpfbench-vm: $*" >&2; }
+die() { progress_end; echo "bpfbench-vm: error: $1" >&2; exit "${2:-125}"; }
+say() { progress_end; echo "bpfbench-vm: $*" >&2; }
 [[ $MAX_MB =~ ^[1-9][0-9]{0,5}$ ]] || die "BPFBENCH_VM_MAX_MB: '$MAX_MB' is not a number of MB" 2
 
 # The download under way (timeout, apt-get and apt's methods: its whole tree).
 tree() { local c; echo "$1"; for c in $(pgrep -P "$1"); do tree "$c"; done; }
 stop() {
+	progress_end
 	# shellcheck disable=SC2046
 	[ -z "$CHILD" ] || { kill $(tree "$CHILD") 2>/dev/null; wait "$CHILD" 2>/dev/null; }
 	[ -z "$UNPACK" ] || rm -rf "$UNPACK"
@@ -189,13 +197,43 @@ download() {
 	[ -n "$size" ] || return 1
 	[ "$size" -le $((MAX_MB << 20)) ] ||
 		die "$pkg $ver is $((size >> 20)) MB, over the $MAX_MB MB a kernel package may be (BPFBENCH_VM_MAX_MB)"
-	say "downloading $pkg $ver ($((size >> 20)) MB)"
 	cd "$CACHE/debs"
-	bg 600 "$APTD/download.log" apt-get -q -o Acquire::Retries=1 download "$pkg=$ver" || st=$?
+	fetch_deb "$pkg" "$ver" "$size" || st=$?
 	cd - >/dev/null
 	[ "$st" -eq 0 ] || die "cannot download $pkg $ver from Debian's archive (exit $st, see $APTD/download.log)"
 	DEB=$(ls "$CACHE/debs/${pkg}_"*.deb 2>/dev/null | sort -V | tail -1 || true)
 	[ -n "$DEB" ] || die "apt-get download of $pkg $ver left no .deb (see $APTD/download.log)"
+}
+
+# human SIZE: bytes as "34.7 MB" (or "980 kB")
+human() { awk -v s="$1" 'BEGIN { if (s >= 1048576) printf "%.1f MB", s / 1048576; else printf "%.0f kB", s / 1024 }'; }
+
+# fetch_deb PKG VER SIZE: apt-get download, here, bounded, in the
+# background; said first, its progress on a terminal (the bytes apt's
+# partial file holds), then how long it took.  Its status.
+fetch_deb() {
+	local pkg=$1 ver=$2 size=$3 what got st=0 start=$SECONDS tty=
+	what="--kernel $KSPEC: downloading $pkg $ver ($(human "$size")) from Debian's archive"
+	if [ "${BPFBENCH_STDERR_TTY:-}" = 1 ] || { [ -z "${BPFBENCH_STDERR_TTY:-}" ] && [ -t 2 ]; }; then
+		tty=1
+	else
+		echo "$what" >&2
+	fi
+	timeout --foreground -k 10 600 env APT_CONFIG="$APTD/apt.conf" \
+		apt-get -q -o Acquire::Retries=1 download "$pkg=$ver" >>"$APTD/download.log" 2>&1 &
+	CHILD=$!
+	while [ -n "$tty" ] && kill -0 "$CHILD" 2>/dev/null; do
+		got=$(stat -c %s "$APTD/cache/archives/partial/${pkg}_"*.deb 2>/dev/null | sort -n | tail -1 || true)
+		got=${got:-0}
+		BPFBENCH_STDERR_TTY=1 progress "--kernel $KSPEC: downloading $pkg $ver: $(human "$got") of $(human "$size") ($((got * 100 / (size ? size : 1)))%)"
+		sleep 0.5
+	done
+	wait "$CHILD" || st=$?
+	CHILD=
+	progress_end
+	[ "$st" -ne 0 ] ||
+		echo "--kernel $KSPEC: downloaded $pkg $ver ($(human "$size")) in $((SECONDS - start)) s" >&2
+	return "$st"
 }
 
 # The modules the first stage needs where the kernel has them as modules
@@ -274,6 +312,7 @@ fetch() {
 	else
 		die "unknown kernel '$spec': give a name from scripts/vm/kernels ($names), a Debian package name, a vmlinuz path or a built tree (./FILE, /DIR)" 2
 	fi
+	KSPEC=$spec
 	cache_prepare
 	apt_setup
 	for p in "${pkgs[@]}"; do
@@ -323,6 +362,9 @@ fetch() {
 		rm -rf "$tmp"
 		UNPACK=
 	fi
+	# the package booted, for the VM's line (a kernel cached before has none yet)
+	p="$(dpkg-deb -f "${got[0]}" Package) $(dpkg-deb -f "${got[0]}" Version)"
+	[ "$(cat "$kdir/package" 2>/dev/null)" = "$p" ] || echo "$p" >"$kdir/package"
 	echo "$kdir"
 }
 

@@ -3,7 +3,8 @@
 # host's own userland (shared read-only by virtiofs), in the current directory.
 #
 #   run.sh [--kernel NAME|PACKAGE|PATH] [--timeout SEC] [--memory MB]
-#          [--cpus N] [--keep] [--return DIR --return-file NAME]... [--] COMMAND [ARG...]
+#          [--cpus N] [--keep] [--announce] [--return DIR --return-file NAME]...
+#          [--] COMMAND [ARG...]
 #
 # The command's stdout and stderr come out as its own; its exit status is the
 # runner's.  The runner's own failures: 2 bad usage, 124 the VM outlived
@@ -19,6 +20,12 @@
 # caller's, private: bpfbench then writes the user's output from it, on the
 # host, src/orchestrate/vm.c); nothing else the guest writes reaches the host.
 # KVM where /dev/kvm works, else TCG (emulated: slow, figures not real).
+# The guest's environment has BPFBENCH_VM_INFO, one line: the accelerator,
+# the vCPUs and memory, the guest's kernel release and what it came from
+# ("QEMU TCG (emulated CPU), 2 vCPUs, 2048 MB, kernel 7.3.4+deb13-cloud-amd64
+# (Debian linux-binary-7.3.4+deb13-cloud-amd64 7.3.4-1~bpo13+1)"); with
+# --announce the command's stdout starts with the same, in words, and a
+# blank line (bpfbench asks for it where its stdout is no JSON or CSV).
 # Environment: CI, TERM and BPFBENCH_* are handed to the guest;
 # BPFBENCH_QEMU, BPFBENCH_VIRTIOFSD name the programs, BPFBENCH_VM_ACCEL=tcg
 # refuses KVM, BPFBENCH_VM_CACHE the cache (default ~/.cache/bpfbench-vm).
@@ -32,6 +39,7 @@ TIMEOUT=600
 MEMORY=2048
 CPUS=$(nproc 2>/dev/null || echo 2)
 KEEP=
+ANNOUNCE=
 WORK=
 PIDS=()
 KPID=
@@ -83,7 +91,7 @@ tree_check() {
 	fi
 }
 usage() {
-	sed -n '4,7s/^# \{0,3\}//p' "$0" | sed 's/^run.sh/Usage: bpfbench-vm/'
+	sed -n '4,8s/^# \{0,3\}//p' "$0" | sed 's/^run.sh/Usage: bpfbench-vm/'
 	exit "${1:-0}"
 }
 num() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, not '$2'" 2; }
@@ -97,6 +105,7 @@ while [ $# -gt 0 ]; do
 	--memory)	[ $# -ge 2 ] || die "--memory needs a value" 2; num "$1" "$2"; MEMORY=$2; shift 2 ;;
 	--cpus)		[ $# -ge 2 ] || die "--cpus needs a value" 2; num "$1" "$2"; CPUS=$2; shift 2 ;;
 	--keep)		KEEP=1; shift ;;
+	--announce)	ANNOUNCE=1; shift ;;
 	--return)	[ $# -ge 2 ] || die "--return needs a directory" 2; RETDIR=$2; shift 2 ;;
 	--return-file)	[ $# -ge 2 ] && [[ $2 =~ ^[a-z]+$ ]] || die "--return-file needs a name (a-z)" 2
 			RETURNS+=("$2"); shift 2 ;;
@@ -157,6 +166,7 @@ case $KERNEL in
 	KDIR=$(cat "$WORK/kdir")
 	IMAGE=$KDIR/vmlinuz ;;
 esac
+vm_accel "$QEMU"
 # This run's files, appended to the kernel's initramfs as a second cpio;
 # its /init replaces the one a cache made with an older init.sh.
 cp "$HERE/guest.sh" "$WORK/vm/vm/guest.sh"
@@ -169,13 +179,23 @@ for i in "${!RETURNS[@]}"; do
 	RETARGS+=(-chardev "file,id=r$i,path=$RETDIR/${RETURNS[$i]}"
 		-device "virtconsole,chardev=r$i,nr=$((i + 3))")
 done
+# the VM in one line, the guest's own release in it (uname -r, run there)
+KDESC=$(kernel_desc "$KERNEL" "$KDIR")
+if [ "$ACCEL_KIND" = kvm ]; then INFO="QEMU KVM"; else INFO="QEMU TCG (emulated CPU)"; fi
 {
+	# shellcheck disable=SC2016
+	[ -z "$ANNOUNCE" ] || printf 'printf "%%s\\n" %q %q"$(uname -r)"%q ""\n' \
+		"VM: $ACCEL_TEXT ($CPUS vCPUs, $MEMORY MB)" "VM kernel: " " ($KDESC)"
 	printf 'exec'
 	printf ' %q' "$@"
 	printf '\n'
 } > "$WORK/vm/vm/job"
-env | grep -E '^(CI|TERM|BPFBENCH_[A-Z0-9_]*)=' | sed -E 's/^([^=]*)=(.*)$/\1=\2/' |
-	while IFS='=' read -r k v; do printf 'export %s=%q\n' "$k" "$v"; done > "$WORK/vm/vm/env"
+{
+	env | grep -E '^(CI|TERM|BPFBENCH_[A-Z0-9_]*)=' | sed -E 's/^([^=]*)=(.*)$/\1=\2/' |
+		while IFS='=' read -r k v; do printf 'export %s=%q\n' "$k" "$v"; done
+	# shellcheck disable=SC2016
+	printf 'export BPFBENCH_VM_INFO=%q"$(uname -r)"%q\n' "$INFO, $CPUS vCPUs, $MEMORY MB, kernel " " ($KDESC)"
+} > "$WORK/vm/vm/env"
 if [ -n "$KDIR" ]; then
 	cp "$KDIR/initramfs.cpio" "$WORK/initramfs"
 else
@@ -218,8 +238,7 @@ done
 [ -S "$WORK/vfs.sock" ] ||
 	die "virtiofsd did not start (it needs root: a mount namespace, chroot): $(tail -3 "$WORK/virtiofsd.log")"
 
-if [ -z "${BPFBENCH_VM_ACCEL:-}" ] && [ -w /dev/kvm ] &&
-	"$QEMU" -accel help 2>/dev/null | grep -qx kvm; then
+if [ "$ACCEL_KIND" = kvm ]; then
 	ACCEL=(-accel kvm -cpu host)
 else
 	ACCEL=(-accel tcg,thread=multi -cpu max)

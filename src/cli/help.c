@@ -21,6 +21,9 @@ void cli_usage(void)
 	       "       bpfbench completion bash|zsh\n"
 	       "       (SUBCOMMAND --help gives its options)\n\n"
 	       "Measures BPF maps and helpers on the running kernel.\n"
+	       "--kernel K runs in a QEMU VM on kernel K instead; a Debian kernel is downloaded\n"
+	       "once into $BPFBENCH_VM_CACHE (default $XDG_CACHE_HOME/bpfbench-vm, else\n"
+	       "~/.cache/bpfbench-vm).\n"
 	       "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 4 kernel lacks a feature (skip).\n\n");
 	opts_print_help(global_opts, "Options:");
 }

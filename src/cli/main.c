@@ -56,6 +56,7 @@ static int print_version(int argc, char **argv)
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	va_list cp;
+	int n;
 
 	if (level == LIBBPF_WARN) {	/* kept for a failure's one line (runner.c) */
 		va_copy(cp, ap);
@@ -64,7 +65,12 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	}
 	if (!verbose)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	progress_line_hide();
+	n = vfprintf(stderr, fmt, ap);
+	/* a message in parts: the line comes back once the last part ends it */
+	if (*fmt && fmt[strlen(fmt) - 1] == '\n')
+		progress_line_redraw();
+	return n;
 }
 
 struct subcommand {
@@ -193,7 +199,7 @@ int main(int argc, char **argv)
 		return print_version(argc, argv);
 	if (vm_wanted(argc, argv, false))
 		return vm_exec(argc, argv, false);
-	if (argc > 1 && !strcmp(argv[1], "ab") && vm_wanted(argc, argv, true))
+	if (vm_wanted(argc, argv, true))
 		return vm_exec(argc, argv, true);
 	at = cli_first_word(argc, argv);
 	sub = at > 0 ? find_subcommand(argv[at]) : NULL;

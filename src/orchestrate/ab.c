@@ -75,7 +75,9 @@ struct ab_args {
 	double reached;			/* the CI half-width of B/A at the end, % */
 	int done;			/* pairs run */
 	double secs;			/* their time */
+	uint64_t start;			/* when the first pair started, ns */
 	bool tty;			/* a progress line on stderr */
+	bool verbose;			/* -v: without a terminal, a line on stderr each pair */
 	int nr_cmp, nr_glob;
 	char **cmp;			/* options handed on to compare */
 	char **glob;			/* options before or after the sides: both sides' */
@@ -95,7 +97,9 @@ static void ab_usage(void)
 	       "many more (at least 3) as its spread says the CI of B/A in the first metric\n"
 	       "needs to be within +-PCT%%, or until --max-duration (default %d s) has passed.\n"
 	       "Other options (-w, -d, -p, ...) apply to both sides.  -q: the\n"
-	       "answer lines only; -v: the methods and every column.  --json writes both sides\n"
+	       "answer lines only; -v: the methods and every column.  Progress on stderr: the\n"
+	       "pair, the time and the CI of B/A against the target, on a terminal one line\n"
+	       "rewritten, else under -v a line per pair.  --json writes both sides\n"
 	       "(labelled as named); --record then records that file into the history\n"
 	       "(bpfbench db; $BPFBENCH_DB or the default), as a run's --record does.\n"
 	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression.\n\n"
@@ -223,6 +227,7 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 	}
 	if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet") || !strcmp(arg, "-v") ||
 	    !strcmp(arg, "--verbose")) {
+		a->verbose = arg[1] == 'v' || arg[2] == 'v';
 		a->cmp[a->nr_cmp++] = (char *)arg;
 		return 0;
 	}
@@ -321,22 +326,49 @@ static double ratio_reach(const struct ab_args *a)
 	return stats_paired_reach(a->side[0].first, a->side[1].first, a->done);
 }
 
+/*
+ * "[pair 7/12, 41 s] CI of B/A ±2.3%, target ±1%": the pair, the time so
+ * far, and how far the stopping rule is: the CI half-width of B/A over the
+ * pairs done against --precision's target (or -r's count of pairs).
+ */
+static void pair_status(const struct ab_args *a, int k, char *buf, size_t len)
+{
+	double reach = ratio_reach(a), secs = (now_ns() - a->start) / 1e9;
+	size_t n = 0;
+
+	bufcat(buf, len, &n, "[pair %d", k + 1);
+	if (!a->precision || a->needed)
+		bufcat(buf, len, &n, "/%d", a->precision ? a->needed : (int)a->pairs);
+	bufcat(buf, len, &n, ", %.0f s] CI of %.24s/%.24s ", secs, a->name[1], a->name[0]);
+	if (isfinite(reach))
+		bufcat(buf, len, &n, "±%.1f%%", reach);
+	else
+		bufcat(buf, len, &n, "after 2 pairs");
+	if (a->precision)
+		bufcat(buf, len, &n, ", target ±%g%%", a->precision);
+}
+
+/* On a terminal, before each run: where the pairs are, and which side runs now. */
 static void progress(const struct ab_args *a, int k, int which)
 {
-	const struct ab_side *s = &a->side[which];
-	double reach = ratio_reach(a);
+	char status[256];
 
 	if (!a->tty)
 		return;
-	fprintf(stderr, "\r\033[K[pair %d", k + 1);
-	if (!a->precision || a->needed)
-		fprintf(stderr, "/%d", a->precision ? a->needed : (int)a->pairs);
-	fprintf(stderr, ", %.0f s", a->secs);
-	if (isfinite(reach))
-		fprintf(stderr, ", %s/%s ±%.1f%%", a->name[1], a->name[0], reach);
-	if (a->precision)
-		fprintf(stderr, " (target ±%g%%)", a->precision);
-	fprintf(stderr, "] %s: %.60s ", a->name[which], s->text);
+	pair_status(a, k, status, sizeof(status));
+	progress_line("%s; %s: %s ", status, a->name[which], a->side[which].text);
+}
+
+/* Without a terminal, under -v: a line each pair once it ran (nothing without -v). */
+static void pair_done(const struct ab_args *a)
+{
+	char status[256];
+
+	if (a->tty || !a->verbose)
+		return;
+	pair_status(a, a->done - 1, status, sizeof(status));
+	fprintf(stderr, "%s\n", status);
+	fflush(stderr);
 }
 
 static int run_side(struct ab_args *a, int k, int which)
@@ -348,8 +380,7 @@ static int run_side(struct ab_args *a, int k, int which)
 	progress(a, k, which);
 	st = run_bench(&s->spec, NULL, &one);
 	if (st) {
-		if (a->tty)
-			fputs("\r\033[K", stderr);
+		progress_line_end();
 		if (!one.reported)
 			errmsg("%s", one.error);
 		errmsg("ab: run %d of %s failed (exit %d)", k + 1, a->name[which], st);
@@ -377,21 +408,22 @@ static bool more_pairs(struct ab_args *a)
 static int run_pairs(struct ab_args *a)
 {
 	unsigned int seed = (unsigned int)a->seed;
-	uint64_t start = now_ns();
 	int first, st = 0, cap = a->precision ? AB_MAX_PAIRS : (int)a->pairs;
 
+	a->start = now_ns();
 	a->side[0].first = xcalloc((size_t)cap, sizeof(double));
 	a->side[1].first = xcalloc((size_t)cap, sizeof(double));
 	while (!st && more_pairs(a)) {
 		first = rand_r(&seed) & 1;
 		st = run_side(a, a->done, first) ?: run_side(a, a->done, !first);
-		if (!st)
+		a->secs = (now_ns() - a->start) / 1e9;
+		if (!st) {
 			a->done++;
-		a->secs = (now_ns() - start) / 1e9;
+			pair_done(a);
+		}
 	}
 	a->reached = ratio_reach(a);
-	if (a->tty)
-		fputs("\r\033[K", stderr);
+	progress_line_end();
 	if (interrupted())
 		return 128 + interrupted_signal();
 	return st;

@@ -330,17 +330,8 @@ static void progress(const struct plan *p, int i, uint64_t t0)
 		snprintf(when, sizeof(when), "%.0f s", left);
 	else
 		snprintf(when, sizeof(when), "%.0f min", left / 60);
-	fprintf(stderr, "\r\033[K[%d/%d] %s (%s), about %s left ", i + 1, p->n, s->label,
-		s->bench ?: "?", when);
-	fflush(stderr);
-}
-
-static void progress_clear(const struct plan *p)
-{
-	if (p->tty) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
+	progress_line("[%d/%d] %s (%s), about %s left ", i + 1, p->n, s->label, s->bench ?: "?",
+		      when);
 }
 
 static int label_width(const struct plan *p)
@@ -543,7 +534,7 @@ int run_plan(struct plan *p)
 		if (p->steps[n].header)
 			section = p->steps[n].header;
 		run_step(&p->steps[n], section, &rows[n]);
-		progress_clear(p);
+		progress_line_end();
 		if (interrupted())
 			break;
 		print_row(&t, &rows[n]);

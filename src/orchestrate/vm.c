@@ -50,6 +50,7 @@ struct vm_job {
 	char dir[64];		/* the return directory */
 	int lock;
 	bool record;		/* --record: the json output into the history, here */
+	bool announce;		/* stdout is for people: it starts with the VM's lines */
 };
 
 static volatile pid_t vm_child;
@@ -60,19 +61,48 @@ static bool is_kernel_opt(const char *word)
 }
 
 /*
+ * The first word (subcommand or benchmark) as the real parse finds it,
+ * --kernel and its value left out: its index in argv, or -1.
+ */
+static int first_word(int argc, char **argv)
+{
+	char **w = xcalloc((size_t)argc + 1, sizeof(char *));
+	int *at = xcalloc((size_t)argc + 1, sizeof(int));
+	int i, n = 0, k;
+	bool words = false;	/* after "--": words, whatever they look like */
+
+	for (i = 0; i < argc; i++) {
+		words |= i && !strcmp(argv[i], "--");
+		if (i && !words && is_kernel_opt(argv[i])) {
+			i += argv[i][8] != '=';
+			continue;
+		}
+		at[n] = i;
+		w[n++] = argv[i];
+	}
+	k = cli_first_word(n, w);
+	k = k > 0 ? at[k] : -1;
+	free(w);
+	free(at);
+	return k;
+}
+
+/*
  * --kernel is a global option: written anywhere before a "--" (`-d1
  * --kernel 7.3 noop`, `noop --kernel 7.3`), it is moved to argv[1] with
- * its value, where the rest of this file reads it.  ab's are ab.sh's to
- * read, anywhere after "ab".
+ * its value, where the rest of this file reads it.  ab's (ab the first
+ * word, after global options or not: `-q ab --kernel A --kernel B`) are
+ * ab.sh's to read, anywhere.
  */
 bool vm_wanted(int argc, char **argv, bool ab)
 {
+	int i, w, at = first_word(argc, argv);
+	bool is_ab = at > 0 && !strcmp(argv[at], "ab");
 	char *opt, *val;
-	int i, w;
 
-	for (i = ab ? 2 : 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!ab && i == 1 && !strcmp(argv[i], "ab"))
-			return false;
+	if (ab != is_ab)
+		return false;
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!is_kernel_opt(argv[i]))
 			continue;
 		if (ab)
@@ -192,6 +222,17 @@ static int record_json(const struct vm_job *j)
 	return path ? history_record_written(path) : 1;
 }
 
+/* Whether a word of words[0..n) starts with prefix (an option as abbreviated). */
+static bool has_prefix_word(char **words, int n, const char *prefix)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (words[i] && !strncmp(words[i], prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
 /*
  * A run's or a suite's --json/--csv/--md FILE, as the real parse finds
  * them (abbreviated, --json=FILE, before or after the benchmark): each
@@ -210,6 +251,7 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 		free(pargv);
 		return 0;
 	}
+	j->announce = true;
 	pargv[k++] = "bpfbench";
 	for (i = 0; i < n; i++)
 		pargv[k++] = words[i];
@@ -222,7 +264,9 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 	}
 	if (at > 0 && (!strcmp(pargv[at], "probe") || !strcmp(pargv[at], "compare") ||
 		       !strcmp(pargv[at], "completion") || !strcmp(pargv[at], "gen-man"))) {
-		free(pargv);	/* stdout only */
+		/* stdout only; probe's text is the kernel's, its --json a document */
+		j->announce = !strcmp(pargv[at], "probe") && !has_prefix_word(pargv, k, "--j");
+		free(pargv);
 		return 0;
 	}
 	if (at > 0 && !strcmp(pargv[at], "suite")) {	/* suite NAME: the options around it */
@@ -237,7 +281,11 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 	paths[0] = spec.opts.json_path;
 	paths[1] = spec.opts.csv_path;
 	paths[2] = spec.opts.md_path;
+	if (spec.opts.help || spec.opts.list)
+		j->announce = false;
 	for (i = 0; i < VM_MAX_OUTS && !ret; i++) {
+		if (paths[i] && !strcmp(paths[i], "-"))
+			j->announce = false;	/* stdout is the file */
 		if (!paths[i] || !strcmp(paths[i], "-") || spec.opts.help || spec.opts.list)
 			continue;
 		w = word_of(words, n, paths[i]);
@@ -409,7 +457,7 @@ int vm_exec(int argc, char **argv, bool ab)
 	const char *paths[VM_MAX_OUTS];
 	int i, first, st;
 
-	j.args = xcalloc((size_t)argc + 12, sizeof(char *));
+	j.args = xcalloc((size_t)argc + 16, sizeof(char *));	/* the runner's words, NULL */
 	if (n <= 0) {
 		errmsg("--kernel: cannot find this binary: %s", strerror(errno));
 		return 1;
@@ -427,9 +475,29 @@ int vm_exec(int argc, char **argv, bool ab)
 	j.args[j.n++] = "bash";
 	j.args[j.n++] = script;
 	if (ab) {
+		/*
+		 * ab.sh's words: the --kernel options before "ab" (A's first),
+		 * those after it, then the other global options before it (both
+		 * sides' options, as ab.sh takes them after "ARGS").
+		 */
+		int at = first_word(argc, argv);
+
 		first = j.n;
-		for (i = 2; i < argc; i++)
+		for (i = 1; i < at; i++) {
+			if (!is_kernel_opt(argv[i]))
+				continue;
 			j.args[j.n++] = argv[i];
+			if (argv[i][8] != '=' && i + 1 < at)
+				j.args[j.n++] = argv[++i];
+		}
+		for (i = at + 1; i < argc; i++)
+			j.args[j.n++] = argv[i];
+		for (i = 1; i < at; i++) {
+			if (is_kernel_opt(argv[i]))
+				i += argv[i][8] != '=' && i + 1 < at;
+			else if (strcmp(argv[i], "--"))
+				j.args[j.n++] = argv[i];
+		}
 		st = job_dir(&j) ?: ab_outputs(&j, j.args + first, j.n - first);
 		squeeze(j.args, &j.n);
 	} else {
@@ -447,6 +515,8 @@ int vm_exec(int argc, char **argv, bool ab)
 		j.args[j.n++] = (char *)kernel;
 		j.args[j.n++] = "--return";
 		j.args[j.n++] = j.dir;
+		if (j.announce)
+			j.args[j.n++] = "--announce";
 		for (k = 0; k < j.nr_out; k++) {
 			j.args[j.n++] = "--return-file";
 			j.args[j.n++] = (char *)j.out[k].name;

@@ -31,11 +31,17 @@ static bool read_line(const char *path, char *buf, size_t len)
 	return ok;
 }
 
+/* "(null)" is a kernel's printk of a NULL string, never a value: null. */
+static bool kernel_null(const char *text)
+{
+	return !strcmp(text, "(null)");
+}
+
 static void kfile_str(struct jsonw *w, const char *key, const char *path)
 {
 	char buf[512];
 
-	if (read_line(path, buf, sizeof(buf)))
+	if (read_line(path, buf, sizeof(buf)) && !kernel_null(buf))
 		jsonw_kstr(w, key, buf);
 	else
 		jsonw_knull(w, key);
@@ -54,7 +60,7 @@ static void kfile_cpulist(struct jsonw *w, const char *key, const char *path)
 	if (!read_line(path, buf, sizeof(buf)))
 		jsonw_knull(w, key);
 	else
-		jsonw_kstr(w, key, strcmp(buf, "(null)") ? buf : "");
+		jsonw_kstr(w, key, kernel_null(buf) ? "" : buf);
 }
 
 static void kfile_int(struct jsonw *w, const char *key, const char *path)
@@ -91,7 +97,7 @@ static void mitigations(struct jsonw *w)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (read_line(path, buf, sizeof(buf)))
-			jsonw_kstr(w, e->d_name, buf);
+			jsonw_kstr(w, e->d_name, kernel_null(buf) ? NULL : buf);
 	}
 	closedir(d);
 	jsonw_obj_close(w);

@@ -45,6 +45,7 @@ struct cmp_match {
 	struct idx_map fullx[2], dropx[2], swapx[2];
 	struct idx_map names[2];	/* (bench, section, label, name, value) -> count, for names */
 	struct idx_map groups[2];	/* (bench, section, label) -> count */
+	struct idx_map shown[2];	/* the short name (cmp_short_name) -> count */
 };
 
 static uint64_t mix(uint64_t x)
@@ -278,7 +279,7 @@ struct diff_out {
 	bool names;
 };
 
-/* One part: counted, and written as "name (NEW x, OLD y)" (or "name") when it differs. */
+/* One part: counted, and written as "name (NEW x, OLD y)" (or "name") when it differs (--names'). */
 static int differ(const struct cmp_args *a, const char *name, const char *ov, const char *nv,
 		  struct diff_out *out)
 {
@@ -293,8 +294,8 @@ static int differ(const struct cmp_args *a, const char *name, const char *ov, co
 					      sep, name);
 	else if (out->buf && out->used < out->len)
 		out->used += (size_t)snprintf(out->buf + out->used, out->len - out->used,
-					      "%s%s (NEW %s, OLD %s)", sep, name, nv ?: none,
-					      ov ?: none);
+					      "%s%s (%s %s, %s %s)", sep, name, a->o.new_name,
+					      nv ?: none, a->o.old_name, ov ?: none);
 	return 1;
 }
 
@@ -356,6 +357,7 @@ static void index_doc(struct cmp_match *m, int d)
 {
 	const struct res_doc *doc = m->doc[d];
 	struct index_arg x = { &m->dropx[d], &m->swapx[d] };
+	char name[CMP_NAME_MAX];
 	uint64_t g;
 	int i, k;
 
@@ -369,6 +371,8 @@ static void index_doc(struct cmp_match *m, int d)
 		each_part(m->a, &doc->runs[i], index_part, &x);
 		g = group_hash(&doc->runs[i]);
 		map_add(&m->groups[d], g, i);
+		cmp_short_name(&doc->runs[i], name, sizeof(name));
+		map_add(&m->shown[d], hash_str(0xcbf29ce484222325ull, name, false), i);
 		for (k = 0; k < doc->runs[i].nr_mopts; k++)
 			map_add(&m->names[d], g + part_hash(doc->runs[i].mopt_name[k],
 							    doc->runs[i].mopt_value[k]), i);
@@ -401,6 +405,7 @@ void cmp_match_free(struct cmp_match *m)
 		map_free(&m->swapx[d]);
 		map_free(&m->names[d]);
 		map_free(&m->groups[d]);
+		map_free(&m->shown[d]);
 	}
 	free(m);
 }
@@ -537,16 +542,17 @@ void cmp_closest(struct cmp_match *m, int ri, bool r_is_new, char *buf, size_t l
 }
 
 /*
- * bench[: section][: label], and each option whose value some other run
- * of that name does not share: the runs of that name counted once, and
- * those with this option at this value.
+ * bench[: section][: label] (shorter where parts repeat, unless another
+ * run's name would then read the same), and each option whose value some
+ * other run of that name does not share: the runs of that name counted
+ * once, and those with this option at this value.
  */
 char *cmp_run_name(struct cmp_match *m, bool is_new, int ri)
 {
 	const struct res_run *r = &m->doc[is_new]->runs[ri];
 	uint64_t g = group_hash(r);
 	size_t group = map_count(&m->groups[is_new], g);
-	char *name = NULL;
+	char *name = NULL, shown[CMP_NAME_MAX];
 	bool dup = false;
 	size_t len;
 	FILE *f = open_memstream(&name, &len);
@@ -554,8 +560,12 @@ char *cmp_run_name(struct cmp_match *m, bool is_new, int ri)
 
 	if (!f)
 		die("out of memory");
-	fprintf(f, "%s%s%s%s%s", r->bench, r->section ? ": " : "", r->section ?: "",
-		r->label ? ": " : "", r->label ?: "");
+	cmp_short_name(r, shown, sizeof(shown));
+	if (map_count(&m->shown[is_new], hash_str(0xcbf29ce484222325ull, shown, false)) <= group)
+		fputs(shown, f);
+	else	/* another (bench, section, label) reads the same: every part */
+		fprintf(f, "%s%s%s%s%s", r->bench, r->section ? ": " : "", r->section ?: "",
+			r->label ? ": " : "", r->label ?: "");
 	for (i = 0; i < r->nr_mopts && group > 1; i++) {
 		if (map_count(&m->names[is_new], g + part_hash(r->mopt_name[i],
 							       r->mopt_value[i])) >= group)

@@ -33,8 +33,19 @@ void cmp_closest(struct cmp_match *m, int ri, bool r_is_new, char *buf, size_t l
  * that benchmark.
  */
 int cmp_closest_names(struct cmp_match *m, int ri, char *buf, size_t len);
-/* bench[: section][: label], and the options that tell it from a run of the same name (malloc'ed). */
+/*
+ * bench[: section][: label], each part said once ("bpf-loop nr_loops=100"
+ * for a sweep's run), and the options that tell it from a run of the same
+ * name (malloc'ed).
+ */
 char *cmp_run_name(struct cmp_match *m, bool is_new, int ri);
+/*
+ * The name alone, in buf (cut to size): bench, section and label, without
+ * a section or label's start that repeats the benchmark or the suite, and
+ * a sweep's section when the label names the swept value (cmp_name.c).
+ */
+#define CMP_NAME_MAX	1024
+void cmp_short_name(const struct res_run *r, char *buf, size_t size);
 
 /* The parts of a run's identity that are not options: bench, suite, section, label. */
 bool cmp_is_fixed_part(const char *name);

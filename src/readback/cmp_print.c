@@ -130,7 +130,7 @@ void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 	printf(" two-sided;\n  p adjusted over %d rows by %s (a row too short to\n"
 	       "  test counts as p = 1); significant when adjusted p < %g.\n",
 	       family, adjust_names[o->adjust], o->alpha);
-	printf("Verdicts: equal when the 95%% CI of new/old lies within +-%g%% (--noise, an\n"
+	printf("Verdicts: equal when the 95%% CI of %s/%s lies within +-%g%% (--noise, an\n"
 	       "  equivalence test); else faster/slower (better/worse) when significant; else\n"
 	       "  cannot tell.  No verdict where no test is valid: fewer than 2 values a side,\n"
 	       "  < %g degrees of freedom (correlated samples), one side constant, or a CI\n"
@@ -138,7 +138,8 @@ void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 	       "  cannot tell within the measurement's resolution.  A derived metric takes\n"
 	       "  its base's verdict; counts of what a sample did (ops, runs) follow the rate\n"
 	       "  and get none (-).  MDE: the change detectable at %.0f%% power.\n\n",
-	       o->noise * 100, CMP_MIN_DF, CMP_MAX_SPAN, o->noise * 100, CMP_POWER * 100);
+	       o->new_name, o->old_name, o->noise * 100, CMP_MIN_DF, CMP_MAX_SPAN, o->noise * 100,
+	       CMP_POWER * 100);
 }
 
 static void fmt_p(char *buf, double p, bool tested)

@@ -48,7 +48,8 @@ static void node_text(const struct jr_doc *d, const struct jr_node *n, char *buf
 		snprintf(buf, len, "%g", n->u.num);
 		break;
 	case JR_STR:
-		snprintf(buf, len, "%s", jr_str(d, n));
+		/* an older file's kernel "(null)" (an empty CPU list): "", as files write it now */
+		snprintf(buf, len, "%s", strcmp(jr_str(d, n), "(null)") ? jr_str(d, n) : "");
 		break;
 	default:
 		snprintf(buf, len, "[");

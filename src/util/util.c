@@ -25,15 +25,18 @@ bool verbose;
 
 static void vprint(const char *fmt, va_list ap)
 {
+	progress_line_hide();
 	fputs("bpfbench: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	progress_line_redraw();
 }
 
 void die(const char *fmt, ...)
 {
 	va_list ap;
 
+	progress_line_end();
 	va_start(ap, fmt);
 	vprint(fmt, ap);
 	va_end(ap);
@@ -66,8 +69,11 @@ static void say(const char *kind, const char *fmt, va_list ap)
 	int n = vsnprintf(last_error, sizeof(last_error), fmt, ap);
 
 	sanitize(last_error, sizeof(last_error), n);
-	if (!muted)
-		fprintf(stderr, "bpfbench: %s: %s\n", kind, last_error);
+	if (muted)
+		return;
+	progress_line_hide();
+	fprintf(stderr, "bpfbench: %s: %s\n", kind, last_error);
+	progress_line_redraw();
 }
 
 void errmsg(const char *fmt, ...)

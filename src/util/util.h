@@ -126,5 +126,16 @@ void stdout_error_said(void);
  * sets it from the host's stderr: the guest's console is always a tty).
  */
 bool stderr_is_tty(void);
+/*
+ * The progress line (src/util/progress.c), on a terminal only: drawn in
+ * place of the last one, cut to the terminal's width.  progress_line_end()
+ * erases it for good; every other message on stderr goes between
+ * progress_line_hide() and progress_line_redraw() (errmsg(), vmsg() and
+ * die() do), so it never shares a line with the progress.
+ */
+void progress_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress_line_end(void);
+void progress_line_hide(void);
+void progress_line_redraw(void);
 
 #endif
