@@ -30,6 +30,7 @@
 #include "compare.h"
 #include "export.h"
 #include "history.h"
+#include "report.h"
 #include "runner.h"
 #include "outfile.h"
 #include "outpath.h"
@@ -435,6 +436,36 @@ static int write_side(const char *path, struct run_result *r)
 	return export_json_file(path, &r, 1);
 }
 
+static bool has_note(const struct run_result *r, const char *text)
+{
+	int i;
+
+	for (i = 0; i < r->nr_notes; i++)
+		if (!strcmp(r->notes[i], text))
+			return true;
+	return false;
+}
+
+/* What the benchmarks said of how they measured: once for all the pairs, once if A and B agree. */
+static void notes(FILE *f, const struct ab_args *a)
+{
+	const struct run_result *ra = &a->side[0].acc, *rb = &a->side[1].acc;
+	char lead[64];
+	int i;
+
+	for (i = 0; i < ra->nr_notes; i++) {
+		snprintf(lead, sizeof(lead), "Note (%s): ", has_note(rb, ra->notes[i]) ? "both" :
+			 a->name[0]);
+		report_wrapped(f, lead, ra->notes[i]);
+	}
+	for (i = 0; i < rb->nr_notes; i++) {
+		if (has_note(ra, rb->notes[i]))
+			continue;
+		snprintf(lead, sizeof(lead), "Note (%s): ", a->name[1]);
+		report_wrapped(f, lead, rb->notes[i]);
+	}
+}
+
 /* What A and B are, how they ran, and whether --precision was met: after the answers. */
 static char *intro(const struct ab_args *a)
 {
@@ -453,6 +484,7 @@ static char *intro(const struct ab_args *a)
 		fprintf(f, "; --precision %g%%: NOT reached (±%.2f%%) within %g s", a->precision,
 			a->reached, a->max_duration);
 	fputc('\n', f);
+	notes(f, a);
 	fclose(f);
 	return text;
 }
