@@ -120,7 +120,7 @@ ok $? "the raw-tp trigger times its ops the same way" || diag "$ERR"
 
 # one empty op is far below the clock: the line says the figure is clock noise
 J5="$TMPD/one.json"
-run noop -w0 -d1 -q --latency --json "$J5"
+run noop -w0 -d1 --latency --json "$J5"
 below=$(python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]; print(int(h["below_clock"] * 10 > h["batches"]))' "$J5")
 if [ "$below" = 1 ]; then
 	grep -q "took less than the clock's cost: these are clock noise" <<<"$OUT"

@@ -256,9 +256,15 @@ fig = re.compile(r"^-?[0-9.]+( ± [0-9.]+)?$")
 for x in t:
     for r in x["rows"]:
         run = next(u for u in runs if u["label"] == r["Step"] and u["section"] == x["section"])
+        shown = 0
         for mid, m in run["metrics"].items():
-            cell = r["%s [%s]" % (mid, m["unit"])]
-            assert fig.match(cell), (mid, cell)
+            head = mid if mid == m["unit"] else "%s [%s]" % (mid, m["unit"])
+            if head not in r:	# the counts, and what passes 120 columns, are JSON's and CSV's
+                assert m["kind"] == "count" or mid in ("kernel-memory", "setup-peak-memory"), (mid, r)
+                continue
+            shown += 1
+            assert fig.match(r[head]), (mid, r[head])
+        assert shown >= 3, r
         assert "see below" not in " ".join(r.values())
 PY
 ok $? "suite htab-mem --md: two tables, a row per step, a column per metric with its unit, figures in cells"

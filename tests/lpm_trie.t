@@ -39,7 +39,8 @@ verify_run() {
 	shift
 	run -w0 -d0.3 --period-ms 100 "$@" --verify --json "$TMPD/v.json"
 	local line
-	line=$(grep '^Note: verify:' <<<"$OUT")
+	line=$(awk '/^Note: verify:/ { t = 1; printf "%s", $0; next }
+		    t && /^  / { sub(/^ +/, " "); printf "%s", $0; next } { t = 0 }' <<<"$OUT")
 	if [ "$RC" -eq 0 ] && grep -qE -- "$want" <<<"$line" &&
 	   json_check "$TMPD/v.json" 'm = d["runs"][0]["metrics"]
 m["throughput"]["mean"] > 0 and m["latency"]["mean"] > 0'; then

@@ -80,19 +80,20 @@ t = d["runs"][0]["totals"]
 t["attempted"] == t["produced"] + t["dropped"] and len(t["digest"]) == 16'
 ok $? "without -q: the Totals line, within 120 columns; JSON totals add up" || diag "$OUT"
 
-# --- a suite's table: rows within 120 columns, a skipped step a row ---
-run suite ringbufs -w0 -d0.2 --period-ms 100
-[ "$RC" -eq 0 ] && [ -z "$(wide "$TMPD/out" table)" ]
-ok $? "suite ringbufs: no line over 120 columns" || diag "$(wide "$TMPD/out" table)"
+# --- a suite's table: rows within 120 columns, a table inside a row too; skipped steps ---
+run suite map-batch -w0 -d0.2 --max_entries 1000
+[ "$RC" -eq 0 ] && [ -z "$(wide "$TMPD/out" table)" ] && grep -q '^  op  *batch  *time \[ms\]' <<<"$OUT"
+ok $? "suite map-batch: no line over 120 columns, each row's table under it" || diag "$(wide "$TMPD/out" table)"
+grep -q '^Conditions: kernel .*; rows: -w 0 -d 0.2 ' <<<"$OUT"
+ok $? "the table closes with its conditions" || diag "$(tail -3 <<<"$OUT")"
 if ! "$BPFBENCH" probe | grep -q '^rb_overwrite *yes'; then
-	n=$(grep -c '^rb-prod nr_prod [0-9]* *SKIP: ' <<<"$OUT")
-	[ "$n" -ge 2 ] && [ "$(grep -c 'SKIP: as above$' <<<"$OUT")" -eq $((n - 1)) ]
-	ok $? "overwrite mode missing: each skipped step a row, the reason said once ($n rows)" ||
-		diag "$(grep SKIP <<<"$OUT")"
+	run -w0 -d0.2 --period-ms 100 -c1 --rb-overwrite --ringbuf-sz 4096 rb-custom --sweep producers=1,2,3
+	n=$(grep -c '^producers=[123] *SKIP: ' <<<"$OUT")
+	[ "$n" -eq 3 ] && [ "$(grep -c 'SKIP: as above$' <<<"$OUT")" -eq 2 ] &&
+		[ -z "$(wide "$TMPD/out" table)" ]
+	ok $? "overwrite mode missing: each skipped step a row, the reason said once" || diag "$OUT"
 else
 	pass "this kernel has overwrite mode: no step skipped"
 fi
-grep -q '^Conditions: kernel ' <<<"$OUT"
-ok $? "the table closes with its conditions"
 
 done_testing

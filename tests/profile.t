@@ -164,7 +164,7 @@ run profile --diff "$TMPD/A.folded" "$TMPD/bad.folded"
 ok $? "a line that is no folded stack is named (rc $RC)" || diag "$ERR"
 
 # --counters: software events always, hardware ones where a PMU answers (else one skip line).
-run -q -w0 -d1 --counters --json "$TMPD/k.json" bpf-loop
+run -w0 -d1 --counters --json "$TMPD/k.json" bpf-loop
 [ "$RC" -eq 0 ] && json_check "$TMPD/k.json" "
 r = d['runs'][0]; c = r['counters']
 ops = r['metrics']['throughput']['mean'] * 1e6 * r['measured_s']

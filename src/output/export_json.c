@@ -58,7 +58,7 @@ static void json_env(struct jsonw *w)
 	jsonw_kstr(w, "libbpf_version", ver);
 	jsonw_kstr(w, "date", c.date);
 	if (*c.vm)
-		jsonw_kstr(w, "vm", c.vm);
+		jsonw_kstr(w, "vm_info", c.vm);
 	sysenv_json(w);
 	jsonw_obj_close(w);
 }

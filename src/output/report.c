@@ -311,7 +311,7 @@ static void human_summary(FILE *out, const struct run_result *res)
 
 void report_summary(FILE *out, const struct run_result *res)
 {
-	if (!res->nr_metrics)
+	if (!res->nr_metrics || !res->nr_samples)	/* --verifier-stats: nothing measured */
 		return;
 	if (!res->spec.opts.quiet)
 		human_summary(out, res);

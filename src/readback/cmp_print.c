@@ -81,7 +81,12 @@ static void env_line(const char *key, const char *ov, const char *nv, int *count
 		return;
 	if (!(*count)++)
 		printf("Environment: the files differ in\n");
-	printf("  %-28s %s -> %s\n", key, ov ?: "(absent)", nv ?: "(absent)");
+	ov = ov ?: "(absent)";
+	nv = nv ?: "(absent)";
+	if (31 + strlen(ov) + 4 + strlen(nv) <= 120)
+		printf("  %-28s %s -> %s\n", key, ov, nv);
+	else	/* long values (a VM's description) one under the other, within 120 columns */
+		printf("  %-28s %.*s\n  %-28s -> %.*s\n", key, 89, ov, "", 86, nv);
 }
 
 /* First, what decides a figure and differs between the files (the date aside). */
