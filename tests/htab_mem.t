@@ -151,7 +151,7 @@ seed_capture() {	# seed_capture OUTPUT: the row the script would print
 		"$(sed -E 's/.* memory usage\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+MiB).*/\1/' <<<"$s")" \
 		"$(sed -E 's/.* peak memory usage\s+([0-9]+\.[0-9]+MiB).*/\1/' <<<"$s")"
 }
-row_shape='^per-prod-op: [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+k/s, avg mem: [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+MiB, peak mem: [0-9]+\.[0-9]+MiB$'
+row_shape='^per-prod-op: [0-9]+\.[0-9]+( ± [0-9]+\.[0-9]+)?k/s, avg mem: [0-9]+\.[0-9]+( ± [0-9]+\.[0-9]+)?MiB, peak mem: [0-9]+\.[0-9]+MiB$'
 
 # json_row FILE: the row the seed script prints, made from the JSON's figures of the first run
 json_row() {

@@ -424,16 +424,47 @@ static void print_row(struct table *t, const struct result_row *row)
 	fflush(t->out);
 }
 
+#define COND_GROUPS	4	/* distinct run conditions a Conditions line names; more: "and others" */
+
+/* "-w 0 -d 1 ..." of the rows, or "12 of -w 0 -d 1 ..., 3 of ..." where they differ. */
+static void rows_conditions(const struct result_row *rows, int n, char *buf, size_t len)
+{
+	char text[COND_GROUPS][200], one[200];
+	int count[COND_GROUPS] = { 0 }, groups = 0, other = 0, i, g;
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (!row_has_figures(&rows[i]))
+			continue;
+		conditions_of_run(&rows[i].res, one, sizeof(one));
+		for (g = 0; g < groups && strcmp(text[g], one); g++)
+			;
+		if (g == groups && groups == COND_GROUPS) {
+			other++;
+			continue;
+		}
+		if (g == groups)
+			snprintf(text[groups++], sizeof(text[0]), "%s", one);
+		count[g]++;
+	}
+	for (g = 0; g < groups && off < len; g++) {
+		if (groups == 1)
+			off += snprintf(buf + off, len - off, "%s", text[g]);
+		else
+			off += snprintf(buf + off, len - off, "%s%d of %s", g ? "; " : "", count[g], text[g]);
+	}
+	if (other && off < len)
+		snprintf(buf + off, len - off, "; %d others (see --json)", other);
+}
+
 /* Under the table: what it was measured on and how (the JSON has every row's). */
 static void print_conditions(struct table *t, const struct result_row *rows, int n)
 {
-	char text[800], run[200] = "";
+	char text[1200], run[900];
 	struct conditions c;
-	int i;
 
-	for (i = 0; i < n && !*run; i++)
-		if (row_has_figures(&rows[i]))
-			conditions_of_run(&rows[i].res, run, sizeof(run));
+	rows_conditions(rows, n, run, sizeof(run));
 	conditions_read(&c);
 	snprintf(text, sizeof(text), "kernel %s, %s, %d CPUs%s%s%s%s", c.kernel, c.cpu, c.cpus,
 		 *c.vm ? "; in a VM: " : "", c.vm, *run ? "; rows: " : "", run);

@@ -193,6 +193,18 @@ static void percent_line(struct text *t, const struct run_result *res)
 	put(t, "%.0f false hits of %.0f total operations. Percentage =  %2.2f %%", part, all, pct);
 }
 
+/*
+ * "mean ± sd" to d decimals; in our rows (w 0) the mean alone for one
+ * sample, where the kernel's line (w > 0) keeps its "± 0.00".
+ */
+static void put_spread(struct text *t, const struct stats *st, int w, int d)
+{
+	if (!w && st->n < 2)
+		put(t, "%.*lf", d, st->mean);
+	else
+		put(t, "%*.*lf ± %*.*lf", w, d, st->mean, w, d, spread(st));
+}
+
 /* htab-mem's three figures; w: the kernel's %7.2lf in its Summary, none in a row. */
 static void htab_mem_figures(struct text *t, const struct run_result *res, bool row, int w)
 {
@@ -203,10 +215,11 @@ static void htab_mem_figures(struct text *t, const struct run_result *res, bool 
 	op = op ?: &none;
 	mem = mem ?: &none;
 	peak = peak ?: &none;
-	put(t, "%s%*.2lf ± %*.2lfk/s%s%*.2lf ± %*.2lfMiB%s%*.2lfMiB",
-	    row ? "per-prod-op: " : "per-prod-op ", w, op->mean, w, spread(op),
-	    row ? ", avg mem: " : ", memory usage ", w, mem->mean, w, spread(mem),
-	    row ? ", peak mem: " : ", peak memory usage ", w, peak->max);
+	put(t, "%s", row ? "per-prod-op: " : "per-prod-op ");
+	put_spread(t, op, w, 2);
+	put(t, "k/s%s", row ? ", avg mem: " : ", memory usage ");
+	put_spread(t, mem, w, 2);
+	put(t, "MiB%s%*.2lfMiB", row ? ", peak mem: " : ", peak memory usage ", w, peak->max);
 }
 
 static void summary_text(struct text *t, const struct run_result *res)
@@ -281,12 +294,15 @@ static void hits_row(struct text *t, const struct run_result *res)
 	d = d ?: &none;
 	if (res->bench->report.row_total) {	/* summarize_total */
 		total_ops(res, res->bench->report.total, &tm, &tsd);
-		put(t, "total operations %.3lf ± %.3lfM/s (hits %.3lf, drops %.3lf M/s)", tm, tsd,
-		    h->mean, d->mean);
+		put(t, "total operations ");
+		put_spread(t, &(struct stats){ .n = h->n, .mean = tm, .stddev = tsd }, 0, 3);
+		put(t, "M/s (hits %.3lf, drops %.3lf M/s)", h->mean, d->mean);
 		return;
 	}
-	put(t, "%.3lf ± %.3lfM/s (drops %.3lf ± %.3lfM/s)", h->mean, spread(h), d->mean,
-	    spread(d));
+	put_spread(t, h, 0, 3);
+	put(t, "M/s (drops ");
+	put_spread(t, d, 0, 3);
+	put(t, "M/s)");
 }
 
 void summary_row(const struct run_result *res, char *buf, size_t len)
