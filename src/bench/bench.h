@@ -211,7 +211,7 @@ void hist_bpf_measure(struct hist_bpf *hb, struct bench_env *env, double *sample
 /* teardown()'s part, after the producers stopped: the histograms into env->res. */
 void hist_bpf_close(struct hist_bpf *hb, struct bench_env *env);
 
-/* ---- the skeleton sequence of a family (bench.c) ---- */
+/* ---- the skeleton sequence of a family (run/skel_seq.c) ---- */
 
 /* --latency's count of the ops the program timed in each sample (hist_bpf_measure()). */
 extern const struct metric_def bench_sampled_metric;

@@ -132,7 +132,7 @@ int store_bind_double(struct store *s, struct stmt *st, int i, double v)
 
 enum store_row store_step(struct store *s, struct stmt *st)
 {
-	enum store_row r = s->ops->step(st);
+	enum store_row r = s->ops->next_row(st);
 
 	if (r == STEP_ERROR)
 		failed(s, "query failed");

@@ -35,7 +35,7 @@ struct store_ops {
 	int (*bind_text)(struct stmt *st, int i, const char *v);	/* i from 1; NULL: SQL NULL */
 	int (*bind_int)(struct stmt *st, int i, int64_t v);
 	int (*bind_double)(struct stmt *st, int i, double v);	/* NAN: SQL NULL */
-	enum store_row (*step)(struct stmt *st);
+	enum store_row (*next_row)(struct stmt *st);
 	const char *(*col_text)(struct stmt *st, int i);	/* i from 0; NULL: SQL NULL */
 	double (*col_double)(struct stmt *st, int i);	/* NULL: NAN */
 	void (*reset)(struct stmt *st);	/* ready to bind and run again */

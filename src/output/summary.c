@@ -37,7 +37,7 @@ static void put(struct text *t, const char *fmt, ...)
 		t->off += (size_t)n;
 }
 
-static int nr_producers(const struct run_result *res)
+static int producers_of(const struct run_result *res)
 {
 	return res->spec.opts.producers > 0 ? (int)res->spec.opts.producers : 1;
 }
@@ -85,7 +85,7 @@ static void put_rate(struct text *t, const struct run_result *res, int i)
 	put(t, "%s %8.3lf ± %5.3lf %s", res_metric_id(res, i, id, sizeof(id)), st->mean,
 	    spread(st), kernel_unit(m->unit));
 	if (m->prod_unit)
-		put(t, " (%7.3lf%s/prod)", st->mean / nr_producers(res), kernel_unit(m->prod_unit));
+		put(t, " (%7.3lf%s/prod)", st->mean / producers_of(res), kernel_unit(m->prod_unit));
 }
 
 static void put_time(struct text *t, const struct run_result *res, int i)
@@ -172,7 +172,7 @@ static void hits_line(struct text *t, const struct run_result *res)
 	d = d ?: &none;
 	total_ops(res, res->bench->report.total, &tm, &tsd);
 	put(t, "hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, "
-	    "total operations %8.3lf ± %5.3lfM/s", h->mean, spread(h), h->mean / nr_producers(res),
+	    "total operations %8.3lf ± %5.3lfM/s", h->mean, spread(h), h->mean / producers_of(res),
 	    d->mean, spread(d), tm, tsd);
 }
 
