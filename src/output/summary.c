@@ -55,6 +55,15 @@ static const struct stats *stats_named(const struct run_result *res, const char 
 	return i < 0 ? NULL : &res->st[i];
 }
 
+/* The stats of a metric the shape names, zeros where the run has none. */
+static const struct stats *figures_of(const struct run_result *res, const char *name)
+{
+	static const struct stats none;
+	const struct stats *st = stats_named(res, name);
+
+	return st ? st : &none;
+}
+
 static double sum_named(const struct run_result *res, const char *name)
 {
 	int i, m = name ? res_metric(res, name) : -1;
@@ -164,12 +173,9 @@ static void total_ops(const struct run_result *res, const char *total, double *m
 
 static void hits_line(struct text *t, const struct run_result *res)
 {
-	const struct stats *h = stats_named(res, "hits"), *d = stats_named(res, "drops");
-	struct stats none = { 0 };
+	const struct stats *h = figures_of(res, "hits"), *d = figures_of(res, "drops");
 	double tm, tsd;
 
-	h = h ?: &none;
-	d = d ?: &none;
 	total_ops(res, res->bench->report.total, &tm, &tsd);
 	put(t, "hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, "
 	    "total operations %8.3lf ± %5.3lfM/s", h->mean, spread(h), h->mean / producers_of(res),
@@ -208,13 +214,9 @@ static void put_spread(struct text *t, const struct stats *st, int w, int d)
 /* htab-mem's three figures; w: the kernel's %7.2lf in its Summary, none in a row. */
 static void htab_mem_figures(struct text *t, const struct run_result *res, bool row, int w)
 {
-	const struct stats *op = stats_named(res, "per-prod-op"), *mem = stats_named(res, "memory");
-	const struct stats *peak = stats_named(res, "peak-memory");
-	struct stats none = { 0 };
+	const struct stats *op = figures_of(res, "per-prod-op"), *mem = figures_of(res, "memory");
+	const struct stats *peak = figures_of(res, "peak-memory");
 
-	op = op ?: &none;
-	mem = mem ?: &none;
-	peak = peak ?: &none;
 	put(t, "%s", row ? "per-prod-op: " : "per-prod-op ");
 	put_spread(t, op, w, 2);
 	put(t, "k/s%s", row ? ", avg mem: " : ", memory usage ");
@@ -286,12 +288,9 @@ static void ops_row(struct text *t, const struct run_result *res, bool times_onl
 
 static void hits_row(struct text *t, const struct run_result *res)
 {
-	const struct stats *h = stats_named(res, "hits"), *d = stats_named(res, "drops");
-	struct stats none = { 0 };
+	const struct stats *h = figures_of(res, "hits"), *d = figures_of(res, "drops");
 	double tm, tsd;
 
-	h = h ?: &none;
-	d = d ?: &none;
 	if (res->bench->report.row_total) {	/* summarize_total */
 		total_ops(res, res->bench->report.total, &tm, &tsd);
 		put(t, "total operations ");
