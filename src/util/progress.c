@@ -22,6 +22,15 @@ static char line[LINE_MAX_BYTES];
 static bool shown;		/* line is on the terminal */
 static bool hidden;		/* erased for a message, to be drawn again */
 
+bool stderr_is_tty(void)
+{
+	const char *v = getenv("BPFBENCH_STDERR_TTY");
+
+	if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
+		return *v == '1';
+	return isatty(STDERR_FILENO);
+}
+
 /* The terminal's width, else $COLUMNS, else 120. */
 static int columns(void)
 {

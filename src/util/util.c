@@ -491,15 +491,6 @@ int text_width(const char *s)
 	return w;
 }
 
-bool stderr_is_tty(void)
-{
-	const char *v = getenv("BPFBENCH_STDERR_TTY");
-
-	if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
-		return *v == '1';
-	return isatty(STDERR_FILENO);
-}
-
 int utf8_width(const char *s)
 {
 	int n = 0;
