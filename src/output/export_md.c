@@ -321,6 +321,50 @@ static bool same_conditions(const struct result_row *rows, int n, const char *wa
 	return true;
 }
 
+/* Whether every row that ran has option o's value text (the first row's). */
+static bool shared_by_all(const struct result_row *rows, int n, const struct run_opt_value *o)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct run_result *r = &rows[i].res;
+
+		if (!row_has_figures(&rows[i]))
+			continue;
+		for (k = 0; k < r->nr_opts; k++)
+			if (!strcmp(r->opts[k].def->name, o->def->name))
+				break;
+		if (k == r->nr_opts || strcmp(r->opts[k].text, o->text))
+			return false;
+	}
+	return true;
+}
+
+/* The benchmark options every row has alike, away from their defaults: a suite's fixed ones. */
+static void shared_options(const struct result_row *rows, int n, const struct run_result *r,
+			   char *buf, size_t len)
+{
+	const struct opt_def *bo = r->bench->opts;
+	size_t off = 0;
+	int k, nb = 0;
+
+	buf[0] = 0;
+	while (bo && bo[nb].name)
+		nb++;
+	for (k = 0; k < r->nr_opts && off < len; k++) {
+		const struct run_opt_value *o = &r->opts[k];
+
+		if (!bo || o->def < bo || o->def >= bo + nb || !*o->text || !strcmp(o->text, "false"))
+			continue;
+		if (o->def->def ? !strcmp(o->def->def, o->text) : !strcmp(o->text, "0"))
+			continue;
+		if (shared_by_all(rows, n, o))
+			off += snprintf(buf + off, len - off, "%s--%s%s%s", off ? " " : "", o->def->name,
+					o->def->type == OPT_FLAG ? "" : " ",
+					o->def->type == OPT_FLAG ? "" : o->text);
+	}
+}
+
 /* The conditions, a list item each, none wider than MD_COLS. */
 static void md_conditions(FILE *f, const struct result_row *rows, int n)
 {
@@ -341,6 +385,9 @@ static void md_conditions(FILE *f, const struct result_row *rows, int n)
 		snprintf(text, sizeof(text), "%s%s", run, same_conditions(rows, n, run) ? "" :
 			 " (the first row's; the rows differ: see the JSON)");
 		report_wrapped(f, "- runs: ", text);
+		shared_options(rows, n, r, text, sizeof(text));
+		if (*text)
+			report_wrapped(f, "- every row: ", text);
 	}
 	fputs("- figures: mean ± sample standard deviation in the unit of their column; the mean "
 	      "alone for one sample\n  or an exact count\n\n", f);
