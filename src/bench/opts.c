@@ -360,6 +360,20 @@ static void help_text(const char *left, const char *text)
 			col = printf("\n%*s", HELP_INDENT, "") - 1;
 			fresh = true;
 		}
+		/* a choice list longer than a line breaks after a '|' */
+		while (col + word > HELP_COLS && memchr(text, '|', word)) {
+			int cut = HELP_COLS - col;
+
+			while (cut > 0 && text[cut - 1] != '|')
+				cut--;
+			if (!cut)
+				break;
+			printf("%s%.*s\n%*s", fresh ? "" : " ", cut, text, HELP_INDENT, "");
+			col = HELP_INDENT;
+			fresh = true;
+			text += cut;
+			word -= cut;
+		}
 		col += printf("%s%.*s", fresh ? "" : " ", word, text);
 		fresh = false;
 		text += word;

@@ -239,10 +239,14 @@ static void summary_text(struct text *t, const struct run_result *res)
 	case REPORT_HTAB_MEM:
 		htab_mem_figures(t, res, false, 7);
 		break;
-	case REPORT_TABLE:
+	case REPORT_TABLE:	/* the options away from their defaults, within the line's 120 columns */
 		put(t, "%s", res->bench->name);
-		summary_options(t->buf + t->off, t->len - t->off, res, true);
-		t->off += strlen(t->buf + t->off);
+		summary_options(t->buf + t->off, t->len - t->off, res, false);
+		if (!t->buf[t->off])
+			put(t, " (its defaults)");
+		if (utf8_width(t->buf) > 120 - 9)
+			snprintf(t->buf + 120 - 9 - 4, 5, " ...");
+		t->off = strlen(t->buf);
 		break;
 	default:
 		ops_line(t, res);
