@@ -75,6 +75,22 @@ static bool env_always_differs(const char *key)
 	return !strcmp(key, "date");
 }
 
+/* lead and a value from column 31, its overflow on lines of its own under it. */
+static void env_value(const char *lead, const char *v)
+{
+	int room = 120 - 31 - (int)strlen(lead), n;
+
+	printf("%s", lead);
+	for (;;) {
+		n = (int)strlen(v) <= room ? (int)strlen(v) : room;
+		printf("%.*s\n", n, v);
+		v += n;
+		if (!*v)
+			return;
+		printf("%*s", 31 + (int)strlen(lead), "");
+	}
+}
+
 static void env_line(const char *key, const char *ov, const char *nv, int *count)
 {
 	if (env_always_differs(key) || (ov && nv && !strcmp(ov, nv)))
@@ -83,10 +99,15 @@ static void env_line(const char *key, const char *ov, const char *nv, int *count
 		printf("Environment: the files differ in\n");
 	ov = ov ?: "(absent)";
 	nv = nv ?: "(absent)";
-	if (31 + strlen(ov) + 4 + strlen(nv) <= 120)
+	if (31 + strlen(ov) + 4 + strlen(nv) <= 120) {
 		printf("  %-28s %s -> %s\n", key, ov, nv);
-	else	/* long values (a VM's description) one under the other, within 120 columns */
-		printf("  %-28s %.*s\n  %-28s -> %.*s\n", key, 89, ov, "", 86, nv);
+		return;
+	}
+	/* long values (a VM's description) one under the other, each within 120 columns */
+	printf("  %-28s ", key);
+	env_value("", ov);
+	printf("  %-28s ", "");
+	env_value("-> ", nv);
 }
 
 /* First, what decides a figure and differs between the files (the date aside). */
