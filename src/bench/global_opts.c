@@ -66,7 +66,7 @@ const struct opt_def global_opts[] = {
 	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,
 	  "libbpf and verifier detail on stderr" },
 	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, 0, 0, NULL, NULL,
-	  "no per-period lines, only the summary" },
+	  "the Summary line alone (the kernel bench's shape; a table shape: its table too)" },
 	{ "list", 'l', OPT_FLAG, G(list), NULL, 0, 0, NULL, NULL,
 	  "list benchmarks" },
 	{ "help", 'h', OPT_FLAG, G(help), NULL, 0, 0, NULL, NULL,
