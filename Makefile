@@ -276,7 +276,7 @@ SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t \
 		   tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
 		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
 		   tests/busy.t tests/includes.t tests/memcheck.t tests/make_run.t tests/vm.t tests/vm_boot.t \
-		   tests/mail.t tests/ab_progress.t \
+		   tests/mail.t tests/ab_progress.t tests/plot.t \
 		   tests/vm_kernel.t tests/vm_kernel_config.t \
 		   tests/noise.t tests/testrun.t tests/verdicts.t $(wildcard tests/kernel_*.t)
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
