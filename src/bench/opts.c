@@ -348,38 +348,10 @@ bool opts_is_default(const struct opt_def *o, const char *text)
 #define HELP_COLS	120	/* --help's widest line */
 #define HELP_INDENT	35	/* where an option's text starts */
 
-/* "  LEFT  text", the text broken at blanks into lines of HELP_COLS under its first word. */
+/* "  LEFT  text", the text broken into lines of HELP_COLS under its first word. */
 static void help_text(const char *left, const char *text)
 {
-	int col = printf("  %-32s ", left), word;
-	bool fresh = true;
-
-	while (*text) {
-		word = (int)strcspn(text, " ");
-		if (!fresh && col + 1 + word > HELP_COLS) {
-			col = printf("\n%*s", HELP_INDENT, "") - 1;
-			fresh = true;
-		}
-		/* a choice list longer than a line breaks after a '|' */
-		while (col + word > HELP_COLS && memchr(text, '|', word)) {
-			int cut = HELP_COLS - col;
-
-			while (cut > 0 && text[cut - 1] != '|')
-				cut--;
-			if (!cut)
-				break;
-			printf("%s%.*s\n%*s", fresh ? "" : " ", cut, text, HELP_INDENT, "");
-			col = HELP_INDENT;
-			fresh = true;
-			text += cut;
-			word -= cut;
-		}
-		col += printf("%s%.*s", fresh ? "" : " ", word, text);
-		fresh = false;
-		text += word;
-		text += strspn(text, " ");
-	}
-	printf("\n");
+	wrap_words(stdout, printf("  %-32s ", left), HELP_INDENT, HELP_COLS, "|", text);
 }
 
 static void help_line(const struct opt_def *o)

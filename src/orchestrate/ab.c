@@ -436,16 +436,6 @@ static int write_side(const char *path, struct run_result *r)
 	return export_json_file(path, &r, 1);
 }
 
-static bool has_note(const struct run_result *r, const char *text)
-{
-	int i;
-
-	for (i = 0; i < r->nr_notes; i++)
-		if (!strcmp(r->notes[i], text))
-			return true;
-	return false;
-}
-
 /* What the benchmarks said of how they measured: once for all the pairs, once if A and B agree. */
 static void notes(FILE *f, const struct ab_args *a)
 {
@@ -454,12 +444,12 @@ static void notes(FILE *f, const struct ab_args *a)
 	int i;
 
 	for (i = 0; i < ra->nr_notes; i++) {
-		snprintf(lead, sizeof(lead), "Note (%s): ", has_note(rb, ra->notes[i]) ? "both" :
+		snprintf(lead, sizeof(lead), "Note (%s): ", res_has_note(rb, ra->notes[i]) ? "both" :
 			 a->name[0]);
 		report_wrapped(f, lead, ra->notes[i]);
 	}
 	for (i = 0; i < rb->nr_notes; i++) {
-		if (has_note(ra, rb->notes[i]))
+		if (res_has_note(ra, rb->notes[i]))
 			continue;
 		snprintf(lead, sizeof(lead), "Note (%s): ", a->name[1]);
 		report_wrapped(f, lead, rb->notes[i]);

@@ -363,31 +363,19 @@ struct table {
  */
 static void print_wrapped(struct table *t, const char *label, const char *text)
 {
-	int col = fprintf(t->out, "%-*s ", t->width, label), word;
-	bool fresh = true;
+	int col = fprintf(t->out, "%-*s ", t->width, label);
+	const char *nl = strchr(text, '\n');
+	char *first;
 
-	if (!strchr(text, '\n') && col + utf8_width(text) <= TABLE_COLS) {
+	if (!nl && col + utf8_width(text) <= TABLE_COLS) {
 		fprintf(t->out, "%s\n", text);	/* fits: as it is, its spacing kept */
 		return;
 	}
-	while (*text) {
-		if (*text == '\n') {
-			word = (int)strcspn(++text, "\n");	/* a table's line, as it is */
-			col = fprintf(t->out, "\n%.*s", word, text) - 1;
-			text += word;
-			continue;
-		}
-		word = (int)strcspn(text, " \n");
-		if (!fresh && col + 1 + word > TABLE_COLS) {
-			col = fprintf(t->out, "\n%*s", t->width + 1, "") - 1;
-			fresh = true;
-		}
-		col += fprintf(t->out, "%s%.*s", fresh ? "" : " ", word, text);
-		fresh = false;
-		text += word;
-		text += strspn(text, " ");
-	}
-	fputc('\n', t->out);
+	first = nl ? strndup(text, nl - text) : NULL;
+	wrap_words(t->out, col, t->width + 1, TABLE_COLS, NULL, first ? first : text);
+	if (nl)	/* a table's lines, as they are */
+		fprintf(t->out, "%s\n", nl + 1);
+	free(first);
 }
 
 static void print_header(FILE *out, const char *header)
@@ -424,47 +412,13 @@ static void print_row(struct table *t, const struct result_row *row)
 	fflush(t->out);
 }
 
-#define COND_GROUPS	4	/* distinct run conditions a Conditions line names; more: "and others" */
-
-/* "-w 0 -d 1 ..." of the rows, or "12 of -w 0 -d 1 ..., 3 of ..." where they differ. */
-static void rows_conditions(const struct result_row *rows, int n, char *buf, size_t len)
-{
-	char text[COND_GROUPS][200], one[200];
-	int count[COND_GROUPS] = { 0 }, groups = 0, other = 0, i, g;
-	size_t off = 0;
-
-	buf[0] = 0;
-	for (i = 0; i < n; i++) {
-		if (!row_has_figures(&rows[i]))
-			continue;
-		conditions_of_run(&rows[i].res, one, sizeof(one));
-		for (g = 0; g < groups && strcmp(text[g], one); g++)
-			;
-		if (g == groups && groups == COND_GROUPS) {
-			other++;
-			continue;
-		}
-		if (g == groups)
-			snprintf(text[groups++], sizeof(text[0]), "%s", one);
-		count[g]++;
-	}
-	for (g = 0; g < groups && off < len; g++) {
-		if (groups == 1)
-			off += snprintf(buf + off, len - off, "%s", text[g]);
-		else
-			off += snprintf(buf + off, len - off, "%s%d of %s", g ? "; " : "", count[g], text[g]);
-	}
-	if (other && off < len)
-		snprintf(buf + off, len - off, "; %d others (see --json)", other);
-}
-
 /* Under the table: what it was measured on and how (the JSON has every row's). */
 static void print_conditions(struct table *t, const struct result_row *rows, int n)
 {
-	char text[1200], run[900];
+	char text[1600], run[900];
 	struct conditions c;
 
-	rows_conditions(rows, n, run, sizeof(run));
+	conditions_of_rows(rows, n, run, sizeof(run));
 	conditions_read(&c);
 	snprintf(text, sizeof(text), "kernel %s, %s, %d CPUs%s%s%s%s", c.kernel, c.cpu, c.cpus,
 		 *c.vm ? "; in a VM: " : "", c.vm, *run ? "; rows: " : "", run);

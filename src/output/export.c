@@ -383,3 +383,37 @@ int export_run(const struct export_paths *p, struct run_result *res)
 	free(row);
 	return ret;
 }
+
+#define COND_GROUPS	4	/* distinct run conditions a Conditions line names; more: "and others" */
+
+int conditions_of_rows(const struct result_row *rows, int n, char *buf, size_t len)
+{
+	char text[COND_GROUPS][200], one[200];
+	int count[COND_GROUPS] = { 0 }, groups = 0, other = 0, i, g;
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (!row_has_figures(&rows[i]))
+			continue;
+		conditions_of_run(&rows[i].res, one, sizeof(one));
+		for (g = 0; g < groups && strcmp(text[g], one); g++)
+			;
+		if (g == groups && groups == COND_GROUPS) {
+			other++;
+			continue;
+		}
+		if (g == groups)
+			snprintf(text[groups++], sizeof(text[0]), "%s", one);
+		count[g]++;
+	}
+	for (g = 0; g < groups && off < len; g++) {
+		if (groups == 1)
+			off += snprintf(buf + off, len - off, "%s", text[g]);
+		else
+			off += snprintf(buf + off, len - off, "%s%d of %s", g ? "; " : "", count[g], text[g]);
+	}
+	if (other && off < len)
+		snprintf(buf + off, len - off, "; %d others (see --json)", other);
+	return groups + !!other;
+}

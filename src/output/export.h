@@ -50,4 +50,11 @@ int export_json_file(const char *path, struct run_result *const *runs, int n);
 /* One run of `bpfbench BENCH`, to whichever exports were asked for; 0 or 1. */
 int export_run(const struct export_paths *p, struct run_result *res);
 
+/*
+ * The run conditions of the rows that ran: "-w 0 -d 1 ..." where they
+ * agree, else "12 of -w 0 -d 1 ...; 3 of ..." (four sets at most, then a
+ * count).  Returns how many sets there are (0: no row ran).
+ */
+int conditions_of_rows(const struct result_row *rows, int n, char *buf, size_t len);
+
 #endif

@@ -16,6 +16,7 @@
 #include "mkey.h"
 #include "figure.h"
 #include "report.h"
+#include "summary.h"
 #include "util.h"
 
 #define MD_MAX_COLS	16	/* more metrics than this stay in JSON and CSV, said under the table */
@@ -306,63 +307,29 @@ static const struct run_result *first_run(const struct result_row *rows, int n)
 	return NULL;
 }
 
-static bool same_conditions(const struct result_row *rows, int n, const char *want)
-{
-	char text[200];
-	int i;
+struct md_rows {
+	const struct result_row *rows;
+	int n;
+};
 
-	for (i = 0; i < n; i++) {
-		if (!row_has_figures(&rows[i]))
-			continue;
-		conditions_of_run(&rows[i].res, text, sizeof(text));
-		if (strcmp(text, want))
-			return false;
-	}
-	return true;
-}
-
-/* Whether every row that ran has option o's value text (the first row's). */
-static bool shared_by_all(const struct result_row *rows, int n, const struct run_opt_value *o)
+/* Whether every row that ran has option v's value text. */
+static bool shared_by_all(const struct run_opt_value *v, const void *ctx)
 {
+	const struct md_rows *mr = ctx;
 	int i, k;
 
-	for (i = 0; i < n; i++) {
-		const struct run_result *r = &rows[i].res;
+	for (i = 0; i < mr->n; i++) {
+		const struct run_result *r = &mr->rows[i].res;
 
-		if (!row_has_figures(&rows[i]))
+		if (!row_has_figures(&mr->rows[i]))
 			continue;
 		for (k = 0; k < r->nr_opts; k++)
-			if (!strcmp(r->opts[k].def->name, o->def->name))
+			if (!strcmp(r->opts[k].def->name, v->def->name))
 				break;
-		if (k == r->nr_opts || strcmp(r->opts[k].text, o->text))
+		if (k == r->nr_opts || strcmp(r->opts[k].text, v->text))
 			return false;
 	}
 	return true;
-}
-
-/* The benchmark options every row has alike, away from their defaults: a suite's fixed ones. */
-static void shared_options(const struct result_row *rows, int n, const struct run_result *r,
-			   char *buf, size_t len)
-{
-	const struct opt_def *bo = r->bench->opts;
-	size_t off = 0;
-	int k, nb = 0;
-
-	buf[0] = 0;
-	while (bo && bo[nb].name)
-		nb++;
-	for (k = 0; k < r->nr_opts && off < len; k++) {
-		const struct run_opt_value *o = &r->opts[k];
-
-		if (!bo || o->def < bo || o->def >= bo + nb || !*o->text || !strcmp(o->text, "false"))
-			continue;
-		if (o->def->def ? !strcmp(o->def->def, o->text) : !strcmp(o->text, "0"))
-			continue;
-		if (shared_by_all(rows, n, o))
-			off += snprintf(buf + off, len - off, "%s--%s%s%s", off ? " " : "", o->def->name,
-					o->def->type == OPT_FLAG ? "" : " ",
-					o->def->type == OPT_FLAG ? "" : o->text);
-	}
 }
 
 /* The conditions, a list item each, none wider than MD_COLS. */
@@ -381,11 +348,15 @@ static void md_conditions(FILE *f, const struct result_row *rows, int n)
 	if (*c.vm)
 		report_wrapped(f, "- in a VM: ", c.vm);
 	if (r) {
+		bool differ = conditions_of_rows(rows, n, text, sizeof(text)) > 1;
+
 		conditions_of_run(r, run, sizeof(run));
-		snprintf(text, sizeof(text), "%s%s", run, same_conditions(rows, n, run) ? "" :
-			 " (the first row's; the rows differ: see the JSON)");
+		snprintf(text, sizeof(text), "%s%s", run, differ ? " (the first row's; the rows differ: "
+			 "see the JSON)" : "");
 		report_wrapped(f, "- runs: ", text);
-		shared_options(rows, n, r, text, sizeof(text));
+		/* the benchmark options every row has alike, away from their defaults: a suite's fixed ones */
+		summary_options(text, sizeof(text), r, false, shared_by_all,
+				&(struct md_rows){ rows, n });
 		if (*text)
 			report_wrapped(f, "- every row: ", text);
 	}

@@ -26,21 +26,7 @@ FILE *report_out(const struct run_opts *o)
 
 void report_wrapped(FILE *out, const char *lead, const char *text)
 {
-	int col = fprintf(out, "%s", lead), word;
-	bool fresh = true;	/* no word on this line yet */
-
-	while (*text) {
-		word = strcspn(text, " ");
-		if (!fresh && col + 1 + word > REPORT_COLS) {
-			col = fprintf(out, "\n  ");
-			fresh = true;
-		}
-		col += fprintf(out, "%s%.*s", fresh ? "" : " ", word, text);
-		fresh = false;
-		text += word;
-		text += strspn(text, " ");
-	}
-	fputc('\n', out);
+	wrap_words(out, fprintf(out, "%s", lead), 2, REPORT_COLS, NULL, text);
 }
 
 static void human_setup(const struct bench_env *env)

@@ -241,7 +241,7 @@ static void summary_text(struct text *t, const struct run_result *res)
 		break;
 	case REPORT_TABLE:	/* the options away from their defaults, within the line's 120 columns */
 		put(t, "%s", res->bench->name);
-		summary_options(t->buf + t->off, t->len - t->off, res, false);
+		summary_options(t->buf + t->off, t->len - t->off, res, false, NULL, NULL);
 		if (!t->buf[t->off])
 			put(t, " (its defaults)");
 		if (utf8_width(t->buf) > 120 - 9)

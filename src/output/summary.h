@@ -19,7 +19,11 @@ void summary_row(const struct run_result *res, char *buf, size_t len);
 void table_write(FILE *out, const struct run_result *res, const char *indent);
 /* A suite row of a table: the options, then the table indented on the lines after. */
 void table_row(char *buf, size_t len, const struct run_result *res);
-/* " --opt value ..." of the benchmark's options that differ from their defaults (all: every one). */
-void summary_options(char *buf, size_t len, const struct run_result *res, bool all);
+/*
+ * " --opt value ..." of the benchmark's options that are set (all) or
+ * away from their defaults, those keep (NULL: any) takes of them.
+ */
+void summary_options(char *buf, size_t len, const struct run_result *res, bool all,
+		     bool (*keep)(const struct run_opt_value *v, const void *ctx), const void *ctx);
 
 #endif

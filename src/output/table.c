@@ -190,7 +190,7 @@ void table_row(char *buf, size_t len, const struct run_result *res)
 	FILE *mem;
 
 	buf[0] = 0;
-	summary_options(buf, len, res, false);
+	summary_options(buf, len, res, false, NULL, NULL);
 	mem = open_memstream(&text, &size);
 	if (!mem)
 		return;
@@ -206,8 +206,8 @@ void table_row(char *buf, size_t len, const struct run_result *res)
 	free(text);
 }
 
-/* " --opt value ..." of the benchmark's options that differ from their defaults (all: every one). */
-void summary_options(char *buf, size_t len, const struct run_result *res, bool all)
+void summary_options(char *buf, size_t len, const struct run_result *res, bool all,
+		     bool (*keep)(const struct run_opt_value *v, const void *ctx), const void *ctx)
 {
 	const struct opt_def *bo = res->bench->opts;
 	size_t off = 0;
@@ -224,6 +224,8 @@ void summary_options(char *buf, size_t len, const struct run_result *res, bool a
 		if (!strcmp(v->text, "false") || !*v->text)
 			continue;
 		if (!all && (v->def->def ? !strcmp(v->def->def, v->text) : !strcmp(v->text, "0")))
+			continue;
+		if (keep && !keep(v, ctx))
 			continue;
 		if (v->def->type == OPT_FLAG)
 			off += snprintf(buf + off, len - off, " --%s", v->def->name);

@@ -269,13 +269,20 @@ void res_add_total(struct run_result *res, const char *name, uint64_t value, boo
 	t->value = hex ? value : t->value + value;
 }
 
-void res_add_note(struct run_result *res, const char *text)
+bool res_has_note(const struct run_result *res, const char *text)
 {
 	int i;
 
 	for (i = 0; i < res->nr_notes; i++)
 		if (!strcmp(res->notes[i], text))
-			return;
+			return true;
+	return false;
+}
+
+void res_add_note(struct run_result *res, const char *text)
+{
+	if (res_has_note(res, text))
+		return;
 	if (res->nr_notes < RUN_MAX_NOTES)
 		res->notes[res->nr_notes++] = xstrdup(text);
 }

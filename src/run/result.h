@@ -180,6 +180,8 @@ int res_add_metric(struct run_result *res, const struct metric_def *def, const c
 
 /* A total of this name gets value added (hex: replaced); a 17th name is dropped. */
 void res_add_total(struct run_result *res, const char *name, uint64_t value, bool hex);
+/* Whether the run has this note. */
+bool res_has_note(const struct run_result *res, const char *text);
 /* A note, unless the run has it already (a repetition says it again); a ninth is dropped. */
 void res_add_note(struct run_result *res, const char *text);
 

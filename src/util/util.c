@@ -499,3 +499,41 @@ int utf8_width(const char *s)
 		n += ((unsigned char)*s & 0xc0) != 0x80;
 	return n;
 }
+
+/* The longest head of a word (len) that ends after a cut character and fits room, or 0. */
+static int cut_point(const char *word, int len, int room, const char *cut)
+{
+	int n = len < room ? len : room;
+
+	while (n > 0 && !strchr(cut, word[n - 1]))
+		n--;
+	return n;
+}
+
+void wrap_words(FILE *out, int col, int indent, int cols, const char *cut, const char *text)
+{
+	bool fresh = true;	/* no word on this line yet */
+	int word, head;
+
+	text += strspn(text, " ");
+	while (*text) {
+		word = (int)strcspn(text, " ");
+		if (!fresh && col + 1 + word > cols) {
+			col = fprintf(out, "\n%*s", indent, "") - 1;
+			fresh = true;
+		}
+		while (cut && col + (fresh ? 0 : 1) + word > cols &&
+		       (head = cut_point(text, word, cols - col - (fresh ? 0 : 1), cut)) > 0) {
+			fprintf(out, "%s%.*s\n%*s", fresh ? "" : " ", head, text, indent, "");
+			col = indent;
+			fresh = true;
+			text += head;
+			word -= head;
+		}
+		col += fprintf(out, "%s%.*s", fresh ? "" : " ", word, text);
+		fresh = false;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}

@@ -85,6 +85,13 @@ bool thread_woken(void);
 void *xcalloc(size_t n, size_t size);
 /* A copy of s (NULL: of ""), or the process dies. */
 char *xstrdup(const char *s);
+/*
+ * text on out from column col, its words (at blanks) on lines of at most
+ * cols, each later line starting with indent blanks; cut (NULL: none)
+ * names characters after which a word longer than a line may break too
+ * (a choice list's '|').  Ends the last line.
+ */
+void wrap_words(FILE *out, int col, int indent, int cols, const char *cut, const char *text);
 /* Columns a UTF-8 text takes on a terminal: its code points (our texts have no wide ones). */
 int utf8_width(const char *s);
 /* Room for element n of an array of *cap (doubling from first): p, moved as realloc() moves it. */
