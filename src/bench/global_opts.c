@@ -48,6 +48,12 @@ const struct opt_def global_opts[] = {
 	  "upper bound of a --precision run's measured time" },
 	{ "runs", 'r', OPT_UINT, G(runs), "1", 1, 1000, NULL, "N",
 	  "repeat the whole run N times, each with a fresh setup (new maps, programs, hash seeds)" },
+	{ "speed-ref", 0, OPT_FLAG, G(speed_ref), NULL, 0, 0, NULL, NULL,
+	  "after each sample, time a fixed work (a user-space loop, an empty BPF program) on the "
+	  "CPUs the threads ran on: the JSON's ref_*_ns per sample (doc/variance.md)" },
+	{ "normalize", 0, OPT_FLAG, G(normalize), NULL, 0, 0, NULL, NULL,
+	  "beside the first metric, NAME-normalized: the figure per whole CPU the producers had "
+	  "(their on-CPU share in each sample); the Summary stays the kernel bench's" },
 	{ "kernel-stats", 0, OPT_FLAG, G(kernel_stats), NULL, 0, 0, NULL, NULL,
 	  "the kernel's run count and time inside the program (BPF_ENABLE_STATS), beside ours" },
 	{ "counters", 0, OPT_FLAG, G(counters), NULL, 0, 0, NULL, NULL,

@@ -41,6 +41,8 @@ struct run_opts {
 	const char *precision_text;	/* --precision PCT, as typed */
 	uint64_t max_duration_ms;	/* bound of a --precision run */
 	uint64_t runs;		/* -r: whole runs, each with a fresh setup */
+	bool normalize;		/* --normalize: NAME-normalized beside the first metric (normalize.h) */
+	bool speed_ref;		/* --speed-ref: a speed reference after every sample (speedref.h) */
 	bool kernel_stats;	/* --kernel-stats: the kernel's run_cnt/run_time_ns of the program */
 	bool verifier_stats;	/* --verifier-stats: load, print the verifier's counts, measure nothing */
 	bool counters;		/* --counters: per-op counts of perf events over the measured phase */

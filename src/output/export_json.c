@@ -191,6 +191,41 @@ static void json_noise(struct jsonw *w, const struct noise_sample *ns)
 	jsonw_kbool(w, "noisy", ns->noisy);
 }
 
+/* Where the threads ran in the sample's period, and --speed-ref's times after it. */
+static void json_placement(struct jsonw *w, const struct noise_sample *ns)
+{
+	int i;
+
+	if (ns->nr_threads) {
+		jsonw_key(w, "cpus");
+		jsonw_arr_open(w);
+		for (i = 0; i < ns->nr_threads; i++)
+			if (ns->cpu[i] >= 0)
+				jsonw_i64(w, ns->cpu[i]);
+			else
+				jsonw_null(w);
+		jsonw_arr_close(w);
+		jsonw_key(w, "migrations");
+		jsonw_arr_open(w);
+		for (i = 0; i < ns->nr_threads; i++)
+			jsonw_i64(w, ns->migrations[i]);
+		jsonw_arr_close(w);
+		jsonw_key(w, "oncpu");
+		jsonw_arr_open(w);
+		for (i = 0; i < ns->nr_threads; i++)
+			if (ns->oncpu[i] >= 0)
+				jsonw_double(w, round(ns->oncpu[i] * 1e4) / 1e4);
+			else
+				jsonw_null(w);
+		jsonw_arr_close(w);
+		jsonw_kbool(w, "moved", ns->moved);
+	}
+	if (ns->ref_user_ns >= 0)
+		jsonw_kdouble(w, "ref_user_ns", ns->ref_user_ns);
+	if (ns->ref_bpf_ns >= 0)
+		jsonw_kdouble(w, "ref_bpf_ns", ns->ref_bpf_ns);
+}
+
 static void json_kstats(struct jsonw *w, const struct kstats *k)
 {
 	jsonw_key(w, "kernel_stats");
@@ -225,6 +260,7 @@ static void json_samples(struct jsonw *w, const struct run_result *r)
 		if (r->nr_repeats > 1)
 			jsonw_ki64(w, "repeat", r->sample_repeat[i]);
 		json_noise(w, &r->noise[i]);
+		json_placement(w, &r->noise[i]);
 		for (m = 0; m < r->nr_metrics; m++)
 			jsonw_kdouble(w, res_metric_id(r, m, id, sizeof(id)), res_sample(r, i)[m]);
 		jsonw_obj_close(w);

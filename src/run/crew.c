@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "crew.h"
 #include "util.h"
 
@@ -49,6 +50,7 @@ static void *worker_main(void *arg)
 	const struct bench *b = env->bench;
 	int err = 0;
 
+	w->tid = gettid();
 	if (w->cpu >= 0) {
 		err = pin_thread_to_cpu(w->cpu);
 		if (err)
@@ -159,6 +161,16 @@ static void gate_open(struct crew *c)
 	c->open = true;
 	pthread_cond_broadcast(&c->go);
 	pthread_mutex_unlock(&c->lock);
+}
+
+int crew_tids(const struct crew *c, pid_t *tids, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->n && n < max; i++)
+		if (c->w[i].started)
+			tids[n++] = c->w[i].tid;
+	return n;
 }
 
 void crew_go(struct crew *c)

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "bench.h"
 
 struct crew;
@@ -21,6 +22,7 @@ struct worker {
 	struct crew *crew;
 	int idx;
 	int cpu;		/* -1: not pinned */
+	pid_t tid;		/* set before it reaches the gate: where it runs is read by tid */
 	bool consumer;
 	bool started;
 	pthread_t thread;
@@ -46,6 +48,8 @@ void crew_init(struct crew *c, struct bench_env *env, int n);
  * already stopped and joined.
  */
 int crew_start(struct crew *c);
+/* The started threads' ids, into tids (at most max): their count. */
+int crew_tids(const struct crew *c, pid_t *tids, int max);
 /* Opens the gate: the threads run from now on. */
 void crew_go(struct crew *c);
 /* Stops, wakes (out of a long test run) and joins every started thread; idempotent. */

@@ -57,6 +57,9 @@ void noise_next(struct noise_mon *m, struct noise_sample *out)
 	uint64_t t = now_ns();
 
 	out->steal_pct = out->pressure_pct = -1;
+	out->ref_user_ns = out->ref_bpf_ns = -1;
+	out->nr_threads = 0;
+	out->moved = false;
 	if (m->have_stat && read_stat(&steal, &total) && total > m->total)
 		out->steal_pct = 100.0 * (steal - m->steal) / (total - m->total);
 	if (m->have_psi && read_psi(&psi) && t > m->t_ns)

@@ -23,10 +23,21 @@
 /* A shift of the noisy samples from the quiet ones smaller than this is not reported. */
 #define NOISE_SHIFT_PCT		2.0
 
+/* Threads whose placement a sample records (placement.h): the first of the run's. */
+#define PLACE_MAX_THREADS	16
+
 struct noise_sample {
 	float steal_pct;	/* < 0: not known */
 	float pressure_pct;	/* < 0: not known (no PSI) */
 	bool noisy;
+	/* where the run's threads ran in the period (placement.h) */
+	bool moved;		/* a thread migrated or changed CPU */
+	uint8_t nr_threads;	/* 0: not recorded */
+	int16_t cpu[PLACE_MAX_THREADS];		/* the CPU each last ran on, -1: not known */
+	uint16_t migrations[PLACE_MAX_THREADS];	/* in the period */
+	float oncpu[PLACE_MAX_THREADS];		/* share of the period each ran on a CPU, < 0: not known */
+	/* --speed-ref: the reference work's time on those CPUs after the period (speedref.h) */
+	float ref_user_ns, ref_bpf_ns;	/* < 0: not measured */
 };
 
 struct noise_mon {

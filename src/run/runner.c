@@ -20,10 +20,13 @@
 #include "crew.h"
 #include "hist.h"
 #include "noise.h"
+#include "normalize.h"
+#include "placement.h"
 #include "probe.h"
 #include "profile.h"
 #include "result.h"
 #include "runner.h"
+#include "speedref.h"
 #include "util.h"
 
 /* Sleeps until an absolute time; false if a signal or a thread failure cut it short. */
@@ -97,11 +100,37 @@ static void observe_iter(struct bench_env *env, int iter, int64_t drift_ns, cons
 		env->obs->iter(env, iter, drift_ns, vals);
 }
 
-/* What watches the measured phase alone: --profile's sampler, --counters' events. */
+/*
+ * What watches the measured phase: --profile's sampler, --counters'
+ * events; and between samples, where the threads ran and (--speed-ref)
+ * how fast those CPUs were.
+ */
 struct watchers {
 	struct profiler pf;
 	struct counter_set cs;
+	struct place_mon pm;
+	struct speed_ref ref;
+	bool speed_ref;
+	int norm_metric;	/* --normalize: the normalized metric's index, -1: none */
+	int nprod;		/* threads that are producers: the first of those watched */
 };
+
+/* What a sample stood on, read after its period ends: placement, then the reference. */
+static void sample_conditions(struct watchers *w, struct noise_sample *ns)
+{
+	place_next(&w->pm, ns);
+	if (w->speed_ref)
+		speedref_measure(&w->ref, ns);
+}
+
+/* The derived values of a sample: inverses, then --normalize's from the first metric. */
+static void derive(const struct run_result *res, const struct watchers *w,
+		   const struct noise_sample *ns, double *vals)
+{
+	res_derive(res, vals);
+	if (w->norm_metric >= 0)
+		normalize_sample(res, w->norm_metric, w->nprod, ns, vals);
+}
 
 static void measuring(struct watchers *w, bool on)
 {
@@ -156,7 +185,8 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start,
 		memset(vals, 0, res->nr_metrics * sizeof(double));
 		env->bench->measure(env, t - last, vals);
 		noise_next(&mon, &ns);
-		res_derive(res, vals);
+		sample_conditions(w, &ns);
+		derive(res, w, &ns, vals);
 		if (i >= warm) {
 			add_sample(env, &prec, vals, t - last, &ns);
 		} else {
@@ -176,7 +206,8 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start,
 	return i < total && !res->precision_reached ? -EINTR : 0;
 }
 
-static int one_run(struct bench_env *env, struct precision *p, double *vals, int i, bool warm)
+static int one_run(struct bench_env *env, struct precision *p, double *vals, int i, bool warm,
+		   struct watchers *w)
 {
 	struct run_result *res = env->res;
 	uint64_t t = now_ns(), dt;
@@ -192,8 +223,9 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 	if (err)
 		return err;
 	noise_next(&mon, &ns);
-	res_derive(res, vals);
 	dt = now_ns() - t;
+	sample_conditions(w, &ns);	/* after the clock: the reference is not the run's time */
+	derive(res, w, &ns, vals);
 	if (warm) {
 		res->nr_warmup++;
 		res->warmup_ns += dt;
@@ -215,14 +247,14 @@ static int sample_oneshot(struct bench_env *env, double *vals, struct watchers *
 
 	precision_start(env->res);
 	while (now_ns() < end) {
-		err = one_run(env, &prec, vals, i++, true);
+		err = one_run(env, &prec, vals, i++, true, w);
 		if (err)
 			return err;
 	}
 	end = now_ns() + (o->precision_pct ? o->max_duration_ms : o->duration_ms) * 1000000ull;
 	measuring(w, true);
 	do {
-		err = one_run(env, &prec, vals, i++, false);
+		err = one_run(env, &prec, vals, i++, false, w);
 	} while (!err && now_ns() < end && !env->res->precision_reached);
 	measuring(w, false);
 	return err;
@@ -325,6 +357,22 @@ static int crew_failed(struct run_result *res, const struct crew *c, int err)
 		    "the pids cgroup)", c->env->bench->name, c->started + 1, c->n, strerror(-err));
 }
 
+/* The threads whose placement each sample records: the crew's, or the main thread's whole runs. */
+static void watch_threads(struct bench_env *env, const struct crew *c, struct watchers *w)
+{
+	pid_t tids[PLACE_MAX_THREADS];
+	int n = crew_tids(c, tids, PLACE_MAX_THREADS);
+
+	w->nprod = n ? env->nr_producers : 1;
+	if (!n)
+		tids[n++] = gettid();
+	place_begin(&w->pm, tids, n);
+	w->norm_metric = env->opts->normalize ? normalize_add(env->res) : -1;
+	w->speed_ref = env->opts->speed_ref;
+	if (w->speed_ref)
+		speedref_open(&w->ref);
+}
+
 /*
  * The threads wait at the gate while the baseline is read: what they did
  * before the clock started is never counted, as the time it took is not.
@@ -356,6 +404,7 @@ static int measure_run(struct bench_env *env, struct crew *c)
 				    res->prof.why);
 		}
 	}
+	watch_threads(env, c, &w);	/* first: --normalize adds a metric */
 	vals = xcalloc(res->nr_metrics ?: 1, sizeof(double));
 	errmsg_forget();	/* what the run prints from now on says why it failed */
 	if (b->measure)	/* sets the benchmark's counters' baseline: setup's work is not sampled */
@@ -377,6 +426,8 @@ static int measure_run(struct bench_env *env, struct crew *c)
 	kstats_end(&kp, &res->kstats);
 	counters_close(&w.cs, &res->counters);
 	profiler_close(&w.pf, &res->prof);	/* before teardown: the programs are still in kallsyms */
+	if (w.speed_ref)
+		speedref_close(&w.ref);
 	count_calls(env, c);
 	free(vals);
 	if (atomic_load(&env->error))
