@@ -242,8 +242,9 @@ JOBS		:= $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 PROVE_JOBS	:= $(shell echo $$(( $(NPROC) * 3 )))
 PROVE		:= prove -j$(PROVE_JOBS) -e bash --timer -f --comments
 # ... except those that judge timing or noise: they run alone, after the rest
-# (a self-comparison beside another test's bursts of load is no self-comparison).
-SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t
+# (a self-comparison beside another test's bursts of load is no self-comparison;
+# placement.t's CPU hog must be the only one on its CPU).
+SERIAL_TESTS	:= tests/verdicts.t tests/testrun.t tests/noise.t tests/placement.t
 # The runner's real boots (QEMU under TCG: two boots, about 100 s of both
 # CPUs) are check-kernel-ci's, beside its other VM runs, not check's.
 BOOT_TESTS	:= tests/vm_boot.t
@@ -278,7 +279,7 @@ SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t \
 		   tests/busy.t tests/includes.t tests/memcheck.t tests/make_run.t tests/vm.t tests/vm_boot.t \
 		   tests/mail.t tests/ab_progress.t tests/plot.t \
 		   tests/vm_kernel.t tests/vm_kernel_config.t \
-		   tests/noise.t tests/testrun.t tests/verdicts.t $(wildcard tests/kernel_*.t)
+		   tests/noise.t tests/testrun.t tests/verdicts.t tests/placement.t $(wildcard tests/kernel_*.t)
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
 # The sanitizer pass's tests are run through wrappers, build-san/check/NAME.t,
 # that point them at build-san: one prove schedules both passes.

@@ -138,7 +138,7 @@ ok $? "sweep: runs have their label and sweep_param"
 
 # What the schema cannot say: each sample has exactly the run's metrics.
 json_check "$TMPD/sweep.json" '
-noise = {"steal_pct", "cpu_pressure_pct", "noisy", "repeat"}
+noise = {"steal_pct", "cpu_pressure_pct", "noisy", "repeat", "cpus", "migrations", "oncpu", "moved", "ref_user_ns", "ref_bpf_ns"}
 all(set(s) - noise == {"elapsed_ns"} | set(r["metrics"]) for r in d["runs"] for s in r["samples"])'
 ok $? "sweep: every sample has elapsed_ns and each metric of its run, no other key"
 

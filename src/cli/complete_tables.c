@@ -98,6 +98,13 @@ static const struct sub_opt profile_opts[] = {
 	{ NULL },
 };
 
+static const struct sub_opt host_opts[] = {
+	{ "--json", ARG_FLAG, "show as a JSON object" },
+	{ "--quick", ARG_FLAG, "show without the measurements" },
+	{ "--help", ARG_FLAG, "usage" },
+	{ NULL },
+};
+
 static const struct sub_opt completion_opts[] = {
 	{ "--help", ARG_FLAG, "usage" },
 	{ NULL },
@@ -115,6 +122,7 @@ const struct sub_spec sub_specs[] = {
 	{ "db", "a history of results: record, show, changes, plot, export", db_opts,
 	  { POS_DB_ACTION, POS_FILE } },
 	{ "profile", "where a command's time goes: its stacks, sampled", profile_opts },
+	{ "host", "the host's state that moves figures: show, tune, reset", host_opts },
 	{ "completion", "print a bash or zsh completion script", completion_opts, { POS_SHELL } },
 };
 

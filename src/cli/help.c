@@ -18,6 +18,7 @@ void cli_usage(void)
 	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [options]\n"
 	       "       bpfbench db record|show|changes|export ... (a history of results)\n"
 	       "       bpfbench profile [options] -- CMD [ARGS...] | profile --diff A B\n"
+	       "       bpfbench host show [--json] [--quick] | host tune | host reset (the host's state)\n"
 	       "       bpfbench completion bash|zsh\n"
 	       "       (SUBCOMMAND --help gives its options)\n\n"
 	       "Measures BPF maps and helpers on the running kernel.\n"

@@ -27,6 +27,7 @@
 #include "deliver.h"
 #include "export.h"
 #include "help.h"
+#include "host_cmd.h"
 #include "history.h"
 #include "mangen.h"
 #include "plot.h"
@@ -89,6 +90,7 @@ static const struct subcommand subcommands[] = {
 	{ "ab", ab_cmd },
 	{ "db", db_cmd },
 	{ "profile", profile_cmd },
+	{ "host", host_cmd },
 	{ "completion", completion_cmd },
 	{ "gen-man", mangen_cmd, true },
 };

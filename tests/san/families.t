@@ -29,6 +29,8 @@ r["status"] == 0 and len(r["samples"]) >= 1'
 one noop --latency
 one noop --trigger test-run
 one noop --kernel-stats
+one noop --speed-ref --normalize -p2
+one map-batch --normalize --max_entries 1000 --batch 10
 one bpf-loop --nr_loops 100
 one bpf-for -p2 --nr_loops 100
 one bpf-loop --nr_loops 100 --latency
