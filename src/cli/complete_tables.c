@@ -53,6 +53,7 @@ static const struct sub_opt ab_opts[] = {
 	{ "--precision", ARG_VALUE, "add pairs until the CI of B/A is within +-PCT%" },
 	{ "--max-duration", ARG_VALUE, "--precision's time bound, seconds (300)" },
 	{ "--name", ARG_VALUE, "the name of A, given again the name of B" },
+	{ "--no-pin", ARG_FLAG, "leave the threads unpinned (default: a pair on the same CPUs)" },
 	{ NULL },
 };
 

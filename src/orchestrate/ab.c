@@ -79,6 +79,7 @@ struct ab_args {
 	uint64_t start;			/* when the first pair started, ns */
 	bool tty;			/* a progress line on stderr */
 	bool verbose;			/* -v: without a terminal, a line on stderr each pair */
+	bool no_pin;			/* --no-pin: the sides' threads go where the scheduler puts them */
 	int nr_cmp, nr_glob;
 	char **cmp;			/* options handed on to compare */
 	char **glob;			/* options before or after the sides: both sides' */
@@ -89,7 +90,7 @@ static void ab_usage(void)
 	printf("Usage: bpfbench [OPTIONS] ab \"ARGS A\" \"ARGS B\" [-r N] [--precision PCT\n"
 	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
 	       "                  [--json FILE [--record]] [--noise PCT] [--alpha A] [--adjust M]\n"
-	       "                  [--fail-on-regression PCT]\n\n"
+	       "                  [--fail-on-regression PCT] [--no-pin]\n\n"
 	       "Runs two command lines of one benchmark alternately, N pairs (default %d) in\n"
 	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
 	       "against A pair by pair (Student's t on the mean log ratio of the pairs,\n"
@@ -103,6 +104,8 @@ static void ab_usage(void)
 	       "rewritten, else under -v a line per pair.  --json writes both sides\n"
 	       "(labelled as named); --record then records that file into the history\n"
 	       "(bpfbench db; $BPFBENCH_DB or the default), as a run's --record does.\n"
+	       "Both runs of a pair run on the same CPUs (as -a, starting at CPU k for pair k),\n"
+	       "unless a side places its threads itself or --no-pin is given.\n"
 	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression.\n\n"
 	       "  bpfbench ab --kernel A --kernel B \"ARGS\" [-r N] [--json FILE] [OPTIONS]\n"
 	       "runs one command line on two kernels instead, each run in a fresh VM (a name\n"
@@ -213,6 +216,10 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 		return ab_value(argc, argv, i, &a->json);
 	if (!strcmp(arg, "--record")) {
 		a->record = true;
+		return 0;
+	}
+	if (!strcmp(arg, "--no-pin")) {
+		a->no_pin = true;
 		return 0;
 	}
 	if (!strcmp(arg, "--precision"))
@@ -372,14 +379,36 @@ static void pair_done(const struct ab_args *a)
 	fflush(stderr);
 }
 
+/*
+ * Both runs of pair k on the same CPUs: the kernel bench's -a placement
+ * (consumers, then producers, one CPU each in turn) started at CPU k.  On
+ * a VM whose vCPUs run at unequal speeds, a pair whose A ran on the fast
+ * one and B on the slow one measured the CPUs, not the change; rotating
+ * the start spreads the pairs over every CPU.  A side that places its
+ * threads itself (-a, --prod-affinity, --cons-affinity) keeps its own.
+ */
+static void pair_placement(const struct ab_args *a, int k, struct run_opts *o)
+{
+	int ncpu = nr_online_cpus(), i, nc = (int)o->consumers, np = (int)o->producers;
+
+	if (a->no_pin || o->affinity || o->prod_cpus.n || o->cons_cpus.n || ncpu < 1)
+		return;
+	for (i = 0; i < nc && i < CPUSET_MAX; i++)
+		o->cons_cpus.cpu[o->cons_cpus.n++] = (k + i) % ncpu;
+	for (i = 0; i < np && i < CPUSET_MAX; i++)
+		o->prod_cpus.cpu[o->prod_cpus.n++] = (k + nc + i) % ncpu;
+}
+
 static int run_side(struct ab_args *a, int k, int which)
 {
 	struct ab_side *s = &a->side[which];
+	struct run_spec spec = s->spec;	/* the pair's placement: its own copy of the options */
 	struct run_result one;
 	int st;
 
 	progress(a, k, which);
-	st = run_bench(&s->spec, NULL, &one);
+	pair_placement(a, k, &spec.opts);
+	st = run_bench(&spec, NULL, &one);
 	if (st) {
 		progress_line_end();
 		if (!one.reported)
