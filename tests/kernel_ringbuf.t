@@ -11,7 +11,7 @@ N=100000
 before=$(kernel_objects_settle "0 0 0")
 
 # A ring of 4 KiB (64 records) and one consumer: writers lap it all the time.
-run -w0 -d1 -c1 --rb-overwrite --rb-total $N --ringbuf-sz 4096 rb-custom
+run -w0 -d1 -c1 --rb-verify --rb-overwrite --rb-total $N --ringbuf-sz 4096 rb-custom
 [ "$RC" -eq 4 ] && skip_all "$(head -1 <<<"$ERR")"
 p=$(total_of produced) c=$(total_of consumed) g=$(total_of gaps) o=$(total_of overwritten)
 d=$(total_of dropped)
@@ -24,7 +24,7 @@ ok $? "rb-custom --rb-overwrite: $N written, none dropped, every record kept int
 ok $? "consumed $c + missed $g == $N; overwritten $o counted once each == missed"
 
 # Many more writes than the ring holds, no total: the same accounting.
-run -w0 -d1 -c1 --rb-overwrite --ringbuf-sz 65536 rb-custom
+run -w0 -d1 -c1 --rb-verify --rb-overwrite --ringbuf-sz 65536 rb-custom
 p=$(total_of produced) c=$(total_of consumed) g=$(total_of gaps) o=$(total_of overwritten)
 [ "$RC" -eq 0 ] && [ "$o" -le "$g" ] && [ $((c + g)) -le "$p" ]
 ok $? "an unbounded run: overwritten $o <= missed $g, consumed $c + missed <= written $p (rc=$RC)"

@@ -30,7 +30,7 @@ struct rb_variant {
 
 /* Every option of the family; the perf benchmarks leave the ring's alone. */
 struct rb_args {
-	bool b2b, use_output, sampled, overwrite, bench_producer;
+	bool b2b, use_output, sampled, overwrite, bench_producer, verify;
 	uint64_t batch_cnt, sample_rate, ringbuf_sz, perfbuf_sz;
 	uint64_t total, corrupt_at;	/* testing */
 };
@@ -44,10 +44,15 @@ struct pb_ring {
 	int fd;
 };
 
+/* Without --rb-verify, one sample in this many is checked (a power of 2). */
+#define RB_CHECK_STRIDE	64
+
 /* What the consumer knows of the samples so far. */
 struct rb_check {
 	uint32_t *next;		/* [ring][stream]: the least seq still acceptable */
 	int nr_streams, nr_rings;
+	bool every;		/* --rb-verify: every sample checked, gaps and digest counted */
+	uint32_t unchecked;	/* samples read since the last checked one */
 	uint64_t consumed, gaps, digest, perf_lost;
 };
 

@@ -6,8 +6,8 @@
  * reads them: through libbpf (rb-libbpf, pb-libbpf) or through our own
  * reader of the memory-mapped rings (rb-custom, pb-custom).  As in the
  * kernel bench, hits are the samples the consumer received (here also
- * verified: sequence per stream and checksum), drops the writes the BPF
- * side saw fail; with --rb-bench-producer there is no consumer and hits
+ * checked: sequence per stream and checksum, one sample in 64, every one
+ * with --rb-verify), drops the writes the BPF side saw fail; with --rb-bench-producer there is no consumer and hits
  * are the writes the BPF side saw succeed.
  *
  * The kernel bench fires one batch per getpgid(); we prefer the raw-tp
@@ -40,6 +40,9 @@
 	  "wake the consumer only every --rb-sample-rate samples" },	\
 	{ "rb-sample-rate", 0, OPT_UINT, OPT_OFF(struct rb_args, sample_rate), "500", 1, \
 	  1000000, NULL, "N", "samples per wake-up with --rb-sampled" },	\
+	{ "rb-verify", 0, OPT_FLAG, OPT_OFF(struct rb_args, verify), NULL, 0, 0, NULL, NULL, \
+	  "check every sample (checksum, stream, order) and count gaps and a digest; " \
+	  "default: one in 64, as cheap as the kernel bench's count" },	\
 	{ "rb-total", 0, OPT_UINT, OPT_OFF(struct rb_args, total), "0", 0, UINT64_MAX / 2, \
 	  NULL, "N", "testing: producers stop after N samples in all (0: never)", \
 	  OPT_F_HIDDEN },							\
@@ -493,9 +496,11 @@ static void record_totals(struct bench_env *env, struct rb_state *s)
 	bench_total(env, "produced", produced);
 	bench_total(env, "dropped", drops);
 	bench_total(env, "consumed", s->chk.consumed);
-	bench_total(env, "gaps", rb_is_perf(s) ? 0 : s->chk.gaps);
+	if (s->chk.every)
+		bench_total(env, "gaps", rb_is_perf(s) ? 0 : s->chk.gaps);
 	bench_total(env, "overwritten", s->overwritten);
-	bench_total_hex(env, "digest", s->chk.digest);
+	if (s->chk.every)
+		bench_total_hex(env, "digest", s->chk.digest);
 	if (s->a->overwrite && drops && env->nr_producers > 1)
 		bench_note(env, "overwrite mode dropped %llu of %llu writes: the kernel refuses a "
 			   "reservation while the record it would overwrite is still reserved by "
