@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "hdate.h"
 #include "resdoc.h"
 #include "store.h"
 
@@ -28,7 +29,7 @@ int history_record_written(const char *path);
 char *history_measured(const struct res_run *r);
 
 struct series_filter {
-	const char *bench, *metric, *host, *since, *options;
+	const char *bench, *metric, *host, *since, *until, *options;	/* dates: hdate.h's */
 	bool by_kernel;		/* a kernel's runs are a series of their own */
 	bool counts;		/* also the metrics of kind count (exact, not measured) */
 };
@@ -81,6 +82,7 @@ struct db_args {
 	const char *db;
 	struct series_filter f;
 	const char *out;	/* plot: -o OUT.svg|OUT.png */
+	char since[HDATE_LEN], until[HDATE_LEN];	/* f.since, f.until as UTC text */
 	bool json, quiet, otava;
 	double fail_pct;	/* NAN: no gate */
 	double alpha;

@@ -73,6 +73,10 @@ struct stmt *series_query(struct store *s, const struct series_filter *f)
 		bufcat(sql, sizeof(sql), &len, " AND res.date >= ?");
 		params[np++] = f->since;
 	}
+	if (f->until) {
+		bufcat(sql, sizeof(sql), &len, " AND res.date <= ?");
+		params[np++] = f->until;
+	}
 	bufcat(sql, sizeof(sql), &len, " ORDER BY res.host, u.bench, u.measured, m.name, m.mkey,%s"
 	       " res.date, res.id, u.idx", f->by_kernel ? " res.kernel," : "");
 	st = store_prepare(s, sql);
