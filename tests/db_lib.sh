@@ -148,6 +148,60 @@ hardening_refusals() {
 	q "DELETE FROM results WHERE date = '2026-03-01T10:00:00Z'"
 }
 
+# mkextreme REAL.json DIR HOST V1 V2: ten results of throughput alone, five at V1, five at V2
+mkextreme() {
+	python3 - "$@" <<'PY'
+import copy, json, sys
+src, out, host, v1, v2 = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+base = json.load(open(src))
+for i in range(10):
+    d = copy.deepcopy(base)
+    d["env"]["hostname"], d["env"]["date"] = host, "2026-04-%02dT12:00:00Z" % (i + 1)
+    r = d["runs"][0]
+    r["metrics"] = {"throughput": r["metrics"]["throughput"]}
+    v = (v1 if i < 5 else v2) * (1 + 0.001 * i)
+    r["metrics"]["throughput"].update(mean=v, stddev=0, median=v, min=v, max=v, cv=0,
+                                      ci95_low=v, ci95_high=v)
+    r["samples"] = [{k: s[k] for k in s if k != "latency"} for s in r["samples"]]
+    for s in r["samples"]:
+        s["throughput"] = v
+    json.dump(d, open("%s/%s%02d.json" % (out, host, i), "w"))
+PY
+}
+
+# Figures at the ends of a double's range, a step from 0, and figures the database
+# holds that are no numbers: every case found or named.
+extreme_cases() {
+	local w=$1
+	mkdir -p "$w/ext"
+	mkextreme "$w/real.json" "$w/ext" tiny 1e-300 1e300
+	mkextreme "$w/real.json" "$w/ext" zero 0 1
+	db record -q "$w"/ext/*.json
+	[ "$RC" -eq 0 ]
+	ok $? "record: 1e-300, 1e300 and 0 are rates a result may have" || diag "$ERR"
+	db changes noop --host tiny
+	grep -q "^noop throughput (M ops/s) on tiny: point 6 of 10" <<<"$OUT" && grep -q "improvement" <<<"$OUT"
+	ok $? "changes: five points of 1e-300, five of 1e300: the change at point 6" || diag "$OUT" "$ERR"
+	db changes noop --host zero --fail-on-change 5
+	grep -q "^noop throughput (M ops/s) on zero: point 6 of 10" <<<"$OUT" &&
+		grep -q "step from 0 to 1.00[0-9]* (no percentage of 0)  p 0.0[0-9]*  improvement$" <<<"$OUT" &&
+		! grep -qi "inf" <<<"$OUT" && [ "$RC" -eq 0 ]
+	ok $? "changes: a step from 0 named with both means, not +inf%" || diag "$OUT" "$ERR"
+	db changes noop --host zero --json
+	python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["changes"][0]; assert c["step_pct"] is None and c["before_mean"] == 0 and 1 <= c["after_mean"] < 1.01, c' "$TMPD/out"
+	ok $? "changes --json: step_pct null, the two means said"
+	q "UPDATE metrics SET figure = 'NaN' WHERE run_id IN (SELECT u.id FROM runs u JOIN results r ON u.result_id = r.id WHERE r.host = 'tiny' AND r.date = '2026-04-03T12:00:00Z')"
+	db changes noop --host tiny
+	grep -q "on tiny: point 5 of 9" <<<"$OUT" &&
+		grep -q "db: noop throughput on tiny: the figure of 2026-04-03T12:00:00Z is NaN, not a finite number: left out" <<<"$ERR"
+	ok $? "a NaN figure in the database: named and left out, not read as 0" || diag "$OUT" "$ERR"
+	q "UPDATE metrics SET figure = 'Infinity' WHERE run_id IN (SELECT u.id FROM runs u JOIN results r ON u.result_id = r.id WHERE r.host = 'zero')"
+	db plot noop --host zero -o "$w/inf.svg"
+	[ "$RC" -eq 2 ] && grep -q "db plot: the series of noop has no finite figure (10 left out)" <<<"$ERR" &&
+		[ ! -e "$w/inf.svg" ]
+	ok $? "plot over figures of Infinity: named, not 'no series match'" || diag "$ERR"
+}
+
 db_cases() {	# db_cases WORKDIR
 	local w=$1 f out sha
 	mkdir -p "$w/series"
@@ -319,4 +373,5 @@ PY
 	[ "$RC" -eq 0 ] && [ "$(head -1 <<<"$OUT")" = 'time,commit,kernel,"producers=2:latency","producers=2:throughput"' ] &&
 		[ "$(wc -l <<<"$OUT")" = 2 ] && ! grep -qE ',,|,$' <<<"$OUT"
 	ok $? "export --options: one set, no empty cell" || diag "$OUT" "$ERR"
+	extreme_cases "$w"	# last: its series have change points --by-kernel would count
 }

@@ -53,9 +53,10 @@ struct point {
 /* A series read from series_query()'s rows: its identity and its points in time order. */
 struct series {
 	char key[SERIES_KEY_MAX];
-	char *host, *bench, *measured, *name, *mkey, *unit, *better, *kernel;
+	char *host, *bench, *measured, *name, *mkey, *unit, *better, *kernel, *kind;
 	struct point *pt;
 	int n, cap;
+	int nr_bad;		/* rows whose figure is no finite number: named, left out */
 };
 
 struct stmt;
