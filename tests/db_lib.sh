@@ -71,6 +71,137 @@ INSERT INTO results (id, sha256, path, recorded_at, host, kernel, date, env, nr_
 INSERT INTO runs (id, result_id, idx, bench, status, options, measured, nr_samples) VALUES (1, 1, 0, 'noop', 0, '{}', '', 2);
 INSERT INTO metrics (run_id, name, mkey, unit, kind, better, n, mean, stddev, figure, samples) VALUES (1, 'throughput', '', 'M ops/s', 'rate', 'higher', 2, 50, 1, 50, '49.5,50.5');"
 
+# mkbad REAL.json DIR: result files that are no result to record, each named for its fault
+mkbad() {
+	python3 - "$@" <<'PY'
+import copy, json, sys
+src, out = sys.argv[1], sys.argv[2]
+base = json.load(open(src))
+def put(name, d=None, text=None):
+    with open("%s/%s.json" % (out, name), "w") as f:
+        f.write(text if text is not None else json.dumps(d))
+def env(k, v):
+    d = copy.deepcopy(base); d["env"][k] = v; return d
+def metric(name, v):
+    d = copy.deepcopy(base); r = d["runs"][0]
+    r["metrics"][name]["mean"] = v
+    for s in r["samples"]:
+        s[name] = v
+    return d
+put("notadate", env("date", "not a date"))
+put("baddate", env("date", "2026-13-45T99:99:99Z"))
+put("hostnum", env("hostname", 5))
+put("kernelobj", env("kernel", {"a": 1}))
+norun = copy.deepcopy(base); norun["runs"] = []
+put("noruns", norun)
+put("negative", metric("throughput", -5))
+with open("%s/badutf8.json" % out, "wb") as f:
+    f.write(json.dumps(env("hostname", "XXHOSTXX")).encode().replace(b"XXHOSTXX", b"\xff\xfe"))
+t = json.dumps(base)
+put("dupkey", text=t.replace('"env": {', '"env": {"hostname": "first", ', 1))
+put("duprun", text=t.replace('"bench": ', '"be\\u006ech": "x", "bench": ', 1))
+# recorded, but shown bounded and escaped; the date kept as UTC
+d = env("date", "2026-03-01T12:00:00.25+02:00")
+d["env"]["hostname"], d["env"]["kernel"] = "h" * (10 << 20), "6.1\n\x1b[31mred"
+put("odd", d)
+PY
+}
+
+# Files that are no result to record: each refused with one line, exit 2, nothing written.
+hardening_refusals() {
+	local w=$1 f before
+	mkdir -p "$w/bad"
+	mkbad "$w/real.json" "$w/bad"
+	grep -q '"hostname": "first"' "$w/bad/dupkey.json" && grep -q 'be\\u006ech' "$w/bad/duprun.json" &&
+		[ "$(head -c 3000 "$w/bad/badutf8.json" | grep -c $'\xff\xfe')" = 1 ]
+	ok $? "the refused files are made as meant" || return
+	before=$(counts)
+	for f in notadate:"env.date \"not a date\" is not an RFC 3339 date-time" \
+		baddate:"env.date \"2026-13-45T99:99:99Z\" is not an RFC 3339" \
+		hostnum:"env.hostname is a number, not a string" \
+		kernelobj:"env.kernel is an object, not a string" \
+		noruns:"no runs: nothing to record" \
+		negative:"runs\[0\].metrics.throughput: -5 M ops/s, but a rate is >= 0" \
+		badutf8:"env.hostname is not UTF-8 (byte 0xff" \
+		dupkey:"env has the member \"hostname\" twice" \
+		duprun:"runs\[0\] has the member \"bench\" twice"; do
+		db record "$w/bad/${f%%:*}.json"
+		[ "$RC" -eq 2 ] && [ "$(wc -l <<<"$ERR")" = 1 ] && grep -q -- "${f#*:}" <<<"$ERR" &&
+			[ "$(counts)" = "$before" ]
+		ok $? "record refuses ${f%%:*}.json: ${f#*:}" || diag "rc $RC" "$ERR"
+	done
+	db record "$w/bad/odd.json"
+	[ "$RC" -eq 0 ] && [ "$(wc -c <<<"$OUT")" -lt 600 ] && grep -qE 'h{200}\.\.\.\([0-9]+ bytes\)' <<<"$OUT" &&
+		[ "$(q "SELECT date FROM results WHERE kernel LIKE '6.1%red'")" = 2026-03-01T10:00:00Z ]
+	ok $? "a 10 MB hostname: recorded, echoed bounded; a date at +02:00 kept as UTC" ||
+		diag "rc $RC $(head -c 300 <<<"$OUT")" "$ERR"
+	db show noop --since 2026-03-01 --until 2026-03-01
+	[ "$RC" -eq 0 ] && [ "$(wc -l <<<"$OUT")" = 3 ] && grep -qF '6.1\n\x1b[31mred' <<<"$OUT" &&
+		! grep -q $'\x1b' <<<"$OUT" && [ "$(wc -c <<<"$OUT")" -lt 2000 ]
+	ok $? "show: the kernel's newline and escape shown escaped, the hostname bounded" ||
+		diag "$(head -c 600 <<<"$OUT")"
+	db show noop --since 2026-03-01 --until 2026-03-01 --json
+	python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); assert len(p[0]["host"]) > 1000 and p[0]["kernel"] == "6.1\n\x1b[31mred"' "$TMPD/out"
+	ok $? "show --json: the same values whole, as JSON escapes them"
+	q "DELETE FROM metrics WHERE run_id IN (SELECT u.id FROM runs u JOIN results r ON u.result_id = r.id WHERE r.date = '2026-03-01T10:00:00Z')"
+	q "DELETE FROM runs WHERE result_id IN (SELECT id FROM results WHERE date = '2026-03-01T10:00:00Z')"
+	q "DELETE FROM results WHERE date = '2026-03-01T10:00:00Z'"
+}
+
+# mkextreme REAL.json DIR HOST V1 V2: ten results of throughput alone, five at V1, five at V2
+mkextreme() {
+	python3 - "$@" <<'PY'
+import copy, json, sys
+src, out, host, v1, v2 = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+base = json.load(open(src))
+for i in range(10):
+    d = copy.deepcopy(base)
+    d["env"]["hostname"], d["env"]["date"] = host, "2026-04-%02dT12:00:00Z" % (i + 1)
+    r = d["runs"][0]
+    r["metrics"] = {"throughput": r["metrics"]["throughput"]}
+    v = (v1 if i < 5 else v2) * (1 + 0.001 * i)
+    r["metrics"]["throughput"].update(mean=v, stddev=0, median=v, min=v, max=v, cv=0,
+                                      ci95_low=v, ci95_high=v)
+    r["samples"] = [{k: s[k] for k in s if k != "latency"} for s in r["samples"]]
+    for s in r["samples"]:
+        s["throughput"] = v
+    json.dump(d, open("%s/%s%02d.json" % (out, host, i), "w"))
+PY
+}
+
+# Figures at the ends of a double's range, a step from 0, and figures the database
+# holds that are no numbers: every case found or named.
+extreme_cases() {
+	local w=$1
+	mkdir -p "$w/ext"
+	mkextreme "$w/real.json" "$w/ext" tiny 1e-300 1e300
+	mkextreme "$w/real.json" "$w/ext" zero 0 1
+	db record -q "$w"/ext/*.json
+	[ "$RC" -eq 0 ]
+	ok $? "record: 1e-300, 1e300 and 0 are rates a result may have" || diag "$ERR"
+	db changes noop --host tiny
+	grep -q "^noop throughput (M ops/s) on tiny: point 6 of 10" <<<"$OUT" && grep -q "improvement" <<<"$OUT"
+	ok $? "changes: five points of 1e-300, five of 1e300: the change at point 6" || diag "$OUT" "$ERR"
+	db changes noop --host zero --fail-on-change 5
+	grep -q "^noop throughput (M ops/s) on zero: point 6 of 10" <<<"$OUT" &&
+		grep -q "step from 0 to 1.00[0-9]* (no percentage of 0)  p 0.0[0-9]*  improvement$" <<<"$OUT" &&
+		! grep -qi "inf" <<<"$OUT" && [ "$RC" -eq 0 ]
+	ok $? "changes: a step from 0 named with both means, not +inf%" || diag "$OUT" "$ERR"
+	db changes noop --host zero --json
+	python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["changes"][0]; assert c["step_pct"] is None and c["before_mean"] == 0 and 1 <= c["after_mean"] < 1.01, c' "$TMPD/out"
+	ok $? "changes --json: step_pct null, the two means said"
+	q "UPDATE metrics SET figure = 'NaN' WHERE run_id IN (SELECT u.id FROM runs u JOIN results r ON u.result_id = r.id WHERE r.host = 'tiny' AND r.date = '2026-04-03T12:00:00Z')"
+	db changes noop --host tiny
+	grep -q "on tiny: point 5 of 9" <<<"$OUT" &&
+		grep -q "db: noop throughput on tiny: the figure of 2026-04-03T12:00:00Z is NaN, not a finite number: left out" <<<"$ERR"
+	ok $? "a NaN figure in the database: named and left out, not read as 0" || diag "$OUT" "$ERR"
+	q "UPDATE metrics SET figure = 'Infinity' WHERE run_id IN (SELECT u.id FROM runs u JOIN results r ON u.result_id = r.id WHERE r.host = 'zero')"
+	db plot noop --host zero -o "$w/inf.svg"
+	[ "$RC" -eq 2 ] && grep -q "db plot: the series of noop has no finite figure (10 left out)" <<<"$ERR" &&
+		[ ! -e "$w/inf.svg" ]
+	ok $? "plot over figures of Infinity: named, not 'no series match'" || diag "$ERR"
+}
+
 db_cases() {	# db_cases WORKDIR
 	local w=$1 f out sha
 	mkdir -p "$w/series"
@@ -122,6 +253,7 @@ PY
 		[ "$RC" -eq 2 ] && grep -q "^bpfbench: error: .*$f.json: " <<<"$ERR" && [ "$(counts)" = "$before" ]
 		ok $? "record refuses $f.json with one line, nothing written" || diag "rc $RC" "$ERR"
 	done
+	hardening_refusals "$w"
 	db record "$w/nohost.json" --host named
 	[ "$RC" -eq 0 ] && [ "$(q "SELECT count(*) FROM results WHERE host = 'named'")" = 1 ]
 	ok $? "record --host names a file's host"
@@ -212,8 +344,14 @@ PY
 	[ "$RC" -eq 2 ] && grep -q "bpfbench: error: db: show needs a benchmark" <<<"$ERR"
 	ok $? "show without a benchmark: usage error"
 	db changes --since yesterday
-	[ "$RC" -eq 2 ] && grep -q "since takes a date" <<<"$ERR"
-	ok $? "--since takes a date"
+	[ "$RC" -eq 2 ] && [ "$(wc -l <<<"$ERR")" = 1 ] && grep -q "since takes an RFC 3339 date-time" <<<"$ERR"
+	ok $? "--since takes a date, one line" || diag "$ERR"
+	db show noop --host testhost --metric throughput --since 2026-01-19T12:00:00+02:00 --until 2026-01-21
+	[ "$RC" -eq 0 ] && [ "$(grep -c "testhost" <<<"$OUT")" = 3 ]
+	ok $? "show --since (an offset) --until (a day, to its end): Jan 19, 20, 21" || diag "$OUT" "$ERR"
+	db show noop --until 2026-02-30
+	[ "$RC" -eq 2 ] && grep -q "until takes an RFC 3339" <<<"$ERR"
+	ok $? "--until refuses a day that is none"
 	db record "$w/none.json"
 	[ "$RC" -eq 2 ] && grep -q "none.json: cannot open" <<<"$ERR"
 	ok $? "record of a missing file: one line, exit 2"
@@ -235,4 +373,5 @@ PY
 	[ "$RC" -eq 0 ] && [ "$(head -1 <<<"$OUT")" = 'time,commit,kernel,"producers=2:latency","producers=2:throughput"' ] &&
 		[ "$(wc -l <<<"$OUT")" = 2 ] && ! grep -qE ',,|,$' <<<"$OUT"
 	ok $? "export --options: one set, no empty cell" || diag "$OUT" "$ERR"
+	extreme_cases "$w"	# last: its series have change points --by-kernel would count
 }

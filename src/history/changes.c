@@ -249,16 +249,39 @@ static int sort_cp(const void *a, const void *b)
 	return ((const struct ed_cp *)a)->at - ((const struct ed_cp *)b)->at;
 }
 
+/*
+ * x moved to [-1, 1] (less its midrange, over its half-range): the test
+ * is the same under any shift and scale (Q scales by the scale^1.5 in
+ * every permutation alike), and distances of 1e300 raised to 1.5 would
+ * overflow to infinity, leaving no split better than another.
+ */
+static double *scaled(const double *x, int n)
+{
+	double lo = x[0], hi = x[0], mid, half, *y = xcalloc(n, sizeof(double));
+	int i;
+
+	for (i = 1; i < n; i++) {
+		lo = fmin(lo, x[i]);
+		hi = fmax(hi, x[i]);
+	}
+	mid = lo / 2 + hi / 2;	/* halves first: hi - lo itself may overflow */
+	half = hi / 2 - lo / 2;
+	for (i = 0; i < n; i++)
+		y[i] = half > 0 ? (x[i] / 2 - mid / 2) / (half / 2) : 0;
+	return y;
+}
+
 int ed_changes(const double *x, int n, const struct ed_opts *o, struct ed_cp *out, int max)
 {
 	struct segs sg;
 	uint64_t rng = o->seed ?: 1;
 	int found = 0, at;
-	double q, p;
+	double q, p, *y;
 
 	if (n < 2 * o->min_size || max <= 0)
 		return 0;
-	segs_init(&sg, x, n);
+	y = scaled(x, n);
+	segs_init(&sg, y, n);
 	while (found < max) {
 		segment_rowsums(&sg);
 		at = best_over(&sg, sg.ix, o->min_size, &q);
@@ -271,6 +294,7 @@ int ed_changes(const double *x, int n, const struct ed_opts *o, struct ed_cp *ou
 		add_cut(&sg, at);
 	}
 	segs_free(&sg);
+	free(y);
 	qsort(out, found, sizeof(*out), sort_cp);
 	return found;
 }

@@ -27,7 +27,8 @@ struct tally {
 
 /* A change point's step over [from, at) -> [at, to), in percent, with its 95% interval. */
 struct cp_step {
-	double pct, lo, hi;
+	double pct, lo, hi;	/* NAN from a mean of 0: no percentage, the means said instead */
+	double before, after;	/* the two sides' means */
 	const char *verdict;	/* "regression", "improvement", "change" */
 	bool gate;		/* a regression beyond --fail-on-change */
 };
@@ -39,22 +40,25 @@ static void measure_step(const struct series *sr, const double *x, int from, int
 	bool up;
 
 	sp->pct = sp->lo = sp->hi = NAN;
+	sp->before = stats_mean(x + from, at - from);
+	sp->after = stats_mean(x + at, to - at);
 	if (!stats_ratio_ci(x + from, at - from, x + at, to - at, 0.95, &ci)) {
 		sp->pct = (ci.est - 1) * 100;
 		sp->lo = (ci.lo - 1) * 100;
 		sp->hi = (ci.hi - 1) * 100;
 	} else if (!stats_diff_ci(x + from, at - from, x + at, to - at, 0.95, &ci)) {
-		double base = fabs(stats_mean(x + from, at - from));
+		double base = fabs(sp->before);
 
-		sp->pct = ci.est / base * 100;	/* a mean at or below 0: relative to its size */
-		sp->lo = ci.lo / base * 100;
-		sp->hi = ci.hi / base * 100;
+		sp->pct = base > 0 ? ci.est / base * 100 : NAN;	/* below 0: relative to its size */
+		sp->lo = base > 0 ? ci.lo / base * 100 : NAN;
+		sp->hi = base > 0 ? ci.hi / base * 100 : NAN;
 	}
-	up = sp->pct > 0;
+	up = isnan(sp->pct) ? sp->after > sp->before : sp->pct > 0;
 	sp->verdict = !strcmp(sr->better, "none") ? "change" :
 		      up == !strcmp(sr->better, "higher") ? "improvement" : "regression";
+	/* a step from 0 is beyond any percentage */
 	sp->gate = !isnan(a->fail_pct) && !strcmp(sp->verdict, "regression") &&
-		   fabs(sp->pct) > a->fail_pct;
+		   (isnan(sp->pct) || fabs(sp->pct) > a->fail_pct);
 }
 
 static const char *shown_key(const struct series *sr, char *buf, size_t len)
@@ -97,8 +101,11 @@ static void print_change(const struct series *sr, const struct ed_cp *cp, int fr
 	       sr->measured, shown_key(sr, m, sizeof(m)), sr->unit, sr->host,
 	       a->f.by_kernel ? ", kernel " : "", a->f.by_kernel ? sr->kernel : "", cp->at + 1,
 	       sr->n);
-	printf("  step %+.2f%% [%+.2f%%, %+.2f%%]  p %.3f  %s%s\n", sp->pct, sp->lo, sp->hi, cp->p,
-	       sp->verdict, sp->gate ? " beyond --fail-on-change" : "");
+	if (isnan(sp->pct))
+		printf("  step from %.6g to %.6g (no percentage of 0)", sp->before, sp->after);
+	else
+		printf("  step %+.2f%% [%+.2f%%, %+.2f%%]", sp->pct, sp->lo, sp->hi);
+	printf("  p %.3f  %s%s\n", cp->p, sp->verdict, sp->gate ? " beyond --fail-on-change" : "");
 	print_side("before:", sr, from, cp->at, b);
 	print_side("after: ", sr, cp->at, to, f);
 }
@@ -140,6 +147,8 @@ static void json_change(struct tally *t, const struct series *sr, const struct e
 	json_object_object_add(o, "step_pct", num_or_null(sp->pct));
 	json_object_object_add(o, "ci95_low_pct", num_or_null(sp->lo));
 	json_object_object_add(o, "ci95_high_pct", num_or_null(sp->hi));
+	json_object_object_add(o, "before_mean", num_or_null(sp->before));
+	json_object_object_add(o, "after_mean", num_or_null(sp->after));
 	json_object_object_add(o, "p", json_object_new_double(cp->p));
 	json_object_object_add(o, "verdict", json_object_new_string(sp->verdict));
 	json_object_object_add(o, "beyond_gate", json_object_new_boolean(sp->gate));

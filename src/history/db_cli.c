@@ -24,7 +24,8 @@ static void db_help(void)
 	char def[4096];
 
 	printf("Usage: bpfbench db record [--host NAME] [-q] FILE.json...\n"
-	       "       bpfbench db show BENCH [--metric M] [--host H] [--since DATE] [--json]\n"
+	       "       bpfbench db show BENCH [--metric M] [--host H] [--since DATE] [--until DATE]\n"
+	       "                      [--json]\n"
 	       "       bpfbench db changes [BENCH] [--fail-on-change PCT] [--by-kernel] [--json]\n"
 	       "       bpfbench db plot BENCH -o OUT.svg|OUT.png [--metric M] [--host H]\n"
 	       "       bpfbench db export --otava-csv BENCH [--host H] [--metric M] [--options TEXT]\n\n"
@@ -38,7 +39,9 @@ static void db_help(void)
 	       "  --host NAME            record: the host's name instead of the file's env.hostname;\n"
 	       "                         else only that host's series\n"
 	       "  --metric NAME          only this metric (NAME or NAME{key})\n"
-	       "  --since DATE           only results dated DATE (YYYY-MM-DD...) or later\n"
+	       "  --since DATE           only results dated DATE or later (RFC 3339, or a day\n"
+	       "                         YYYY-MM-DD: from its start, UTC)\n"
+	       "  --until DATE           only results dated DATE or earlier (a day: to its end)\n"
 	       "  --options TEXT         only runs of these measured options, as show prints them\n"
 	       "  --by-kernel            a kernel's runs are a series of their own\n"
 	       "  --counts               also metrics that are exact counts\n"
@@ -70,15 +73,15 @@ static bool number(const char *s, double lo, double hi, double *out)
 	return *s && !*end && isfinite(*out) && *out >= lo && *out <= hi;
 }
 
-/* YYYY-MM-DD, then anything: dates are compared as ISO 8601 text. */
-static bool iso_date(const char *s)
+/* --since/--until: into the UTC text dates are kept as (hdate.h), or refused. */
+static int date_bound(const char *opt, const char **v, bool end, char *buf)
 {
-	int i;
-
-	for (i = 0; i < 10; i++)
-		if (i == 4 || i == 7 ? s[i] != '-' : s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
+	if (*v && hdate_bound(*v, end, buf))
+		return usage_err(opt, " takes an RFC 3339 date-time (2026-01-13T12:00:00Z, any "
+				 "offset) or a day YYYY-MM-DD (UTC)");
+	if (*v)
+		*v = buf;
+	return 0;
 }
 
 static const char **value_slot(struct db_args *a, const char *arg, const char **num)
@@ -91,6 +94,8 @@ static const char **value_slot(struct db_args *a, const char *arg, const char **
 		return &a->f.metric;
 	if (!strcmp(arg, "--since"))
 		return &a->f.since;
+	if (!strcmp(arg, "--until"))
+		return &a->f.until;
 	if (!strcmp(arg, "--options"))
 		return &a->f.options;
 	if (!strcmp(arg, "-o") || !strcmp(arg, "--output"))
@@ -161,9 +166,8 @@ static int parse(int argc, char **argv, struct db_args *a, char **pos, int *npos
 			pos[(*npos)++] = argv[i];
 		}
 	}
-	if (a->f.since && !iso_date(a->f.since))
-		return usage_err("--since takes a date YYYY-MM-DD (UTC), not ", a->f.since);
-	return 0;
+	return date_bound("--since", &a->f.since, false, a->since) ?:
+	       date_bound("--until", &a->f.until, true, a->until);
 }
 
 static int open_db(struct store *s, const struct db_args *a)

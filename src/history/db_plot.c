@@ -59,8 +59,12 @@ static void change_marks(FILE *f, const struct fig *g)
 		to = i + 1 < g->k ? g->cp[i + 1].at : sr->n;
 		before = stats_mean(g->x + from, g->cp[i].at - from);
 		after = stats_mean(g->x + g->cp[i].at, to - g->cp[i].at);
-		snprintf(text, sizeof(text), "%+.1f%% (p %.3f)", (after / before - 1) * 100,
-			 g->cp[i].p);
+		if (before > 0)
+			snprintf(text, sizeof(text), "%+.1f%% (p %.3f)", (after / before - 1) * 100,
+				 g->cp[i].p);
+		else	/* no percentage of 0 */
+			snprintf(text, sizeof(text), "%.4g -> %.4g (p %.3f)", before, after,
+				 g->cp[i].p);
 		fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 lw 2 "
 			"lc rgb 'red' front\n", g->cp[i].at + 0.5, g->cp[i].at + 0.5);
 		fputs("set label ", f);
@@ -157,7 +161,12 @@ static int read_one(struct store *s, const struct db_args *a, struct series *sr)
 	store_finalize(s, st);
 	if (r == STEP_ERROR)
 		return 1;
-	if (nr != 1 || !sr->n) {
+	if (nr == 1 && !sr->n) {
+		errmsg("db plot: the series of %s has no finite figure (%d left out): nothing to "
+		       "draw", a->f.bench, sr->nr_bad);
+		return EXIT_USAGE;
+	}
+	if (nr != 1) {
 		errmsg("db plot: %s series of %s match%s", nr > 1 ? "several" : "no", a->f.bench,
 		       nr > 1 ? ": choose one with --metric NAME, --host H, --options TEXT (as db show "
 		       "prints them)" : "");

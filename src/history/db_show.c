@@ -21,6 +21,12 @@ static const char *txt(struct store *s, struct stmt *st, int col)
 	return store_text(s, st, col) ?: "";
 }
 
+/* A column as the terminal shows it (shown_text()): the database holds what files said. */
+static const char *esc(struct store *s, struct stmt *st, int col)
+{
+	return shown_text(txt(s, st, col));
+}
+
 static void metric_name(struct store *s, struct stmt *st, char *buf, size_t len)
 {
 	const char *key = txt(s, st, SC_MKEY);
@@ -37,9 +43,10 @@ static void show_row(struct store *s, struct stmt *st)
 	if (isfinite(h))
 		snprintf(ci, sizeof(ci), "%.4g", h);
 	printf("%-20s  %-12s  %-24s  %-8s  %-24s  %-22s  %12.6g  %10s  %-8s  %lld\n",
-	       txt(s, st, SC_DATE), txt(s, st, SC_HOST), txt(s, st, SC_KERNEL),
-	       txt(s, st, SC_COMMIT), txt(s, st, SC_MEASURED), m, store_double(s, st, SC_FIGURE),
-	       ci, txt(s, st, SC_UNIT), (long long)store_int(s, st, SC_N));
+	       esc(s, st, SC_DATE), esc(s, st, SC_HOST), esc(s, st, SC_KERNEL),
+	       esc(s, st, SC_COMMIT), esc(s, st, SC_MEASURED), shown_text(m),
+	       store_double(s, st, SC_FIGURE), ci, esc(s, st, SC_UNIT),
+	       (long long)store_int(s, st, SC_N));
 }
 
 static void add_str(json_object *o, const char *k, const char *v)

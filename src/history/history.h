@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "hdate.h"
 #include "resdoc.h"
 #include "store.h"
 
@@ -28,7 +29,7 @@ int history_record_written(const char *path);
 char *history_measured(const struct res_run *r);
 
 struct series_filter {
-	const char *bench, *metric, *host, *since, *options;
+	const char *bench, *metric, *host, *since, *until, *options;	/* dates: hdate.h's */
 	bool by_kernel;		/* a kernel's runs are a series of their own */
 	bool counts;		/* also the metrics of kind count (exact, not measured) */
 };
@@ -52,9 +53,10 @@ struct point {
 /* A series read from series_query()'s rows: its identity and its points in time order. */
 struct series {
 	char key[SERIES_KEY_MAX];
-	char *host, *bench, *measured, *name, *mkey, *unit, *better, *kernel;
+	char *host, *bench, *measured, *name, *mkey, *unit, *better, *kernel, *kind;
 	struct point *pt;
 	int n, cap;
+	int nr_bad;		/* rows whose figure is no finite number: named, left out */
 };
 
 struct stmt;
@@ -81,6 +83,7 @@ struct db_args {
 	const char *db;
 	struct series_filter f;
 	const char *out;	/* plot: -o OUT.svg|OUT.png */
+	char since[HDATE_LEN], until[HDATE_LEN];	/* f.since, f.until as UTC text */
 	bool json, quiet, otava;
 	double fail_pct;	/* NAN: no gate */
 	double alpha;

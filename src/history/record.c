@@ -247,7 +247,7 @@ static void test_stall(int i, int n)
 
 /* The result row: its id, 0 when this content is already recorded, -1 on error. */
 static int64_t put_result(struct recorder *rc, const struct res_doc *doc, const char *hash,
-			  const char *host)
+			  const char *host, const char *date)
 {
 	struct store *s = rc->s;
 	char now[32], *env = env_json(doc);
@@ -265,7 +265,7 @@ static int64_t put_result(struct recorder *rc, const struct res_doc *doc, const 
 	      store_bind_text(s, rc->result, 8, resenv_get(&doc->env, "cpu_model")) ||
 	      store_bind_text(s, rc->result, 9, resenv_get(&doc->env, "bpfbench_version")) ||
 	      store_bind_text(s, rc->result, 10, resenv_get(&doc->env, "git_commit")) ||
-	      store_bind_text(s, rc->result, 11, doc->date ?: "") ||
+	      store_bind_text(s, rc->result, 11, date) ||
 	      store_bind_text(s, rc->result, 12, env) ||
 	      store_bind_int(s, rc->result, 13, doc->nr_runs);
 	free(env);
@@ -278,7 +278,7 @@ static int64_t put_result(struct recorder *rc, const struct res_doc *doc, const 
 }
 
 static int write_doc(struct store *s, const struct res_doc *doc, const char *hash,
-		     const char *host, bool *added)
+		     const char *host, const char *date, bool *added)
 {
 	struct recorder rc = { .s = s };
 	int64_t id;
@@ -289,7 +289,7 @@ static int write_doc(struct store *s, const struct res_doc *doc, const char *has
 		return -1;
 	if (prepare(&rc))
 		goto out;
-	id = put_result(&rc, doc, hash, host);
+	id = put_result(&rc, doc, hash, host, date);
 	if (id <= 0) {
 		ret = id < 0 ? -1 : 0;	/* 0: recorded before, by us or a concurrent writer */
 		goto out;
@@ -308,14 +308,50 @@ out:
 	return ret;
 }
 
+/*
+ * Whether a figure of this kind can be v: a rate, a time, a level, a
+ * peak or a count is a magnitude, finite and >= 0 (a negative throughput
+ * would turn a step's direction and percentage around); a ratio alone
+ * may be anything finite.
+ */
+static bool possible(enum res_kind k, double v)
+{
+	return isnan(v) || (isfinite(v) && (k == RES_RATIO || v >= 0));
+}
+
+/* Every figure of every run checked by its metric's kind: 0, or EXIT_USAGE after one line. */
+static int check_figures(const struct res_doc *doc)
+{
+	const struct res_metric *m;
+	double fig, bad;
+	int i, j, k;
+
+	for (i = 0; i < doc->nr_runs; i++)
+		for (j = 0; j < doc->runs[i].nr_metrics; j++) {
+			m = &doc->runs[i].metrics[j];
+			better_text(m, &fig);
+			bad = !possible(m->kind, m->mean) ? m->mean : !possible(m->kind, fig) ? fig : NAN;
+			for (k = 0; isnan(bad) && m->samples && k < doc->runs[i].nr_samples; k++)
+				if (!possible(m->kind, m->samples[k]))
+					bad = m->samples[k];
+			if (!isnan(bad))
+				return errmsg("%s: runs[%d].metrics.%s: %g %s, but a %s is >= 0: not "
+					      "recorded", doc->path, i, m->id, bad, m->unit,
+					      res_kind_name(m->kind)), EXIT_USAGE;
+		}
+	return 0;
+}
+
 /* Refused before the database is touched: what is not a whole, valid result. */
-static int check_doc(const struct res_doc *doc, const char *host)
+static int check_doc(const struct res_doc *doc, const char *host, char date[HDATE_LEN])
 {
 	int i;
 
 	if (doc->interrupted)
 		return errmsg("%s: an interrupted result (a signal stopped its runs): not "
 			      "recorded", doc->path), EXIT_USAGE;
+	if (!doc->nr_runs)
+		return errmsg("%s: no runs: nothing to record", doc->path), EXIT_USAGE;
 	for (i = 0; i < doc->nr_runs; i++)
 		if (doc->runs[i].interrupted)
 			return errmsg("%s: runs[%d] was interrupted: not recorded", doc->path, i),
@@ -325,12 +361,17 @@ static int check_doc(const struct res_doc *doc, const char *host)
 			      "bpfbench records it): name it with --host NAME", doc->path), EXIT_USAGE;
 	if (!doc->date || !*doc->date)
 		return errmsg("%s: no env.date: a history needs it", doc->path), EXIT_USAGE;
-	return 0;
+	/* the history orders by the date's text: only a real date, in UTC, sorts as time */
+	if (hdate_norm(doc->date, date))
+		return errmsg("%s: env.date \"%s\" is not an RFC 3339 date-time "
+			      "(2026-01-13T12:00:00Z): not recorded", doc->path,
+			      shown_text(doc->date)), EXIT_USAGE;
+	return check_figures(doc);
 }
 
 int history_record_file(struct store *s, const char *path, const struct record_opts *o)
 {
-	char hash[SHA256_HEX];
+	char hash[SHA256_HEX], date[HDATE_LEN];
 	struct res_doc doc;
 	const char *host;
 	bool added;
@@ -343,14 +384,14 @@ int history_record_file(struct store *s, const char *path, const struct record_o
 	if (ret)
 		return ret;
 	host = o->host ?: resenv_get(&doc.env, "hostname");
-	ret = check_doc(&doc, host);
+	ret = check_doc(&doc, host, date);
 	if (!ret) {
-		ret = write_doc(s, &doc, hash, host, &added) ? 1 : 0;
+		ret = write_doc(s, &doc, hash, host, date, &added) ? 1 : 0;
 		if (!ret && !o->quiet)
 			printf("%s: %s (%d run%s, %s, %s)\n", path,
 			       added ? "recorded" : "already recorded, nothing added",
-			       doc.nr_runs, doc.nr_runs == 1 ? "" : "s", host,
-			       doc.kernel ?: "unknown");
+			       doc.nr_runs, doc.nr_runs == 1 ? "" : "s", shown_text(host),
+			       shown_text(doc.kernel ?: "unknown"));
 	}
 	resdoc_free(&doc);
 	return ret;

@@ -73,6 +73,10 @@ struct stmt *series_query(struct store *s, const struct series_filter *f)
 		bufcat(sql, sizeof(sql), &len, " AND res.date >= ?");
 		params[np++] = f->since;
 	}
+	if (f->until) {
+		bufcat(sql, sizeof(sql), &len, " AND res.date <= ?");
+		params[np++] = f->until;
+	}
 	bufcat(sql, sizeof(sql), &len, " ORDER BY res.host, u.bench, u.measured, m.name, m.mkey,%s"
 	       " res.date, res.id, u.idx", f->by_kernel ? " res.kernel," : "");
 	st = store_prepare(s, sql);
@@ -121,9 +125,10 @@ void series_clear(struct series *sr)
 	free(sr->unit);
 	free(sr->better);
 	free(sr->kernel);
+	free(sr->kind);
 	sr->host = sr->bench = sr->measured = sr->name = sr->mkey = NULL;
-	sr->unit = sr->better = sr->kernel = NULL;
-	sr->n = 0;
+	sr->unit = sr->better = sr->kernel = sr->kind = NULL;
+	sr->n = sr->nr_bad = 0;
 }
 
 void series_start(struct store *s, struct stmt *st, struct series *sr, const char *key)
@@ -138,6 +143,7 @@ void series_start(struct store *s, struct stmt *st, struct series *sr, const cha
 	sr->unit = xstrdup(store_text(s, st, SC_UNIT));
 	sr->better = xstrdup(store_text(s, st, SC_BETTER));
 	sr->kernel = xstrdup(store_text(s, st, SC_KERNEL));
+	sr->kind = xstrdup(store_text(s, st, SC_KIND));
 }
 
 /* The run's 95% half-width from its samples' spread; NAN with one sample. */
@@ -156,8 +162,17 @@ void series_add(struct store *s, struct stmt *st, struct series *sr)
 	double v = store_double(s, st, SC_FIGURE);
 	struct point *p;
 
-	if (!isfinite(v))
+	if (!isfinite(v)) {
+		/* a figure recorded before figures were checked, or written into the table */
+		if (!sr->nr_bad++)
+			errmsg("db: %s%s%s %s on %s: the figure of %s is %s, not a finite number: "
+			       "left out", shown_text(sr->bench), *sr->measured ? " " : "",
+			       shown_text(sr->measured),
+			       shown_text(sr->name), shown_text(sr->host),
+			       shown_text(store_text(s, st, SC_DATE)),
+			       shown_text(store_text(s, st, SC_FIGURE)));
 		return;
+	}
 	sr->pt = xgrow(sr->pt, sr->n, &sr->cap, 64, sizeof(*sr->pt));
 	p = &sr->pt[sr->n++];
 	p->v = v;
@@ -167,16 +182,44 @@ void series_add(struct store *s, struct stmt *st, struct series *sr)
 	p->commit = xstrdup(store_text(s, st, SC_COMMIT));
 }
 
-int series_changes(const struct series *sr, const struct db_args *a, double *x, struct ed_cp *cp)
+/*
+ * Whether the series' figures are on a ratio scale, a step a factor: a
+ * rate, a time, a memory; their changes are then looked for in log space,
+ * where 10 -> 20 and 20 -> 40 are one step, and 1e-300 and 1e300 are
+ * points apart, not a range no double holds.
+ */
+static bool ratio_scale(const struct series *sr)
 {
-	struct ed_opts o;
+	static const char *const kinds[] = { "rate", "time", "inverse", "sampled", "level",
+					     "peak" };
+	size_t k;
 	int i;
 
 	for (i = 0; i < sr->n; i++)
+		if (!(sr->pt[i].v > 0))
+			return false;	/* a zero has no logarithm: the figures as they are */
+	for (k = 0; k < ARRAY_SIZE(kinds); k++)
+		if (sr->kind && !strcmp(sr->kind, kinds[k]))
+			return true;
+	return false;
+}
+
+int series_changes(const struct series *sr, const struct db_args *a, double *x, struct ed_cp *cp)
+{
+	bool logs = ratio_scale(sr);
+	double *y = xcalloc(sr->n + 1, sizeof(double));
+	struct ed_opts o;
+	int i, k;
+
+	for (i = 0; i < sr->n; i++) {
 		x[i] = sr->pt[i].v;
+		y[i] = logs ? log(x[i]) : x[i];
+	}
 	ed_opts_default(&o);
 	o.alpha = a->alpha;
 	o.permutations = a->permutations;
 	o.seed = ed_seed(sr->key);	/* the same series, the same answer, run after run */
-	return ed_changes(x, sr->n, &o, cp, sr->n);
+	k = ed_changes(y, sr->n, &o, cp, sr->n);
+	free(y);
+	return k;
 }

@@ -148,9 +148,18 @@ static const char *sq_col_text(struct stmt *st, int i)
 /* A million points are read by changes: not through text. */
 static double sq_col_double(struct stmt *st, int i)
 {
+	const char *t;
+	char *end;
+	double v;
+
 	if (sqlite3_column_type(st->st, i) == SQLITE_NULL)
 		return NAN;
-	return sqlite3_column_double(st->st, i);
+	if (sqlite3_column_type(st->st, i) != SQLITE_TEXT)
+		return sqlite3_column_double(st->st, i);
+	/* text ('NaN', 'x') would read as 0: a number only if it is one, whole */
+	t = (const char *)sqlite3_column_text(st->st, i);
+	v = t ? strtod(t, &end) : NAN;
+	return t && *t && !*end ? v : NAN;
 }
 
 static void sq_reset(struct stmt *st)

@@ -97,8 +97,8 @@ static void env_line(const char *key, const char *ov, const char *nv, int *count
 		return;
 	if (!(*count)++)
 		printf("Environment: the files differ in\n");
-	ov = ov ?: "(absent)";
-	nv = nv ?: "(absent)";
+	ov = ov ? shown_text(ov) : "(absent)";	/* a file's text, bounded and escaped */
+	nv = nv ? shown_text(nv) : "(absent)";
 	if (31 + strlen(ov) + 4 + strlen(nv) <= 120) {
 		printf("  %-28s %s -> %s\n", key, ov, nv);
 		return;

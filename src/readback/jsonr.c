@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "jsonr.h"
+#include "jsonr_int.h"
 #include "util.h"
 
 /* Where the parser is: for each open array its index, for each object its member's key. */
@@ -24,6 +25,8 @@ struct jr_parser {
 	int skip;		/* > 0: inside a lazy array, checked but not kept */
 	const char *lazy;	/* runs, and a run's LAZY array, are kept as text (JR_RAW) */
 	bool elem;		/* parsing one element of runs: its own LAZY member is kept */
+	bool nodup;		/* names already checked for repeats (a lazy array read again) */
+	struct jr_keys keys;	/* the open objects' member names */
 	uint32_t ticks;		/* values parsed, for the look at SIGINT */
 	struct jr_frame path[JR_MAX_DEPTH + 1];
 	char *err;
@@ -111,60 +114,19 @@ static void skip_ws(struct jr_parser *ps)
 		ps->p++;
 }
 
-static int hex4(const char *s, unsigned int *out)
-{
-	unsigned int v = 0;
-	int i, c;
-
-	for (i = 0; i < 4; i++) {
-		c = s[i];
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v |= c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v |= c - 'A' + 10;
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static char *put_utf8(char *w, unsigned int c)
-{
-	if (c < 0x80) {
-		*w++ = (char)c;
-	} else if (c < 0x800) {
-		*w++ = (char)(0xc0 | c >> 6);
-		*w++ = (char)(0x80 | (c & 0x3f));
-	} else if (c < 0x10000) {
-		*w++ = (char)(0xe0 | c >> 12);
-		*w++ = (char)(0x80 | (c >> 6 & 0x3f));
-		*w++ = (char)(0x80 | (c & 0x3f));
-	} else {
-		*w++ = (char)(0xf0 | c >> 18);
-		*w++ = (char)(0x80 | (c >> 12 & 0x3f));
-		*w++ = (char)(0x80 | (c >> 6 & 0x3f));
-		*w++ = (char)(0x80 | (c & 0x3f));
-	}
-	return w;
-}
-
 /* \uXXXX at ps->p (past the backslash and 'u'), a surrogate pair as one character. */
 static int unicode_escape(struct jr_parser *ps, unsigned int *c)
 {
 	unsigned int lo;
 
-	if (ps->end - ps->p < 4 || hex4(ps->p, c))
+	if (ps->end - ps->p < 4 || jr_hex4(ps->p, c))
 		return fail_at(ps, "a bad \\u escape");
 	ps->p += 4;
 	if (*c >= 0xdc00 && *c <= 0xdfff)
 		return fail_at(ps, "a lone low surrogate");
 	if (*c >= 0xd800 && *c <= 0xdbff) {
 		if (ps->end - ps->p < 6 || ps->p[0] != '\\' || ps->p[1] != 'u' ||
-		    hex4(ps->p + 2, &lo) || lo < 0xdc00 || lo > 0xdfff)
+		    jr_hex4(ps->p + 2, &lo) || lo < 0xdc00 || lo > 0xdfff)
 			return fail_at(ps, "a high surrogate without its low half");
 		ps->p += 6;
 		*c = 0x10000 + ((*c - 0xd800) << 10) + (lo - 0xdc00);
@@ -193,7 +155,7 @@ static int escape(struct jr_parser *ps, char **w)
 			return fail_at(ps, "a bad escape in a string");
 		if (unicode_escape(ps, &c))
 			return -1;
-		b = put_utf8(b, c);
+		b = jr_put_utf8(b, c);
 	}
 	if (w) {
 		memcpy(*w, buf, (size_t)(b - buf));
@@ -202,16 +164,30 @@ static int escape(struct jr_parser *ps, char **w)
 	return 0;
 }
 
+/* A string's bytes from ps->p that are not UTF-8: refused by the field's name. */
+static int bad_utf8(struct jr_parser *ps, bool key)
+{
+	char what[64];
+
+	if (key)
+		return fail_at(ps, "a member name that is not UTF-8");
+	snprintf(what, sizeof(what), "not UTF-8 (byte 0x%02x at byte %td)", (unsigned char)*ps->p,
+		 ps->p - ps->start);
+	return fail_field(ps, what);
+}
+
 /*
  * The string at ps->p (its opening quote), decoded onto itself: the
  * decoded form is never longer, so writing from the quote's place never
  * overtakes the reading.  *off is where it now starts.  In a lazy array
- * only checked: the text stays as it is, to be read again.
+ * only checked: the text stays as it is, to be read again; dst, when
+ * given, takes the decoded form instead.
  */
-static int string(struct jr_parser *ps, uint32_t *off, uint32_t *len)
+static int string(struct jr_parser *ps, uint32_t *off, uint32_t *len, char *dst, bool key)
 {
-	char *w = ps->skip ? NULL : ps->p;
+	char *w = dst ?: ps->skip ? NULL : ps->p, *w0 = w;
 	unsigned char c;
+	size_t n;
 
 	*off = (uint32_t)(ps->p - ps->start);
 	ps->p++;
@@ -229,13 +205,18 @@ static int string(struct jr_parser *ps, uint32_t *off, uint32_t *len)
 				return -1;
 			continue;
 		}
-		if (w)
-			*w++ = (char)c;
-		ps->p++;
+		n = c < 0x80 ? 1 : jr_utf8_len((unsigned char *)ps->p, (unsigned char *)ps->end);
+		if (!n)
+			return bad_utf8(ps, key);
+		if (w) {
+			memmove(w, ps->p, n);
+			w += n;
+		}
+		ps->p += n;
 	}
 	if (w) {
 		*w = 0;
-		*len = (uint32_t)(w - (ps->start + *off));
+		*len = (uint32_t)(w - w0);
 	}
 	ps->p++;
 	return 0;
@@ -404,11 +385,45 @@ static int64_t array(struct jr_parser *ps, int64_t self)
 	}
 }
 
+/*
+ * The member name just read (text at off, decoded there unless in a lazy
+ * array, where it is still quoted and is decoded again into the arena)
+ * kept among the open object's, to find a repeat when it closes.
+ */
+static void keep_name(struct jr_parser *ps, uint32_t off, uint32_t len)
+{
+	char *room, *after = ps->p;
+
+	if (!ps->skip) {
+		memcpy(jr_keys_room(&ps->keys, len), ps->start + off, len);
+		jr_keys_push(&ps->keys, len);
+		return;
+	}
+	room = jr_keys_room(&ps->keys, (size_t)(after - ps->start) - off);
+	ps->p = ps->start + off;
+	string(ps, &off, &len, room, true);	/* read once already: it cannot fail */
+	ps->p = after;
+	jr_keys_push(&ps->keys, len);
+}
+
+static int fail_dup(struct jr_parser *ps, const char *name)
+{
+	char path[256];
+
+	ps->depth--;	/* the object's own path, not its last member's */
+	path_text(ps, path, sizeof(path));
+	ps->depth++;
+	return fail(ps, "%s has the member \"%.64s\" twice (which one counts is not defined)",
+		    path, name);
+}
+
 static int64_t object(struct jr_parser *ps, int64_t self)
 {
 	struct jr_frame *f = &ps->path[ps->depth];
 	int64_t last = 0, child;
-	uint32_t off, len;
+	uint32_t off, len, mark = ps->keys.nr;
+	size_t arena_mark = ps->keys.used;
+	const char *dup;
 
 	skip_ws(ps);
 	if (ps->p < ps->end && *ps->p == '}') {
@@ -419,8 +434,10 @@ static int64_t object(struct jr_parser *ps, int64_t self)
 		skip_ws(ps);
 		if (ps->p >= ps->end || *ps->p != '"')
 			return fail_at(ps, "expected a member name");
-		if (string(ps, &off, &len))
+		if (string(ps, &off, &len, NULL, true))
 			return -1;
+		if (!ps->nodup)
+			keep_name(ps, off, len);
 		f->key = ps->skip ? off + 1 : off;	/* a checked key is still quoted, undecoded */
 		f->keylen = ps->skip ? (uint32_t)(ps->p - ps->start) - off - 2 : len;
 		skip_ws(ps);
@@ -434,7 +451,8 @@ static int64_t object(struct jr_parser *ps, int64_t self)
 		skip_ws(ps);
 		if (ps->p < ps->end && *ps->p == '}') {
 			ps->p++;
-			return self;
+			dup = ps->nodup ? NULL : jr_keys_close(&ps->keys, mark, arena_mark);
+			return dup ? fail_dup(ps, dup) : self;
 		}
 		if (ps->p >= ps->end || *ps->p != ',')
 			return fail_at(ps, "expected ',' or '}'");
@@ -477,7 +495,7 @@ static int64_t value(struct jr_parser *ps, uint32_t key)
 		return container(ps, key, JR_ARR);
 	case '"':
 		idx = new_node(ps, JR_STR, key);
-		if (idx < 0 || string(ps, &off, &len))
+		if (idx < 0 || string(ps, &off, &len, NULL, false))
 			return -1;
 		if (!ps->skip) {
 			ps->d->nodes[idx].u.s.off = off;
@@ -506,6 +524,7 @@ int jr_parse_lazy(struct jr_doc *doc, char *text, size_t len, const char *lazy, 
 {
 	struct jr_parser ps = { .d = doc, .p = text, .start = text, .end = text + len,
 				.err = err, .errlen = errlen, .lazy = lazy };
+	int ret = 0;
 
 	memset(doc, 0, sizeof(*doc));
 	doc->text = text;
@@ -514,35 +533,17 @@ int jr_parse_lazy(struct jr_doc *doc, char *text, size_t len, const char *lazy, 
 	if (len >= UINT32_MAX)
 		return fail(&ps, "%zu bytes, more than the 4 GiB this reader can index", len);
 	if (value(&ps, JR_NOKEY) < 0)
-		return -1;
+		ret = -1;
 	skip_ws(&ps);
-	if (ps.p < ps.end)
-		return fail(&ps, "data after the JSON document at byte %td", ps.p - text);
-	return 0;
+	if (!ret && ps.p < ps.end)
+		ret = fail(&ps, "data after the JSON document at byte %td", ps.p - text);
+	jr_keys_free(&ps.keys);
+	return ret;
 }
 
 int jr_parse(struct jr_doc *doc, char *text, size_t len, char *err, size_t errlen)
 {
 	return jr_parse_lazy(doc, text, len, NULL, err, errlen);
-}
-
-void jr_iter_init_lazy(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr,
-		       const char *lazy)
-{
-	jr_iter_init(it, d, arr);
-	it->lazy = lazy;
-}
-
-void jr_iter_init(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr)
-{
-	memset(it, 0, sizeof(*it));
-	it->d = d;
-	it->arr = arr;
-	if (arr && arr->type == JR_RAW) {
-		it->p = d->text + arr->u.s.off;
-		it->end = it->p + arr->u.s.len;
-		it->elem.text = d->text;
-	}
 }
 
 /* The next element of a lazy array, parsed into it->elem (already checked: it cannot fail). */
@@ -551,7 +552,7 @@ static const struct jr_node *raw_next(struct jr_iter *it)
 	char err[8];
 	struct jr_parser ps = { .d = &it->elem, .p = it->p, .start = it->d->text, .end = it->end,
 				.err = err, .errlen = sizeof(err), .lazy = it->lazy,
-				.elem = true };
+				.elem = true, .nodup = true };
 
 	skip_ws(&ps);
 	if (ps.p < ps.end && (*ps.p == '[' || *ps.p == ','))
@@ -574,21 +575,4 @@ const struct jr_node *jr_iter_next(struct jr_iter *it)
 		return raw_next(it);
 	it->cur = it->cur ? jr_next(it->d, it->cur) : jr_first(it->d, it->arr);
 	return it->cur;
-}
-
-const struct jr_doc *jr_iter_doc(const struct jr_iter *it)
-{
-	return it->arr && it->arr->type == JR_RAW ? &it->elem : it->d;
-}
-
-void jr_iter_free(struct jr_iter *it)
-{
-	free(it->elem.nodes);
-	it->elem.nodes = NULL;
-}
-
-void jr_free(struct jr_doc *doc)
-{
-	free(doc->nodes);
-	memset(doc, 0, sizeof(*doc));
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading parsed JSON (src/readback/jsonr.h): members, siblings, values. */
+/* Reading parsed JSON (src/readback/jsonr.h): members, siblings, values, iterators. */
+#include <stdlib.h>
 #include <string.h>
 #include "jsonr.h"
 
@@ -50,4 +51,40 @@ const char *jr_str(const struct jr_doc *d, const struct jr_node *n)
 double jr_num(const struct jr_node *n)
 {
 	return n->type == JR_INT ? (double)n->u.i : n->u.num;
+}
+
+void jr_iter_init_lazy(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr,
+		       const char *lazy)
+{
+	jr_iter_init(it, d, arr);
+	it->lazy = lazy;
+}
+
+void jr_iter_init(struct jr_iter *it, const struct jr_doc *d, const struct jr_node *arr)
+{
+	memset(it, 0, sizeof(*it));
+	it->d = d;
+	it->arr = arr;
+	if (arr && arr->type == JR_RAW) {
+		it->p = d->text + arr->u.s.off;
+		it->end = it->p + arr->u.s.len;
+		it->elem.text = d->text;
+	}
+}
+
+const struct jr_doc *jr_iter_doc(const struct jr_iter *it)
+{
+	return it->arr && it->arr->type == JR_RAW ? &it->elem : it->d;
+}
+
+void jr_iter_free(struct jr_iter *it)
+{
+	free(it->elem.nodes);
+	it->elem.nodes = NULL;
+}
+
+void jr_free(struct jr_doc *doc)
+{
+	free(doc->nodes);
+	memset(doc, 0, sizeof(*doc));
 }

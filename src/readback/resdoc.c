@@ -310,12 +310,43 @@ static void measured_opts(struct loader *l, const struct jr_node *opts, struct r
 }
 
 
+/* The fields the writer writes as strings (or null): any other type is no result of ours. */
+static const char *const env_strings[] = {
+	"hostname", "kernel", "kernel_build", "machine", "cpu_model", "bpfbench_version",
+	"git_commit", "libbpf_version", "date", "vm_info", NULL,
+};
+static const char *const run_strings[] = {
+	"bench", "family", "suite", "label", "section", "sweep_param", "method", "trigger", NULL,
+};
+
+static int strings_typed(struct loader *l, const struct jr_node *o, const char *const *keys,
+			 const char *where)
+{
+	static const char *const type_name[] = {
+		[JR_FALSE] = "false", [JR_TRUE] = "true", [JR_INT] = "a number", [JR_NUM] = "a number",
+		[JR_ARR] = "an array", [JR_OBJ] = "an object", [JR_RAW] = "an array",
+	};
+	const struct jr_node *v;
+
+	for (; *keys; keys++) {
+		v = jr_member(l->jd, o, *keys);
+		if (v && v->type != JR_STR && v->type != JR_NULL)
+			return rd_bad(l->doc, "malformed result: %s.%s is %s, not a string", where,
+				      *keys, type_name[v->type]);
+	}
+	return 0;
+}
+
 static int load_run(struct loader *l, int ri, const struct jr_node *jr)
 {
 	struct res_run *r = &l->doc->runs[ri];
 	const struct jr_node *status = jr_typed(l->jd, jr, "status", JR_INT);
 	const struct jr_node *opts = jr_typed(l->jd, jr, "options", JR_OBJ);
+	char where[32];
 
+	snprintf(where, sizeof(where), "runs[%d]", ri);
+	if (strings_typed(l, jr, run_strings, where))
+		return EXIT_USAGE;
 	r->bench = rd_str(l, jr, "bench");
 	if (!r->bench || !status || !opts)
 		return rd_bad(l->doc, "malformed result: runs[%d] lacks bench, status or options", ri);
@@ -401,6 +432,8 @@ static int load_doc(struct loader *l)
 	if (!env)	/* the schema requires it, an object */
 		return rd_bad(doc, "malformed result: \"env\" is %s, not an object",
 			      jr_member(l->jd, root, "env") ? "of another type" : "missing");
+	if (strings_typed(l, env, env_strings, "env"))
+		return EXIT_USAGE;
 	doc->interrupted = jr_typed(l->jd, root, "interrupted", JR_TRUE) != NULL;
 	doc->kernel = rd_str(l, env, "kernel");
 	doc->date = rd_str(l, env, "date");

@@ -537,3 +537,47 @@ void wrap_words(FILE *out, int col, int indent, int cols, const char *cut, const
 	}
 	fputc('\n', out);
 }
+
+/* The length of a well-formed UTF-8 character at s (RFC 3629), 0 if it is none. */
+static size_t utf8_char(const unsigned char *s)
+{
+	size_t n = *s >= 0xf0 && *s <= 0xf4 ? 4 : *s >= 0xe0 ? 3 : *s >= 0xc2 && *s < 0xe0 ? 2 : 0;
+	size_t i;
+
+	if (n == 3 && *s > 0xef)
+		return 0;
+	if ((*s == 0xe0 && s[1] < 0xa0) || (*s == 0xed && s[1] > 0x9f) ||
+	    (*s == 0xf0 && s[1] < 0x90) || (*s == 0xf4 && s[1] > 0x8f))
+		return 0;	/* overlong, a surrogate, beyond U+10FFFF */
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* a NUL ends the loop here too */
+	return n;
+}
+
+const char *shown_text(const char *s)
+{
+	static __thread char ring[SHOWN_RING][SHOWN_MAX * 4 + 48];
+	static __thread unsigned int next;
+	char *out = ring[next++ % SHOWN_RING], *w = out;
+	const unsigned char *base = (const unsigned char *)(s ?: ""), *p = base;
+	size_t n;
+
+	for (; *p && p - base < SHOWN_MAX; p += n) {
+		n = *p >= 0x80 ? utf8_char(p) : 1;
+		if (*p == '\n' || *p == '\t' || *p == '\r') {
+			w += sprintf(w, "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+		} else if (*p < 0x20 || *p == 0x7f || !n) {
+			w += sprintf(w, "\\x%02x", *p);
+			n = 1;
+		} else {
+			memcpy(w, p, n);
+			w += n;
+		}
+	}
+	if (*p)
+		sprintf(w, "...(%zu bytes)", (size_t)(p - base) + strlen((const char *)p));
+	else
+		*w = 0;
+	return out;
+}

@@ -145,4 +145,15 @@ void progress_line_end(void);
 void progress_line_hide(void);
 void progress_line_redraw(void);
 
+/*
+ * A value a file or a database gave, as a terminal may show it: control
+ * characters escaped (\n, \t, \x1b), bytes that are not UTF-8 as \xNN,
+ * and cut after SHOWN_MAX bytes with its whole length said, so a 10 MB
+ * hostname or a kernel string with newlines stays one short line.  The
+ * text lives in a ring of SHOWN_RING buffers: enough for one message.
+ */
+#define SHOWN_MAX	200
+#define SHOWN_RING	8
+const char *shown_text(const char *s);
+
 #endif

@@ -103,8 +103,31 @@ static void trial(enum noise m, int t, struct rates *r)
 	r->false_any += ed_changes(x, N, &o, cp, N) > 0;
 }
 
+/* A step between figures at the ends of a double's range: found, not lost to overflow. */
+static void test_extremes(void)
+{
+	double x[10], y[12];
+	struct ed_cp cp[12];
+	struct ed_opts o;
+	int i, k;
+
+	ed_opts_default(&o);
+	for (i = 0; i < 10; i++)
+		x[i] = i < 5 ? 1e-300 * (1 + 0.01 * i) : 1e300 * (1 + 0.01 * i);
+	k = ed_changes(x, 10, &o, cp, 10);
+	ok(k == 1 && cp[0].at == 5, "five points of 1e-300, then five of 1e300: the change at 5");
+	for (i = 0; i < 12; i++)
+		y[i] = (i < 6 ? -1e308 : 1e308) * (1 - 0.001 * i);
+	k = ed_changes(y, 12, &o, cp, 12);
+	ok(k == 1 && cp[0].at == 6, "-1e308 to 1e308 (a range beyond a double): the change at 6");
+	for (i = 0; i < 12; i++)
+		y[i] = 7;
+	ok(ed_changes(y, 12, &o, cp, 12) == 0, "a constant series: no change");
+}
+
 int main(void)
 {
+	test_extremes();
 	struct rates r[NR_NOISE];
 	char what[160];
 	int m, t;

@@ -139,11 +139,49 @@ static void test_refused(void)
 	accepted(deep, "nesting of exactly JR_MAX_DEPTH parses");
 }
 
+/* A lazy parse: the runs checked as text, their names decoded to be compared. */
+static void lazy_refused(const char *text, const char *want, const char *desc)
+{
+	char err[256], *buf = strdup(text);
+	struct jr_doc d;
+	int ret = jr_parse_lazy(&d, buf, strlen(text), "samples", err, sizeof(err));
+
+	ok(ret == -1 && strstr(err, want), desc);
+	if (ret != -1 || !strstr(err, want))
+		printf("# got %d: %s\n", ret, err);
+	jr_free(&d);
+	free(buf);
+}
+
+static void test_strict(void)
+{
+	refused("{\"env\": {\"hostname\": \"\xff\xfe\"}}",
+		"env.hostname is not UTF-8 (byte 0xff", "bytes ff fe in a string: not UTF-8");
+	refused("[\"\xc0\xaf\"]", "not UTF-8", "an overlong '/' refused");
+	refused("[\"\xed\xa0\x80\"]", "not UTF-8", "an encoded surrogate refused");
+	refused("[\"\xf4\x90\x80\x80\"]", "not UTF-8", "beyond U+10FFFF refused");
+	refused("[\"\xe2\x82\"]", "not UTF-8", "a cut sequence refused");
+	refused("{\"\xff\": 1}", "a member name that is not UTF-8", "a name not UTF-8");
+	accepted("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"]", "2-, 3- and 4-byte UTF-8 parse");
+	refused("{\"a\": 1, \"b\": 2, \"a\": 3}", "the document has the member \"a\" twice",
+		"a repeated name refused");
+	refused("{\"env\": {\"host\": 1, \"x\": {\"host\": 2}, \"host\": 3}}",
+		"env has the member \"host\" twice", "a repeat named by its object, nesting apart");
+	accepted("{\"a\": {\"a\": 1}, \"b\": {\"a\": 2}}", "one name in sibling objects");
+	lazy_refused("{\"runs\": [{\"bench\": \"a\", \"samples\": [{\"t\": 1, \"t\": 2}]}]}",
+		     "runs[0].samples[0] has the member \"t\" twice", "a repeat inside a lazy array");
+	lazy_refused("{\"runs\": [{\"bench\": \"a\", \"be\\u006ech\": \"b\"}]}",
+		     "runs[0] has the member \"bench\" twice", "a repeat spelled with an escape");
+	lazy_refused("{\"runs\": [{\"s\": \"\xff\"}]}", "runs[0].s is not UTF-8",
+		     "not UTF-8 inside a lazy array");
+}
+
 int main(void)
 {
 	test_values();
 	test_unicode();
 	test_refused();
+	test_strict();
 	printf("1..%d\n", test_no);
 	return failures ? 1 : 0;
 }
