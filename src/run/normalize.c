@@ -4,7 +4,7 @@
 #include "normalize.h"
 #include "result.h"
 
-/* Below this share a sample is mostly waiting: dividing by it would magnify noise. */
+/* Below this share a sample is mostly waiting: dividing by less would magnify noise. */
 #define SHARE_MIN	0.05
 
 int normalize_add(struct run_result *res)
@@ -34,10 +34,9 @@ void normalize_sample(const struct run_result *res, int m, int nprod, const stru
 		sum += ns->oncpu[i] > 1 ? 1 : ns->oncpu[i];
 		n++;
 	}
-	share = n ? sum / n : NAN;
-	if (isnan(share) || share < SHARE_MIN)
-		vals[m] = NAN;
-	else if (res->metrics[0].kind == METRIC_RATE)
+	/* no schedstat: the figure as it is (a whole CPU), never a hole in the samples */
+	share = n ? fmax(sum / n, SHARE_MIN) : 1.0;
+	if (res->metrics[0].kind == METRIC_RATE)
 		vals[m] = vals[0] / share;
 	else
 		vals[m] = vals[0] * share;

@@ -3,7 +3,8 @@
  * --normalize: beside the run's first metric, the same figure per whole
  * CPU its producers had, "<name>-normalized": a rate divided by the
  * producers' mean on-CPU share in the sample, a time per op multiplied
- * by it.  What a CPU hog beside the benchmark, or the other half of an
+ * by it (a share below 5% counts as 5%; without schedstat the figure is
+ * left as it is).  What a CPU hog beside the benchmark, or the other half of an
  * oversubscribed pair, takes from the producers' time then no longer
  * moves the figure (doc/variance.md: the rows where that cuts the
  * spread).  Never the kernel bench's figure: the first metric and the
