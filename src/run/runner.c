@@ -112,6 +112,7 @@ struct watchers {
 	struct speed_ref ref;
 	bool speed_ref;
 	int norm_metric;	/* --normalize: the normalized metric's index, -1: none */
+	int ref_metric;		/* --speed-ref: ref-user's index (ref-bpf's the next), -1: none */
 	int nprod;		/* threads that are producers: the first of those watched */
 };
 
@@ -130,6 +131,10 @@ static void derive(const struct run_result *res, const struct watchers *w,
 	res_derive(res, vals);
 	if (w->norm_metric >= 0)
 		normalize_sample(res, w->norm_metric, w->nprod, ns, vals);
+	if (w->ref_metric >= 0) {
+		vals[w->ref_metric] = ns->ref_user_ns >= 0 ? ns->ref_user_ns / 1e3 : NAN;
+		vals[w->ref_metric + 1] = ns->ref_bpf_ns >= 0 ? ns->ref_bpf_ns / 1e3 : NAN;
+	}
 }
 
 static void measuring(struct watchers *w, bool on)
@@ -369,8 +374,11 @@ static void watch_threads(struct bench_env *env, const struct crew *c, struct wa
 	place_begin(&w->pm, tids, n);
 	w->norm_metric = env->opts->normalize ? normalize_add(env->res) : -1;
 	w->speed_ref = env->opts->speed_ref;
-	if (w->speed_ref)
+	w->ref_metric = -1;
+	if (w->speed_ref) {
 		speedref_open(&w->ref);
+		w->ref_metric = speedref_add_metrics(env->res);
+	}
 }
 
 /*

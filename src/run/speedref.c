@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <linux/bpf.h>
 #include "placement.h"
+#include "result.h"
 #include "speedref.h"
 #include "util.h"
 
@@ -16,6 +17,18 @@
 #define REF_BPF_REPEAT	64	/* program runs per test-run call */
 #define REF_BPF_CALLS	4
 #define REF_TRIES	3
+
+int speedref_add_metrics(struct run_result *res)
+{
+	static const struct metric_def defs[] = {
+		{ .name = "ref-user", .unit = "us", .kind = METRIC_TIME },
+		{ .name = "ref-bpf", .unit = "us", .kind = METRIC_TIME },
+	};
+	int i = res_add_metric(res, &defs[0], "--speed-ref");
+
+	res_add_metric(res, &defs[1], "--speed-ref");
+	return i;
+}
 
 void speedref_open(struct speed_ref *r)
 {

@@ -29,6 +29,13 @@ void speedref_close(struct speed_ref *r);
  * mean over those CPUs.
  */
 void speedref_measure(struct speed_ref *r, struct noise_sample *ns);
+struct run_result;
+/*
+ * The reference's metrics, "ref-user" and "ref-bpf" (us, lower is faster),
+ * so that the history keeps them and compare shows whether the host's
+ * speed moved between two runs: ref-user's index, ref-bpf's the next.
+ */
+int speedref_add_metrics(struct run_result *res);
 /* One CPU's times (host show's per-CPU probe): 0, or -errno if it cannot run there. */
 int speedref_on_cpu(struct speed_ref *r, int cpu, double *user_ns, double *bpf_ns);
 
