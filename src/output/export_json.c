@@ -368,6 +368,7 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 	jsonw_kdouble(w, "warmup_s", r->warmup_ns / 1e9);
 	jsonw_ki64(w, "runs", r->nr_repeats);
 	jsonw_ki64(w, "noisy_samples", r->nr_noisy);
+	jsonw_ki64(w, "moved_samples", res_moved_samples(r));
 	if (r->spec.opts.kernel_stats)
 		json_kstats(w, &r->kstats);
 	if (r->spec.opts.counters)

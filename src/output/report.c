@@ -237,6 +237,19 @@ static void noise_line(FILE *out, const struct run_result *res, bool loud)
 			"rest: not a measurable effect\n", e.noisy, e.noisy + e.quiet, e.shift_pct);
 }
 
+/*
+ * Where the threads moved between CPUs: on a VM whose vCPUs run at
+ * unequal speeds, a move can move the figure (doc/variance.md).
+ */
+static void placement_line(FILE *out, const struct run_result *res)
+{
+	int n = res_moved_samples(res);
+
+	if (n)
+		fprintf(out, "Placement: the threads moved between CPUs in %d of %d samples "
+			"(-a or --prod-affinity pins them)\n", n, res->nr_samples);
+}
+
 /* "Totals: name N, ...": the benchmark's run-level counts, a pair never broken over two lines. */
 static void totals_line(FILE *out, const struct run_result *res)
 {
@@ -289,6 +302,7 @@ static void human_summary(FILE *out, const struct run_result *res)
 		prof_top_lines(out, &(struct prof_view){ &res->prof, NULL, prof_ns_per_op(res) },
 			       PROF_TOP_HUMAN);
 	noise_line(out, res, o->verbose);
+	placement_line(out, res);
 	if (res->precision_target)
 		precision_line(out, res);
 	totals_line(out, res);

@@ -156,6 +156,15 @@ void res_add_sample(struct run_result *res, int repeat, const double *vals, uint
 	res->sample_repeat[res->nr_samples++] = repeat;
 }
 
+int res_moved_samples(const struct run_result *r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->nr_samples; i++)
+		n += r->noise[i].moved;
+	return n;
+}
+
 void res_derive(const struct run_result *res, double *vals)
 {
 	const struct metric_def *m;

@@ -161,6 +161,9 @@ static inline bool res_kept(const struct run_result *r)
 	return r->interrupted && r->nr_samples > 0 && r->st;
 }
 
+/* Samples in whose period one of the run's threads moved to another CPU. */
+int res_moved_samples(const struct run_result *r);
+
 void run_result_free(struct run_result *res);
 /*
  * Interleaved runs (ab): one's samples become the next repetition of acc

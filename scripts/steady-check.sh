@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# What a steadier figure buys a user (doc/variance.md): TRIES ab runs of a
+# command against itself (how often ab calls the same thing different), and
+# a 5% step planted in the second half of 20 single runs recorded into a
+# fresh history (whether db changes finds it), on the raw figure and the
+# --normalize one.  Run it on an idle machine.
+# usage: [TRIES=10] [PAIRS=10] scripts/steady-check.sh BPFBENCH OUTDIR [BENCH ARGS...]
+set -euo pipefail
+B=$(readlink -f "${1:?bpfbench binary}")
+OUT=${2:?output dir}
+shift 2
+ARGS=("${@:-bpf-loop}")
+[ $# -gt 0 ] || ARGS=(bpf-loop --nr_loops 1000)
+TRIES=${TRIES:-10}
+PAIRS=${PAIRS:-10}
+mkdir -p "$OUT"
+cmd="${ARGS[*]} --normalize"
+for t in $(seq "$TRIES"); do
+	"$B" ab "$cmd" "$cmd" -w0 -d1 -r "$PAIRS" -q --json "$OUT/ab.$t.json" >"$OUT/ab.$t.txt" 2>&1 || true
+	echo "ab $t: $(grep -E '^ +throughput|^ +[a-z-]+-normalized|^ +hits' "$OUT/ab.$t.txt" | tr -s ' ' | tr '\n' ';')" >&2
+done
+for i in $(seq 20); do
+	"$B" -q -w0 -d1 "${ARGS[@]}" --normalize --json "$OUT/run.$i.json" >/dev/null 2>&1
+done
+python3 - "$OUT" <<'PY'
+import glob, json, os, sys
+out = sys.argv[1]
+# the second half 5% slower: every figure of the first metric and its normalized twin
+for i in range(11, 21):
+    p = os.path.join(out, "run.%d.json" % i)
+    d = json.load(open(p))
+    r = d["runs"][0]
+    for name, m in r["metrics"].items():
+        if m.get("kind") in ("rate",) and m.get("unit", "").endswith("ops/s"):
+            for k in ("mean", "median", "min", "max", "ci95_low", "ci95_high", "stddev"):
+                if isinstance(m.get(k), (int, float)):
+                    m[k] *= 0.95
+            for s in r["samples"]:
+                if isinstance(s.get(name), (int, float)):
+                    s[name] *= 0.95
+    # one run a day apart: the history orders by date
+    d["env"]["date"] = "2026-12-%02dT00:00:00Z" % i
+    json.dump(d, open(p, "w"))
+for i in range(1, 11):
+    p = os.path.join(out, "run.%d.json" % i)
+    d = json.load(open(p))
+    d["env"]["date"] = "2026-12-%02dT00:00:00Z" % i
+    json.dump(d, open(p, "w"))
+PY
+rm -f "$OUT/h.db"
+"$B" db record --db "$OUT/h.db" -q "$OUT"/run.*.json
+"$B" db changes --db "$OUT/h.db" --json >"$OUT/changes.json" || true
+python3 - "$OUT/changes.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+items = d if isinstance(d, list) else d.get("changes", d.get("series", []))
+print(json.dumps(items, indent=1)[:3000])
+PY
