@@ -83,6 +83,7 @@ struct db_args {
 	const char *out;	/* plot: -o OUT.svg|OUT.png */
 	bool json, quiet, otava;
 	double fail_pct;	/* NAN: no gate */
+	const char *gate_unjudged;	/* --gate-unjudged pass|fail; NULL: fail */
 	double alpha;
 	int permutations;
 };
