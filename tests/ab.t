@@ -48,9 +48,14 @@ run ab "bpf-loop --nr_loops 10 -w0 -d0.5 --period-ms 250" "bpf-loop --nr_loops 1
 	-r 2 -q --name few --name many
 [ "$RC" -eq 0 ] && [ "$(grep -c . <<<"$OUT")" -ge 1 ] && [ "$(answers "$OUT" | grep -cvE "$answer_re")" -eq 0 ]
 ok $? "ab -q --name few --name many: only answer lines, in the names given" || diag "$OUT" "$ERR"
-run ab "bpf-loop --nr_loops 10 -w0 -d0.5 --period-ms 250" "bpf-loop -w0 -d0.5 --period-ms 250" -r 1 -q
+run ab "bpf-loop --nr_loops 10 -w0 -d0.5 --period-ms 250" "bpf-loop -w0 -d0.5 --period-ms 250" -r 1 -q \
+	--fail-on-regression 5
 grep -q 'no verdict (.*); run 3 or more pairs' <<<"$(answers "$OUT")"
 ok $? "ab -r 1: no verdict, and what would give one" || diag "$OUT"
+# the gate must not pass on what it could not judge (issue 42, item 8: it exited 0)
+[ "$RC" -eq 5 ] && grep -qE '^bpfbench: error: gate: [1-9][0-9]* rows? not judged .*: exit 5; --gate-unjudged pass' <<<"$ERR" &&
+	! grep -q 'regression:' <<<"$ERR"
+ok $? "ab -r 1 --fail-on-regression 5: the gate could not judge, exit 5 (rc $RC)" || diag "$ERR"
 
 # option checks before any run: one line, exit 2, at once
 start=$(date +%s)
@@ -64,6 +69,9 @@ ok $? "ab with 9 --noise and --json /nonexistent/x: one error line" || diag "$ER
 run ab "noop -w0 -d30" "noop -w0 -d30" --precision 0
 [ "$RC" -eq 2 ] && grep -q 'precision' <<<"$ERR"
 ok $? "ab --precision 0: exit 2"
+run ab "noop -w0 -d30" "noop -w0 -d30" --gate-unjudged pass
+[ "$RC" -eq 2 ] && grep -q 'gate-unjudged is for a gate' <<<"$ERR"
+ok $? "ab --gate-unjudged without --fail-on-regression: exit 2 before any pair runs" || diag "$ERR"
 
 # --precision: pairs until the CI of B/A is narrow enough, or the time bound
 run ab "noop -w0 -d0.3 --period-ms 100" "noop -w0 -d0.3 --period-ms 100" --precision 50 --max-duration 30

@@ -44,7 +44,8 @@ for mode in "--samples 30" "--runs 5 --samples 10"; do
 		run compare -v "$TMPD/fa$((1000 + 2 * i)).json" "$TMPD/fa$((1001 + 2 * i)).json" \
 			--fail-on-regression 5 --run-noise 0
 		pairs=$((pairs + 1))
-		if [ "$RC" -ne 0 ] || grep -qE "$alarm_re" <<<"$OUT"; then
+		# exit 5 (rows the gate could not judge) is no alarm: it claims no change
+		if [ "$RC" -eq 1 ] || grep -qE "$alarm_re" <<<"$OUT"; then
 			alarms=$((alarms + 1))
 		fi
 		# a derived metric's verdict is its base's, row by row
@@ -85,12 +86,36 @@ cmp -s "$TMPD/with" "$TMPD/tags" && [ -s "$TMPD/tags" ]
 ok $? "run means from the samples' repeat tags equal those of the repeats records"
 gen "$TMPD/o.json" --seed 7 --samples 60
 gen "$TMPD/n.json" --seed 8 --samples 60 --rate-scale 0.8
-# one run a side says nothing of how far runs lie apart: no verdict, and why
+# one run a side says nothing of how far runs lie apart: no verdict, and why;
+# a gate must not pass on rows it could not judge (issue 42, item 8: it did, exit 0)
 run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
-[ "$RC" -eq 0 ] && [ "$(answers "$OUT" | grep -c ': no verdict (throughput -[0-9.]*%: one run a side, .* -r 3 a side, ab, or --run-noise PCT$')" -eq 3 ] &&
-	grep -q 'rows compare one run a side' <<<"$OUT" && ! grep -q '\[' <<<"$(answers "$OUT" | head -3)"
-ok $? "one run a side (-20%), no --run-noise: no verdict with its reason and remedy, no gate" ||
-	diag "$OUT"
+[ "$RC" -eq 5 ] && [ "$(answers "$OUT" | grep -c ': no verdict (throughput -[0-9.]*%: one run a side, .* -r 3 a side, ab, or --run-noise PCT$')" -eq 3 ] &&
+	grep -q 'rows compare one run a side' <<<"$OUT" && ! grep -q '\[' <<<"$(answers "$OUT" | head -3)" &&
+	grep -qx 'Gate: --fail-on-regression 5%: 0 regressions, 3 rows not judged (exit 5).' <<<"$OUT" &&
+	grep -q 'gate: 3 rows not judged (no verdict, or cannot tell whether worse beyond 5%): exit 5' <<<"$ERR"
+ok $? "one run a side (-20%), no --run-noise: no verdict with its reason and remedy; the gate fails unjudged, exit 5" ||
+	diag "$OUT" "$ERR"
+run compare -q "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+[ "$RC" -eq 5 ] && grep -q 'gate: 3 rows not judged' <<<"$ERR"
+ok $? "-q: the unjudged gate still exits 5 and says so on stderr" || diag "$ERR"
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5 --gate-unjudged pass
+[ "$RC" -eq 0 ] && [ -z "$ERR" ] &&
+	grep -qx 'Gate: --fail-on-regression 5%: 0 regressions, 3 rows not judged (passed: --gate-unjudged pass).' <<<"$OUT"
+ok $? "--gate-unjudged pass: the unjudged rows pass, and the gate line says so" || diag "$OUT" "$ERR"
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression=5 --gate-unjudged=fail
+[ "$RC" -eq 5 ]
+ok $? "--gate-unjudged=fail: the default, exit 5"
+run compare "$TMPD/o.json" "$TMPD/n.json" --gate-unjudged pass
+[ "$RC" -eq 2 ] && grep -q 'gate-unjudged is for a gate: give --fail-on-regression PCT' <<<"$ERR"
+ok $? "--gate-unjudged without a gate: bad usage" || diag "$ERR"
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5 --gate-unjudged maybe
+[ "$RC" -eq 2 ] && grep -q "gate-unjudged: 'maybe' is not pass or fail" <<<"$ERR"
+ok $? "--gate-unjudged takes pass or fail" || diag "$ERR"
+run compare "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5 --json "$TMPD/gate.json"
+[ "$RC" -eq 5 ] && [ "$(jq '[.rows[] | select(.unjudged)] | length' "$TMPD/gate.json")" -eq 3 ] &&
+	[ "$(jq -r '[.rows[] | select(.unjudged) | .metric] | unique | join(",")' "$TMPD/gate.json")" = throughput ]
+ok $? "compare --json marks the unjudged rows: the throughput ones (latency gates through them)" ||
+	diag "$(jq -c '.rows[] | [.metric, .verdict, .unjudged]' "$TMPD/gate.json")"
 run compare -v "$TMPD/o.json" "$TMPD/n.json" --run-noise 0
 grep -q 'batches, 1 process  *slower$' <<<"$OUT" && grep -q 'rest on one run a side' <<<"$OUT" &&
 	grep -q 'by Holm' <<<"$OUT"
@@ -105,6 +130,15 @@ ok $? "the other way round: faster, no regression"
 run compare -q "$TMPD/o.json" "$TMPD/n.json" --run-noise 10
 [ "$(answers "$OUT" | grep -c ': cannot tell (throughput ')" -eq 3 ]
 ok $? "--run-noise 10: a 20% change of one run a side is cannot tell" || diag "$OUT"
+# "cannot tell" whose interval rules out a worsening beyond the limit: the gate has its answer
+gen "$TMPD/same.json" --seed 8 --samples 60
+run compare "$TMPD/o.json" "$TMPD/same.json" --run-noise 0 --fail-on-regression 10
+[ "$RC" -eq 0 ] && [ "$(answers "$OUT" | grep -c ': cannot tell (throughput .*\[0\.9[0-9]*, ')" -eq 3 ] &&
+	grep -qx 'Gate: --fail-on-regression 10%: 0 regressions, 0 rows not judged.' <<<"$OUT"
+ok $? "cannot tell, the CI above 0.9: judged by a 10% gate, exit 0" || diag "$OUT" "$ERR"
+run compare -q "$TMPD/o.json" "$TMPD/same.json" --run-noise 0 --fail-on-regression 1
+[ "$RC" -eq 5 ] && grep -q 'gate: 3 rows not judged' <<<"$ERR"
+ok $? "the same rows at a 1% gate: their CI reaches below 0.99, not judged, exit 5" || diag "$OUT" "$ERR"
 # the statistics alone: no allowance for drift between the files
 run compare -v "$TMPD/o.json" "$TMPD/n.json" --drift 0 --run-noise 0
 ratio=$(grep 'row 0  *throughput ' <<<"$OUT" | grep -oE '0\.[0-9]{4} \[0\.[0-9]{4}, 0\.[0-9]{4}\]')
@@ -117,7 +151,8 @@ ok $? "the ratio's CI brackets the crafted 0.8: $ratio"
 # ---- kinds without a test ----
 gen "$TMPD/o.json" --seed 7
 gen "$TMPD/n.json" --seed 7 --level-scale 1.01
-run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
+# (the throughput rows, one run a side, are no verdict: let them pass, the levels are the point)
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5 --gate-unjudged pass
 [ "$RC" -eq 0 ] && [ "$(grep -c 'memory .* +1.00% .* level, no test  *equal$' <<<"$OUT")" -eq 3 ]
 ok $? "a level 1% higher: equal within the noise, no regression at 5%" || diag "$OUT"
 gen "$TMPD/n.json" --seed 7 --level-scale 1.10
@@ -138,7 +173,8 @@ run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5 --run-noise 
 	grep -q 'regression: .* drops from 0 to 3.[0-9]* M ops/s' <<<"$ERR" && ! grep -qi nan <<<"$OUT$ERR"
 ok $? "drops 0 -> 3.1 M ops/s: worse, judged on the absolute change, a regression, no nan" ||
 	diag "$OUT" "$ERR"
-run compare -v "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5 --run-noise 0
+# (the throughput rows are cannot tell, their CI reaching below -5%: they pass by choice)
+run compare -v "$TMPD/n.json" "$TMPD/o.json" --fail-on-regression 5 --run-noise 0 --gate-unjudged pass
 [ "$RC" -eq 0 ] && [ "$(grep -c ' drops .* -100.00% .* better$' <<<"$OUT")" -ge 2 ] &&
 	[ "$(grep -cE ' drops .* -100.00% .* (better|2/2 batches, 1 process  no verdict)$' <<<"$OUT")" -eq 3 ]
 ok $? "drops 3.1 -> 0: better" || diag "$OUT"
@@ -148,9 +184,9 @@ gen "$TMPD/o.json" --seed 7 --samples 1
 gen "$TMPD/n.json" --seed 8 --samples 1
 run compare -v "$TMPD/o.json" "$TMPD/n.json" --fail-on-regression 5
 rows=$(grep ' row [0-9] ' <<<"$OUT")
-[ "$RC" -eq 0 ] && ! grep -q '±' <<<"$rows" && ! grep -qi nan <<<"$OUT" &&
+[ "$RC" -eq 5 ] && ! grep -q '±' <<<"$rows" && ! grep -qi nan <<<"$OUT" &&
 	[ "$(grep -c 'throughput .* n 1/1, no test  *no verdict$' <<<"$rows")" -eq 3 ]
-ok $? "n = 1: values without ±, no test, no verdict" || diag "$OUT"
+ok $? "n = 1: values without ±, no test, no verdict; the gate did not judge them, exit 5" || diag "$OUT"
 
 # ---- identity and matching (little noise: identical samples are equal) ----
 gen "$TMPD/o.json" --seed 7 --cv 0.002
@@ -285,7 +321,7 @@ ok $? "a unit that differs: that metric not compared, said so; the others are" |
 gen "$TMPD/old.json" --seed 7 --old
 gen "$TMPD/n.json" --seed 8
 run compare -v "$TMPD/old.json" "$TMPD/n.json" --fail-on-regression 5
-[ "$RC" -eq 0 ] && [ "$(grep -c ' memory .* level, no test ' <<<"$OUT")" -eq 3 ] &&
+[ "$RC" -eq 5 ] && [ "$(grep -c ' memory .* level, no test ' <<<"$OUT")" -eq 3 ] &&
 	[ "$(grep -c ' latency .* as throughput ' <<<"$OUT")" -eq 3 ]
 ok $? "an earlier format (sampled/inverse) against today's: memory a level, latency derived" ||
 	diag "$OUT" "$ERR"

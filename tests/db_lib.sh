@@ -4,13 +4,16 @@
 # engine's own client: rows tab-separated), then calls db_cases.
 # shellcheck shell=bash
 
-# mkseries REAL.json DIR N STEP_AT: N results made from a real one, dated a
-# day apart, on kernel 6.1 before STEP_AT and 6.12 from it, throughput 10%
-# lower from STEP_AT (latency its inverse), 1% noise drawn with a fixed seed.
+# mkseries REAL.json DIR N STEP_AT [NOISE HOST]: N results made from a real
+# one, dated a day apart, on kernel 6.1 before STEP_AT and 6.12 from it,
+# throughput 10% lower from STEP_AT (latency its inverse), 1% noise drawn
+# with a fixed seed, and NOISE (0) more from run to run, on HOST (testhost).
 mkseries() {
 	python3 - "$@" <<'PY'
 import copy, json, random, sys
 src, out, n, step_at = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+noise = float(sys.argv[5]) if len(sys.argv) > 5 else 0
+host = sys.argv[6] if len(sys.argv) > 6 else "testhost"
 base = json.load(open(src))
 rnd = random.Random(34)
 for i in range(n):
@@ -19,14 +22,16 @@ for i in range(n):
     # the first three on an older kernel still: a side of a change may span kernels
     d["env"]["kernel"] = "6.1.0-27-amd64" if i < 3 else "6.1.0-28-amd64" if i < step_at else "6.12.9-amd64"
     d["env"]["git_commit"] = "c%06d" % i
-    d["env"]["hostname"] = "testhost"
+    d["env"]["hostname"] = host
     run = d["runs"][0]
     # five samples whatever the real run gave: the drawn series is the same on every machine
     run["samples"] = [copy.deepcopy(run["samples"][0]) for _ in range(5)]
     for name in run["metrics"]:
         run["metrics"][name]["n"] = 5
     level = 100.0 * (0.9 if i >= step_at else 1.0)
-    thr = [level * (1 + 0.01 * rnd.gauss(0, 1)) for _ in run["samples"]]
+    # (no draw without NOISE: the default series stay as they were)
+    run_level = level * (1 + noise * rnd.gauss(0, 1)) if noise else level
+    thr = [run_level * (1 + 0.01 * rnd.gauss(0, 1)) for _ in run["samples"]]
     for s, t in zip(run["samples"], thr):
         s["throughput"], s["latency"] = t, 1000.0 / t
     m = run["metrics"]
@@ -298,9 +303,10 @@ PY
 	[ "$RC" -eq 1 ] && grep -q "regression: noop throughput on testhost: -" <<<"$ERR" &&
 		grep -q "regression: noop latency on testhost: +" <<<"$ERR"
 	ok $? "changes --fail-on-change 5: exit 1 naming throughput down and latency up" || diag "$ERR"
-	db changes noop --fail-on-change 20 -q
+	# (one host: the real run's own host has a single point, which no gate can judge)
+	db changes noop --host testhost --fail-on-change 20 -q
 	[ "$RC" -eq 0 ]
-	ok $? "changes --fail-on-change 20: a 10% step passes"
+	ok $? "changes --fail-on-change 20: a 10% step passes" || diag "$OUT" "$ERR"
 	db changes --json --host testhost
 	python3 - "$TMPD/out" <<'PY'
 import json, sys
@@ -373,5 +379,46 @@ PY
 	[ "$RC" -eq 0 ] && [ "$(head -1 <<<"$OUT")" = 'time,commit,kernel,"producers=2:latency","producers=2:throughput"' ] &&
 		[ "$(wc -l <<<"$OUT")" = 2 ] && ! grep -qE ',,|,$' <<<"$OUT"
 	ok $? "export --options: one set, no empty cell" || diag "$OUT" "$ERR"
+
+	# --- a gate that could not judge (issue 42, item 8: these passed, exit 0) ---
+	db changes noop --host testhost --since 2026-01-20 --fail-on-change 5
+	[ "$RC" -eq 5 ] &&
+		grep -qE '^noop throughput \(M ops/s\) on testhost: not judged: 5 points, the test splits [0-9]+ or more$' <<<"$OUT" &&
+		grep -qE '^Gate: --fail-on-change 5%: 0 regressions, [1-9][0-9]* series not judged \(exit 5\)\.$' <<<"$OUT" &&
+		grep -qE 'gate: [1-9][0-9]* series not judged \(too short or too noisy to show a step of 5%\): exit 5' <<<"$ERR"
+	ok $? "changes --fail-on-change 5 on 5 points: too short to judge, said, exit 5" || diag "$OUT" "$ERR"
+	mkdir -p "$w/noisy"
+	mkseries "$w/real.json" "$w/noisy" 20 99 0.15 noisyhost
+	db record -q "$w"/noisy/*.json
+	db changes noop --host noisyhost --metric throughput --fail-on-change 5
+	[ "$RC" -eq 5 ] && grep -qE '^noop throughput \(M ops/s\) on noisyhost: not judged: its points stray ±[0-9]+\.[0-9]% from one to the next; the smallest step it could show is [0-9]+\.[0-9]%, more than --fail-on-change 5%$' <<<"$OUT" &&
+		grep -qx 'Gate: --fail-on-change 5%: 0 regressions, 1 series not judged (exit 5).' <<<"$OUT"
+	ok $? "changes --fail-on-change 5 on 20 points 15% apart: too noisy to judge, said, exit 5" || diag "$OUT" "$ERR"
+	db changes noop --host noisyhost --metric throughput --fail-on-change 5 --gate-unjudged pass
+	[ "$RC" -eq 0 ] && [ -z "$ERR" ] &&
+		grep -qx 'Gate: --fail-on-change 5%: 0 regressions, 1 series not judged (passed: --gate-unjudged pass).' <<<"$OUT"
+	ok $? "--gate-unjudged pass: the series passes, and the gate line says so" || diag "$OUT" "$ERR"
+	db changes noop --host noisyhost --metric throughput --fail-on-change 60
+	[ "$RC" -eq 0 ] && grep -qx 'Gate: --fail-on-change 60%: 0 regressions, 0 series not judged.' <<<"$OUT"
+	ok $? "the same series at a 60% gate: judged, no change, exit 0" || diag "$OUT" "$ERR"
+	db changes noop --host noisyhost --fail-on-change 5 --json
+	[ "$RC" -eq 5 ] && python3 - "$TMPD/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+u = {x["metric"]: x for x in d["unjudged"]}
+t = u["throughput"]
+assert d["regressions"] == 0 and d["fail_on_change_pct"] == 5 and t["points"] == 20
+assert 5 < t["spread_pct"] < 30 and t["smallest_step_pct"] > 5 and t["host"] == "noisyhost"
+assert "latency" in u
+PY
+	ok $? "changes --json: the series not judged, with their spread and the smallest step they could show" ||
+		diag "$(cat "$TMPD/out")"
+	db changes noop --gate-unjudged pass
+	[ "$RC" -eq 2 ] && grep -q "gate-unjudged is for a gate: give --fail-on-change PCT" <<<"$ERR"
+	ok $? "--gate-unjudged without --fail-on-change: usage error"
+	db changes noop --fail-on-change 5 --gate-unjudged sometimes
+	[ "$RC" -eq 2 ] && grep -q "gate-unjudged takes pass or fail, not sometimes" <<<"$ERR"
+	ok $? "--gate-unjudged takes pass or fail"
+
 	extreme_cases "$w"	# last: its series have change points --by-kernel would count
 }

@@ -8,18 +8,24 @@
 source "$(dirname "$0")/lib.sh"
 need_bpf
 
-# Two identical runs of the htab-mem suite pass the gate (four samples a row:
-# too few for a test, as two were at -d2).
+# Two identical runs of the htab-mem suite find no regression at the gate
+# (four samples a row: too few for a test, as two were at -d2).  One run a
+# side is no verdict: the gate says it could not judge those rows (exit 5,
+# not 1), and passes with --gate-unjudged pass.
 run suite htab-mem -w0 -d1 --period-ms 250 --json "$TMPD/s1.json"
 rc1=$RC
 run suite htab-mem -w0 -d1 --period-ms 250 --json "$TMPD/s2.json"
 rc2=$RC
 run compare -v "$TMPD/s1.json" "$TMPD/s2.json" --fail-on-regression 5
-[ "$rc1" -eq 0 ] && [ "$rc2" -eq 0 ] && [ "$RC" -eq 0 ] && ! grep -q 'regression:' <<<"$ERR"
-ok $? "two identical suite htab-mem -w0 -d1 runs pass compare --fail-on-regression 5 (rc $RC)" ||
+[ "$rc1" -eq 0 ] && [ "$rc2" -eq 0 ] && [ "$RC" -eq 5 ] && ! grep -q 'regression:' <<<"$ERR" &&
+	grep -qE '^Gate: --fail-on-regression 5%: 0 regressions, [1-9][0-9]* rows? not judged \(exit 5\)\.$' <<<"$OUT"
+ok $? "two identical suite htab-mem -w0 -d1 runs: no regression at compare --fail-on-regression 5, rows not judged (rc $RC)" ||
 	diag "$OUT" "$ERR"
 grep -q 'level, no test\|peak, no test' <<<"$OUT"
 ok $? "memory is judged as a level or peak, without a significance test"
+run compare -q "$TMPD/s1.json" "$TMPD/s2.json" --fail-on-regression 5 --gate-unjudged pass
+[ "$RC" -eq 0 ]
+ok $? "the same with --gate-unjudged pass: exit 0 (rc $RC)" || diag "$OUT" "$ERR"
 
 # ab of one command line against itself: equal or cannot tell, never a change.
 # At the default alpha a self-comparison is called a change 1 time in 20 by

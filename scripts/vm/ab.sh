@@ -4,7 +4,8 @@
 # in random order (A B or B A), then compare's verdicts of B against A.
 #
 #   ab.sh --kernel A --kernel B [-r N] [--seed S] [--json FILE] [-q|-v]
-#         [--noise PCT] [--alpha A] [--fail-on-regression PCT] "ARGS" [OPTIONS]
+#         [--noise PCT] [--alpha A] [--fail-on-regression PCT [--gate-unjudged pass|fail]]
+#         "ARGS" [OPTIONS]
 #
 # A kernel is a name of scripts/vm/kernels (7.3, 6.12, 6.1), a Debian package
 # name, a vmlinuz path or a built kernel tree (./FILE, /DIR: run.sh).
@@ -32,7 +33,7 @@ ARGS=
 EXTRA=()	# options after the command line, for both sides (-w0 -d1 ...)
 
 die() { echo "bpfbench: error: ab: $1" >&2; exit "${2:-1}"; }
-usage() { sed -n '6,7s/^# \{0,3\}//p' "$0" | sed 's/^ab.sh/Usage: bpfbench ab/'; exit 0; }
+usage() { sed -n '6,8s/^# \{0,3\}//p' "$0" | sed 's/^ab.sh/Usage: bpfbench ab/'; exit 0; }
 val() { [ "$2" -ge 2 ] || die "$1 needs a value" 2; }
 
 while [ $# -gt 0 ]; do
@@ -46,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--seed)		val "$1" $#; [[ $2 =~ ^[0-9]+$ ]] || die "--seed: '$2' is not an integer" 2
 			SEED=$2; shift 2 ;;
 	--json)		val "$1" $#; JSON=$2; shift 2 ;;
-	--noise|--alpha|--fail-on-regression)
+	--noise|--alpha|--fail-on-regression|--gate-unjudged)
 			val "$1" $#; CMP+=("$1" "$2"); shift 2 ;;
 	-q|--quiet)	CMP+=("$1"); PROGRESS_LINES=; shift ;;
 	-v|--verbose)	CMP+=("$1"); PROGRESS_LINES=1; shift ;;

@@ -13,6 +13,13 @@
 
 #define EXIT_USAGE	2	/* bad command line */
 #define EXIT_SKIP	4	/* the kernel lacks a feature (kselftest's KSFT_SKIP) */
+/*
+ * A gate (compare/ab --fail-on-regression, db changes --fail-on-change)
+ * found no regression but could not judge some of what it gates: a CI
+ * gate must not pass on rows it could not judge, nor call them a
+ * regression (1) that a rerun with more data might not confirm.
+ */
+#define EXIT_UNJUDGED	5
 
 #define UINT_LIST_MAX	64
 #define CPUSET_MAX	1024

@@ -34,6 +34,7 @@ static const struct sub_opt verdict_opts[] = {
 
 static const struct sub_opt compare_opts[] = {
 	{ "--fail-on-regression", ARG_VALUE, "exit 1 if a slower/worse verdict changes more than PCT%" },
+	{ "--gate-unjudged", ARG_VALUE, "pass or fail (default) the rows the gate could not judge (exit 5)" },
 	{ "--match", ARG_VALUE, "runs match on the benchmark and these parts only" },
 	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
 	{ "--names", ARG_VALUE, "what the lines call the two sides: OLD,NEW" },
@@ -50,6 +51,7 @@ static const struct sub_opt ab_opts[] = {
 	{ "--json", ARG_FILE, "both sides as a result file" },
 	{ "--record", ARG_FLAG, "then record the --json FILE into the history" },
 	{ "--fail-on-regression", ARG_VALUE, "exit 1 if B is slower/worse beyond PCT%" },
+	{ "--gate-unjudged", ARG_VALUE, "pass or fail (default) the rows the gate could not judge (exit 5)" },
 	{ "--precision", ARG_VALUE, "add pairs until the CI of B/A is within +-PCT%" },
 	{ "--max-duration", ARG_VALUE, "--precision's time bound, seconds (300)" },
 	{ "--name", ARG_VALUE, "the name of A, given again the name of B" },
@@ -78,6 +80,7 @@ static const struct sub_opt db_opts[] = {
 	{ "--by-kernel", ARG_FLAG, "a kernel's runs are a series of their own" },
 	{ "--counts", ARG_FLAG, "also metrics that are exact counts" },
 	{ "--fail-on-change", ARG_VALUE, "changes: exit 1 on a change for the worse beyond PCT%" },
+	{ "--gate-unjudged", ARG_VALUE, "changes: pass or fail (default) series not judged (exit 5)" },
 	{ "--alpha", ARG_VALUE, "changes: a change point's p-value at most A" },
 	{ "--permutations", ARG_VALUE, "changes: permutations of the test" },
 	{ "--json", ARG_FLAG, "show, changes: JSON on stdout" },

@@ -25,7 +25,8 @@ void cli_usage(void)
 	       "--kernel K runs in a QEMU VM on kernel K instead; a Debian kernel is downloaded\n"
 	       "once into $BPFBENCH_VM_CACHE (default $XDG_CACHE_HOME/bpfbench-vm, else\n"
 	       "~/.cache/bpfbench-vm).\n"
-	       "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 4 kernel lacks a feature (skip).\n\n");
+	       "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 4 kernel lacks a feature (skip),\n"
+	       "5 a gate (compare, ab, db changes) found no regression but could not judge it all.\n\n");
 	opts_print_help(global_opts, "Options:");
 }
 

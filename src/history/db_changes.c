@@ -6,8 +6,11 @@
  * step's 95% interval (stats_ratio_ci: the two segments' points as two
  * samples), the p-value, and the two sides' kernels, commits and dates.
  * --fail-on-change PCT: exit 1 on a step for the worse beyond PCT%, as
- * the metric's direction says (the one compare judges by).
+ * the metric's direction says (the one compare judges by); else
+ * EXIT_UNJUDGED when a series with a direction could not have shown such
+ * a step (unjudged()), unless --gate-unjudged pass.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +18,101 @@
 #include <json-c/json.h>
 #include "changes.h"
 #include "history.h"
+#include "opts.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
 
 struct tally {
 	const struct db_args *a;
-	int nr_series, nr_changes, nr_regressions;
+	int nr_series, nr_changes, nr_regressions, nr_unjudged;
+	int min_points;		/* the shortest series the test can split; 0: not known yet */
 	json_object *list;	/* --json: the change points */
+	json_object *unjudged;	/* --json: the series the gate could not judge */
 };
+
+/* Why a series could not show a step beyond the gate: its figures, for the line and the JSON. */
+struct why_unjudged {
+	double spread_pct;	/* point to point, of the median; NAN: too short, or around 0 */
+	double step_pct;	/* the smallest step the series could show at best */
+};
+
+/* median |successive difference| of normal noise is 0.9539 sigma; steps barely move it */
+#define MAD_DIFF_TO_SD	0.9539
+#define GATE_POWER	0.8
+
+/*
+ * The shortest series in which the permutation test, at this alpha and
+ * count of permutations, can accept any change point: a clean step of half
+ * and half.  Below it a series passes every gate whatever happened in it.
+ */
+static int shortest_splittable(const struct db_args *a)
+{
+	struct ed_cp cp[8];
+	struct ed_opts o;
+	double x[64];
+	int n, i;
+
+	ed_opts_default(&o);
+	o.alpha = a->alpha;
+	o.permutations = a->permutations;
+	o.seed = ed_seed("shortest");
+	for (n = 2 * o.min_size; n <= (int)ARRAY_SIZE(x); n++) {
+		for (i = 0; i < n; i++)
+			x[i] = i < n / 2 ? 1 : 2;
+		if (ed_changes(x, n, &o, cp, ARRAY_SIZE(cp)) > 0)
+			return n;
+	}
+	return INT_MAX;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Whether the gate cannot judge a series: too short for the test to split
+ * at all, or so noisy that even a split in the middle (the best case) would
+ * miss a step of the gate's size at 80% power.  The noise is the points'
+ * spread from one to the next (robust to the steps being looked for).
+ */
+static bool unjudged(struct tally *t, const struct series *sr, const double *x,
+		     struct why_unjudged *w)
+{
+	const struct db_args *a = t->a;
+	double *v, sd, mid, se;
+	int i, h = sr->n / 2;
+
+	w->spread_pct = w->step_pct = NAN;
+	if (!t->min_points)
+		t->min_points = shortest_splittable(a);
+	if (sr->n < t->min_points)
+		return true;
+	v = xcalloc(sr->n, sizeof(double));
+	for (i = 0; i + 1 < sr->n; i++)
+		v[i] = fabs(x[i + 1] - x[i]);
+	sd = median(v, sr->n - 1) / MAD_DIFF_TO_SD;
+	memcpy(v, x, sr->n * sizeof(double));
+	mid = fabs(median(v, sr->n));
+	free(v);
+	if (sd == 0)
+		return false;
+	if (mid == 0)
+		return true;	/* noise around 0: no step in percent to speak of */
+	w->spread_pct = sd / mid * 100;
+	se = w->spread_pct * sqrt(1.0 / h + 1.0 / (sr->n - h));
+	w->step_pct = stats_mde(se, sr->n - 2, a->alpha, GATE_POWER);
+	return !(w->step_pct <= a->fail_pct);
+}
 
 /* A change point's step over [from, at) -> [at, to), in percent, with its 95% interval. */
 struct cp_step {
@@ -91,16 +180,22 @@ static void print_side(const char *what, const struct series *sr, int from, int 
 	putchar('\n');
 }
 
+static void series_head(const struct series *sr, const struct db_args *a)
+{
+	char m[512];
+
+	printf("%s%s%s %s (%s) on %s%s%s", sr->bench, *sr->measured ? " " : "", sr->measured,
+	       shown_key(sr, m, sizeof(m)), sr->unit, sr->host, a->f.by_kernel ? ", kernel " : "",
+	       a->f.by_kernel ? sr->kernel : "");
+}
+
 static void print_change(const struct series *sr, const struct ed_cp *cp, int from, int to,
 			 const struct cp_step *sp, const struct db_args *a)
 {
 	const struct point *b = &sr->pt[cp->at - 1], *f = &sr->pt[cp->at];
-	char m[512];
 
-	printf("%s%s%s %s (%s) on %s%s%s: point %d of %d\n", sr->bench, *sr->measured ? " " : "",
-	       sr->measured, shown_key(sr, m, sizeof(m)), sr->unit, sr->host,
-	       a->f.by_kernel ? ", kernel " : "", a->f.by_kernel ? sr->kernel : "", cp->at + 1,
-	       sr->n);
+	series_head(sr, a);
+	printf(": point %d of %d\n", cp->at + 1, sr->n);
 	if (isnan(sp->pct))
 		printf("  step from %.6g to %.6g (no percentage of 0)", sp->before, sp->after);
 	else
@@ -168,13 +263,52 @@ static void regression_line(const struct series *sr, const struct ed_cp *cp,
 	       sr->pt[cp->at - 1].commit, sr->pt[cp->at].commit);
 }
 
+static void report_unjudged(struct tally *t, const struct series *sr, const struct why_unjudged *w)
+{
+	const struct db_args *a = t->a;
+	json_object *o;
+
+	t->nr_unjudged++;
+	if (a->json) {
+		o = json_object_new_object();
+		json_object_object_add(o, "bench", json_object_new_string(sr->bench));
+		json_object_object_add(o, "options", json_object_new_string(sr->measured));
+		json_object_object_add(o, "metric", json_object_new_string(sr->name));
+		json_object_object_add(o, "key", *sr->mkey ? json_object_new_string(sr->mkey) : NULL);
+		json_object_object_add(o, "host", json_object_new_string(sr->host));
+		if (a->f.by_kernel)
+			json_object_object_add(o, "kernel", json_object_new_string(sr->kernel));
+		json_object_object_add(o, "points", json_object_new_int(sr->n));
+		json_object_object_add(o, "spread_pct", num_or_null(w->spread_pct));
+		json_object_object_add(o, "smallest_step_pct", num_or_null(w->step_pct));
+		json_object_array_add(t->unjudged, o);
+		return;
+	}
+	if (a->quiet)
+		return;
+	series_head(sr, a);
+	if (t->min_points == INT_MAX)
+		printf(": not judged: at --alpha %g and --permutations %d the test accepts no "
+		       "change point\n", a->alpha, a->permutations);
+	else if (sr->n < t->min_points)
+		printf(": not judged: %d point%s, the test splits %d or more\n", sr->n,
+		       sr->n == 1 ? "" : "s", t->min_points);
+	else if (isnan(w->spread_pct))
+		printf(": not judged: its points vary around 0\n");
+	else
+		printf(": not judged: its points stray ±%.1f%% from one to the next; the smallest "
+		       "step it could show is %.1f%%, more than --fail-on-change %g%%\n",
+		       w->spread_pct, w->step_pct, a->fail_pct);
+}
+
 static void analyse(struct tally *t, struct series *sr)
 {
 	const struct db_args *a = t->a;
+	struct why_unjudged w;
 	struct ed_cp *cp;
 	struct cp_step sp;
 	double *x;
-	int i, k, from, to;
+	int i, k, from, to, gated = 0;
 
 	if (!sr->host)
 		return;
@@ -196,9 +330,18 @@ static void analyse(struct tally *t, struct series *sr)
 			print_change(sr, &cp[i], from, to, &sp, a);
 		if (sp.gate)
 			regression_line(sr, &cp[i], &sp);
+		gated += sp.gate;
 	}
+	/* a series with no direction is never a regression: nothing to judge */
+	if (!isnan(a->fail_pct) && !gated && strcmp(sr->better, "none") && unjudged(t, sr, x, &w))
+		report_unjudged(t, sr, &w);
 	free(x);
 	free(cp);
+}
+
+static bool unjudged_pass(const struct db_args *a)
+{
+	return a->gate_unjudged && !strcmp(a->gate_unjudged, "pass");
 }
 
 static void summary(struct tally *t)
@@ -210,6 +353,17 @@ static void summary(struct tally *t)
 		printf("%d change point%s in %d series (E-divisive means, permutation test: "
 		       "p <= %g, %d permutations)\n", t->nr_changes, t->nr_changes == 1 ? "" : "s",
 		       t->nr_series, a->alpha, a->permutations);
+		if (isnan(a->fail_pct))
+			return;
+		printf("Gate: --fail-on-change %g%%: %d regression%s, %d series not judged",
+		       a->fail_pct, t->nr_regressions, t->nr_regressions == 1 ? "" : "s",
+		       t->nr_unjudged);
+		if (t->nr_regressions)
+			printf(" (exit 1)");
+		else if (t->nr_unjudged)
+			printf(unjudged_pass(a) ? " (passed: --gate-unjudged pass)" : " (exit %d)",
+			       EXIT_UNJUDGED);
+		printf(".\n");
 		return;
 	}
 	o = json_object_new_object();
@@ -219,6 +373,12 @@ static void summary(struct tally *t)
 	json_object_object_add(o, "series", json_object_new_int(t->nr_series));
 	json_object_object_add(o, "changes", t->list);
 	t->list = NULL;
+	if (!isnan(a->fail_pct)) {
+		json_object_object_add(o, "fail_on_change_pct", json_object_new_double(a->fail_pct));
+		json_object_object_add(o, "regressions", json_object_new_int(t->nr_regressions));
+		json_object_object_add(o, "unjudged", t->unjudged);
+		t->unjudged = NULL;
+	}
 	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
@@ -226,7 +386,8 @@ static void summary(struct tally *t)
 
 int db_changes(struct store *s, const struct db_args *a)
 {
-	struct tally t = { .a = a, .list = json_object_new_array() };
+	struct tally t = { .a = a, .list = json_object_new_array(),
+			   .unjudged = json_object_new_array() };
 	struct series sr = { .n = 0 };
 	char key[SERIES_KEY_MAX];
 	struct stmt *st = series_query(s, &a->f);
@@ -247,6 +408,7 @@ int db_changes(struct store *s, const struct db_args *a)
 		series_clear(&sr);
 		free(sr.pt);
 		json_object_put(t.list);
+		json_object_put(t.unjudged);
 		return r == STEP_ERROR ? 1 : 128 + interrupted_signal();
 	}
 	analyse(&t, &sr);
@@ -254,5 +416,13 @@ int db_changes(struct store *s, const struct db_args *a)
 	free(sr.pt);
 	summary(&t);
 	json_object_put(t.list);
-	return t.nr_regressions ? 1 : 0;
+	json_object_put(t.unjudged);
+	if (t.nr_regressions)
+		return 1;
+	if (!t.nr_unjudged || unjudged_pass(a))
+		return 0;
+	errmsg("gate: %d series not judged (too short or too noisy to show a step of %g%%): "
+	       "exit %d; --gate-unjudged pass lets %s pass", t.nr_unjudged, a->fail_pct,
+	       EXIT_UNJUDGED, t.nr_unjudged == 1 ? "it" : "them");
+	return EXIT_UNJUDGED;
 }

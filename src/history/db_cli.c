@@ -45,7 +45,10 @@ static void db_help(void)
 	       "  --options TEXT         only runs of these measured options, as show prints them\n"
 	       "  --by-kernel            a kernel's runs are a series of their own\n"
 	       "  --counts               also metrics that are exact counts\n"
-	       "  --fail-on-change PCT   changes: exit 1 on a change for the worse beyond PCT%%\n"
+	       "  --fail-on-change PCT   changes: exit 1 on a change for the worse beyond PCT%%,\n"
+	       "                         else %d if a series is too short or too noisy to show\n"
+	       "                         such a step (not judged)\n"
+	       "  --gate-unjudged fail|pass  what series not judged do to the gate (default fail)\n"
 	       "  --alpha A              changes: a change point's p-value at most A (%g)\n"
 	       "  --permutations N       changes: permutations of the test (%d)\n"
 	       "  --json                 show, changes: JSON on stdout (show: every sample)\n"
@@ -55,8 +58,10 @@ static void db_help(void)
 	       "  -q, --quiet            record: no line per file; changes: the summary only\n"
 	       "  --help                 this text\n\n"
 	       "Exit status: 0 ok, 1 a database failure or (changes) a regression beyond\n"
-	       "--fail-on-change, 2 bad usage or a result file refused (nothing written).\n",
-	       store_default_path(def, sizeof(def)), ED_ALPHA, ED_PERMUTATIONS);
+	       "--fail-on-change, 2 bad usage or a result file refused (nothing written),\n"
+	       "%d (changes) no regression but series the gate could not judge.\n",
+	       store_default_path(def, sizeof(def)), EXIT_UNJUDGED, ED_ALPHA, ED_PERMUTATIONS,
+	       EXIT_UNJUDGED);
 }
 
 static int usage_err(const char *msg, const char *what)
@@ -100,6 +105,8 @@ static const char **value_slot(struct db_args *a, const char *arg, const char **
 		return &a->f.options;
 	if (!strcmp(arg, "-o") || !strcmp(arg, "--output"))
 		return &a->out;
+	if (!strcmp(arg, "--gate-unjudged"))
+		return &a->gate_unjudged;
 	if (!strcmp(arg, "--fail-on-change") || !strcmp(arg, "--alpha") ||
 	    !strcmp(arg, "--permutations"))
 		return num;
@@ -230,6 +237,10 @@ static int check_operands(const char *action, const struct db_args *a, int npos)
 		return usage_err("--json is for show and changes", NULL);
 	if (!isnan(a->fail_pct) && !chg)
 		return usage_err("--fail-on-change is for changes", NULL);
+	if (a->gate_unjudged && isnan(a->fail_pct))
+		return usage_err("--gate-unjudged is for a gate: give --fail-on-change PCT", NULL);
+	if (a->gate_unjudged && strcmp(a->gate_unjudged, "pass") && strcmp(a->gate_unjudged, "fail"))
+		return usage_err("--gate-unjudged takes pass or fail, not ", a->gate_unjudged);
 	if ((a->alpha != ED_ALPHA || a->permutations != ED_PERMUTATIONS) && !chg &&
 	    strcmp(action, "plot"))
 		return usage_err("--alpha and --permutations are for changes and plot", NULL);

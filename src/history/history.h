@@ -86,6 +86,7 @@ struct db_args {
 	char since[HDATE_LEN], until[HDATE_LEN];	/* f.since, f.until as UTC text */
 	bool json, quiet, otava;
 	double fail_pct;	/* NAN: no gate */
+	const char *gate_unjudged;	/* --gate-unjudged pass|fail; NULL: fail */
 	double alpha;
 	int permutations;
 };

@@ -9,7 +9,7 @@
  *   bpfbench [OPTIONS] ab "ARGS A" "ARGS B" [-r N] [--precision PCT
  *               [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]
  *               [--json FILE [--record]] [--noise PCT] [--alpha A]
- *               [--fail-on-regression PCT]
+ *               [--fail-on-regression PCT [--gate-unjudged pass|fail]]
  *
  * The runs of a pair are adjacent in time, so they are analysed as pairs
  * (compare's paired test on each pair's ratio): drift that moves both
@@ -90,7 +90,7 @@ static void ab_usage(void)
 	printf("Usage: bpfbench [OPTIONS] ab \"ARGS A\" \"ARGS B\" [-r N] [--precision PCT\n"
 	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
 	       "                  [--json FILE [--record]] [--noise PCT] [--alpha A] [--adjust M]\n"
-	       "                  [--fail-on-regression PCT] [--no-pin]\n\n"
+	       "                  [--fail-on-regression PCT [--gate-unjudged pass|fail]] [--no-pin]\n\n"
 	       "Runs two command lines of one benchmark alternately, N pairs (default %d) in\n"
 	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
 	       "against A pair by pair (Student's t on the mean log ratio of the pairs,\n"
@@ -106,12 +106,14 @@ static void ab_usage(void)
 	       "(bpfbench db; $BPFBENCH_DB or the default), as a run's --record does.\n"
 	       "Both runs of a pair run on the same CPUs (as -a, starting at CPU k for pair k),\n"
 	       "unless a side places its threads itself or --no-pin is given.\n"
-	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression.\n\n"
+	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression, else\n"
+	       "%d when a row it gates has no verdict or cannot tell whether B is worse by\n"
+	       "more than PCT%% (--gate-unjudged pass: 0).\n\n"
 	       "  bpfbench ab --kernel A --kernel B \"ARGS\" [-r N] [--json FILE] [OPTIONS]\n"
 	       "runs one command line on two kernels instead, each run in a fresh VM (a name\n"
 	       "as 7.3, 6.12, 6.1, a Debian package, a vmlinuz or a built tree:\n"
 	       "doc/another-kernel.md); OPTIONS after \"ARGS\" apply to both sides.\n",
-	       AB_DEFAULT_PAIRS, AB_MAX_DURATION);
+	       AB_DEFAULT_PAIRS, AB_MAX_DURATION, EXIT_UNJUDGED);
 }
 
 /* "bpfbench", the options given for both sides, then the side's own words (which win). */
@@ -199,7 +201,7 @@ static int ab_real(const char *opt, const char *text, double min, double max, do
 static bool is_cmp_opt(const char *arg)
 {
 	return !strcmp(arg, "--noise") || !strcmp(arg, "--alpha") || !strcmp(arg, "--adjust") ||
-	       !strcmp(arg, "--fail-on-regression");
+	       !strcmp(arg, "--fail-on-regression") || !strcmp(arg, "--gate-unjudged");
 }
 
 /* One of ab's own options at argv[*i]: 0, EXIT_USAGE, or 1 when it is none of them. */
@@ -585,7 +587,8 @@ int ab_cmd(int argc, char **argv)
 		st = verdict(&a);
 		/* recorded whatever the verdict: a regression is history too */
 		if (a.json && (write_both(&a) ||
-			       (a.record && history_record_written(a.json))) && !st)
+			       (a.record && history_record_written(a.json))) &&
+		    (!st || st == EXIT_UNJUDGED))
 			st = 1;
 	}
 	for (i = 0; i < 2; i++) {

@@ -307,7 +307,8 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 static int ab_outputs(struct vm_job *j, char **words, int n)
 {
 	static const char *const valued[] = { "--kernel", "-r", "--runs", "--seed", "--json",
-					      "--noise", "--alpha", "--fail-on-regression" };
+					      "--noise", "--alpha", "--fail-on-regression",
+					      "--gate-unjudged" };
 	size_t v;
 	int i;
 
@@ -534,8 +535,8 @@ int vm_exec(int argc, char **argv, bool ab)
 		st = 1;
 	if (!st)
 		st = write_outputs(&j, run_script(&j));
-	/* ab's exit 1 is a regression beyond --fail-on-regression: history too */
-	if (j.record && (!st || (ab && st == 1)))
+	/* ab's gate (1 a regression, EXIT_UNJUDGED rows not judged): history too */
+	if (j.record && (!st || (ab && (st == 1 || st == EXIT_UNJUDGED))))
 		st = record_json(&j) ?: st;
 	if (j.lock >= 0) {
 		rmdir(j.dir);

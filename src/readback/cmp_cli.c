@@ -99,7 +99,7 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 	    opt_is(arg, "--fail-on-regression") || opt_is(arg, "--noise") || opt_is(arg, "--drift") ||
 	    opt_is(arg, "--run-noise") ||
 	    opt_is(arg, "--adjust") || opt_is(arg, "--match") || opt_is(arg, "--ignore-option") ||
-	    opt_is(arg, "--json") || opt_is(arg, "--names")))
+	    opt_is(arg, "--json") || opt_is(arg, "--names") || opt_is(arg, "--gate-unjudged")))
 		++*i;	/* the value is the next word */
 	if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet") || !strcmp(arg, "-v") ||
 	    !strcmp(arg, "--verbose")) {
@@ -114,6 +114,15 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 		return parse_real("--alpha", val, 0, 0.5, true, &a->o.alpha);
 	if (opt_is(arg, "--fail-on-regression"))
 		return parse_real("--fail-on-regression", val, 0, 1e6, false, &a->o.fail_pct);
+	if (opt_is(arg, "--gate-unjudged")) {
+		if (!val || (strcmp(val, "pass") && strcmp(val, "fail"))) {
+			errmsg("--gate-unjudged: '%s' is not pass or fail", val ?: "");
+			return EXIT_USAGE;
+		}
+		a->o.unjudged_pass = !strcmp(val, "pass");
+		a->unjudged_given = true;
+		return 0;
+	}
 	if (opt_is(arg, "--noise")) {
 		if (parse_real("--noise", val, 0, 100, false, &a->o.noise))
 			return EXIT_USAGE;
@@ -157,12 +166,24 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 	return EXIT_USAGE;
 }
 
+/* ab checks its options before its runs: a mistake here must not wait for them. */
+static int check_gate(const struct cmp_args *a)
+{
+	if (a->unjudged_given && a->o.fail_pct < 0) {
+		errmsg("--gate-unjudged is for a gate: give --fail-on-regression PCT");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int cmp_parse_args(int argc, char **argv, struct cmp_args *a)
 {
 	int i, ret = 0, files = 0;
 
 	for (i = 1; i < argc && !ret; i++)
 		ret = parse_one(argc, argv, &i, a, &files);
+	if (!ret)
+		ret = check_gate(a);
 	if (!ret && files != 2) {
 		errmsg("compare needs two files: bpfbench compare OLD.json NEW.json (got %d)",
 		       files);
@@ -173,11 +194,13 @@ int cmp_parse_args(int argc, char **argv, struct cmp_args *a)
 
 int compare_check_opts(int argc, char **argv)
 {
-	struct cmp_args a = { 0 };
+	struct cmp_args a = { .o.fail_pct = -1 };
 	int i, ret = 0, files = 0;
 
 	for (i = 0; i < argc && !ret; i++)
 		ret = parse_one(argc, argv, &i, &a, &files);
+	if (!ret)
+		ret = check_gate(&a);
 	if (!ret && files) {
 		errmsg("compare: unexpected argument '%s'", a.old_path);
 		ret = EXIT_USAGE;

@@ -15,6 +15,7 @@ struct cmp_args {
 	const char *json;		/* --json FILE: the rows and verdicts */
 	struct cmp_opts o;
 	bool match_only;		/* --match: only the bench and these parts */
+	bool unjudged_given;		/* --gate-unjudged: only with a gate */
 	int nr_names;
 	const char *names[MAX_KEY_NAMES];	/* --match or --ignore-option parts */
 };

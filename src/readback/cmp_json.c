@@ -56,6 +56,7 @@ static void json_row(struct jsonw *w, const struct cmp_row *r, const struct cmp_
 	if (why_text(r->why))
 		jsonw_kstr(w, "why", why_text(r->why));
 	jsonw_kbool(w, "regression", cmp_row_regression(r, o));
+	jsonw_kbool(w, "unjudged", cmp_row_unjudged(r, o));
 	jsonw_kstr(w, "answer", answer);
 	jsonw_obj_close(w);
 }

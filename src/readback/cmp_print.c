@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmp_print.h"
+#include "opts.h"
 #include "util.h"
 
 enum { COL_RUN, COL_METRIC, COL_UNIT, COL_OLD, COL_NEW, COL_CHANGE, COL_RATIO, COL_P, COL_PADJ,
@@ -46,7 +47,10 @@ void cmp_print_help(void)
 	       "-v, --verbose              also the methods, p-values, MDE and basis of each row\n"
 	       "--paired                   the runs of OLD and NEW were taken in pairs, in order\n"
 	       "                           (as ab runs them): a paired test on each pair's ratio\n"
-	       "--fail-on-regression PCT   exit 1 if a slower/worse verdict changes more than PCT%%\n"
+	       "--fail-on-regression PCT   exit 1 if a slower/worse verdict changes more than PCT%%,\n"
+	       "                           else %d if a row it gates has no verdict or cannot\n"
+	       "                           tell whether it got worse by more than PCT%%\n"
+	       "--gate-unjudged fail|pass  what such rows do to the gate (default fail)\n"
 	       "--noise PCT                equal within +-PCT%%, default %g\n"
 	       "--drift PCT                two sessions (files) of one configuration may lie this\n"
 	       "                           far apart beyond their runs' spread, default %g; it\n"
@@ -65,8 +69,9 @@ void cmp_print_help(void)
 	       "--names OLD,NEW            what the lines call the two sides (default OLD,NEW)\n\n"
 	       "--json FILE                the rows and verdicts as JSON ('-': stdout)\n"
 	       "Exit status: 0, 1 regression, a failed or interrupted NEW run under\n"
-	       "--fail-on-regression, or nothing matched; 2 bad usage or input.\n",
-	       CMP_NOISE_PCT, CMP_DRIFT_PCT);
+	       "--fail-on-regression, or nothing matched; 2 bad usage or input; %d no\n"
+	       "regression but rows the gate could not judge.\n",
+	       EXIT_UNJUDGED, CMP_NOISE_PCT, CMP_DRIFT_PCT, EXIT_UNJUDGED);
 }
 
 /* Fields every run has its own of: not a difference in the conditions. */
@@ -389,6 +394,30 @@ void cmp_print_table(const struct cmp_table *t, const struct cmp_opts *o)
 	free(c);
 }
 
+bool cmp_row_unjudged(const struct cmp_row *row, const struct cmp_opts *o)
+{
+	double limit = o->fail_pct / 100;
+
+	/* no direction: never a regression; derived: its base is the one gated */
+	if (o->fail_pct < 0 || row->dir == DIR_NONE || row->basis == BASIS_BASE ||
+	    (row->cls != CLS_NO_VERDICT && row->cls != CLS_CANNOT_TELL))
+		return false;
+	if (!row->has_ci || row->from_zero)
+		return true;
+	return row->dir == DIR_HIGHER ? row->lo < 1 - limit : row->hi > 1 + limit;
+}
+
+int cmp_gate_unjudged(const struct cmp_opts *o, const struct cmp_tally *tally)
+{
+	if (!tally->unjudged || o->unjudged_pass)
+		return 0;
+	errmsg("gate: %d row%s not judged (no verdict, or cannot tell whether worse beyond "
+	       "%g%%): exit %d; --gate-unjudged pass lets %s pass", tally->unjudged,
+	       tally->unjudged == 1 ? "" : "s", o->fail_pct, EXIT_UNJUDGED,
+	       tally->unjudged == 1 ? "it" : "them");
+	return EXIT_UNJUDGED;
+}
+
 void cmp_count(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_tally *tally)
 {
 	int i;
@@ -402,6 +431,7 @@ void cmp_count(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_t
 			tally->regressions++;
 			regression(&t->rows[i], o);
 		}
+		tally->unjudged += cmp_row_unjudged(&t->rows[i], o);
 	}
 }
 
@@ -423,7 +453,15 @@ void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 		printf("Note: %d of %d verdicts rest on one run a side (with --run-noise, or against\n"
 		       "  the other side's runs); -r %d or more a side tests run means.\n",
 		       tally->one_process, t->n, CMP_MIN_RUNS);
-	if (o->fail_pct >= 0)
-		printf("Gate: --fail-on-regression %g%%: %d regression%s.\n", o->fail_pct,
-		       tally->regressions, tally->regressions == 1 ? "" : "s");
+	if (o->fail_pct < 0)
+		return;
+	printf("Gate: --fail-on-regression %g%%: %d regression%s, %d row%s not judged",
+	       o->fail_pct, tally->regressions, tally->regressions == 1 ? "" : "s",
+	       tally->unjudged, tally->unjudged == 1 ? "" : "s");
+	if (tally->regressions)
+		printf(" (exit 1)");
+	else if (tally->unjudged)
+		printf(o->unjudged_pass ? " (passed: --gate-unjudged pass)" : " (exit %d)",
+		       EXIT_UNJUDGED);
+	printf(".\n");
 }

@@ -14,6 +14,7 @@ struct cmp_table {
 struct cmp_tally {
 	int cls[CLS_NONE + 1];
 	int only_old, only_new, failed, one_process, one_run, regressions, matched;
+	int unjudged;		/* gated rows the gate could not judge (cmp_row_unjudged) */
 	int lone_metrics;	/* metrics of matched runs without a partner, or of another unit */
 };
 
@@ -21,7 +22,13 @@ void cmp_print_help(void);
 /* family: the number of tested rows the p-values were adjusted over. */
 void cmp_print_header(const struct cmp_opts *o, const struct res_doc *old,
 		      const struct res_doc *new, int family);
-/* Counts verdicts and regressions into tally, naming each regression on stderr. */
+/*
+ * Under a gate, a row that could be a regression but has no verdict or is
+ * "cannot tell", unless its interval rules out a change for the worse
+ * beyond the gate's limit (then the gate has its answer).
+ */
+bool cmp_row_unjudged(const struct cmp_row *row, const struct cmp_opts *o);
+/* Counts verdicts, regressions and unjudged rows into tally, naming each regression on stderr. */
 void cmp_count(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_tally *tally);
 /* The answer lines (src/cmp_answer.c): per run, what changed by how much, or that nothing did. */
 void cmp_print_answers(const struct cmp_table *t, const struct cmp_opts *o);
@@ -33,6 +40,8 @@ int cmp_fmt_interval(char *buf, size_t len, const struct cmp_row *r, const struc
 void cmp_print_table(const struct cmp_table *t, const struct cmp_opts *o);
 /* compare --json FILE: the rows and verdicts; 0, or 1 after a message. */
 int cmp_write_json(const char *path, const struct cmp_table *t, const struct cmp_opts *o);
+/* The gate's exit status for what it did not judge: 0 or EXIT_UNJUDGED, said on stderr. */
+int cmp_gate_unjudged(const struct cmp_opts *o, const struct cmp_tally *tally);
 void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 		       const struct cmp_tally *tally);
 

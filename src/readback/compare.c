@@ -355,7 +355,9 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 		       a->new_shown, a->old_shown, notes_muted ? "" : ": see above");
 		return 1;
 	}
-	return tally.regressions || unwritten ? 1 : 0;
+	if (tally.regressions || unwritten)
+		return 1;
+	return cmp_gate_unjudged(&a->o, &tally);
 }
 
 /* Whether name is an option of r's benchmark (or a global one), recorded or at its default. */

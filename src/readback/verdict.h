@@ -81,6 +81,7 @@ struct cmp_opts {
 	double drift;		/* a fraction: separate sessions' noise beyond their spread */
 	double run_noise;	/* a fraction: how far one run's mean strays; NAN: unknown */
 	double fail_pct;	/* < 0: no gate */
+	bool unjudged_pass;	/* --gate-unjudged pass: the gate passes rows it cannot judge */
 	enum stats_adjust adjust;
 	bool paired;		/* the i-th runs of OLD and NEW are a pair (ab) */
 	int verbosity;		/* -1: the answers only; 1: the methods and every column */
