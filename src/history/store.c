@@ -244,8 +244,11 @@ int store_migrate(struct store *s)
 
 	if (store_begin(s))
 		return -1;
-	if (s->ops->lock_schema(s) ||
-	    store_exec(s, "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"))
+	if (s->ops->lock_schema(s)) {
+		failed(s, "cannot lock the schema");
+		goto fail;
+	}
+	if (store_exec(s, "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"))
 		goto fail;
 	v = store_scalar(s, "SELECT coalesce(max(version), 0) FROM schema_version", NULL);
 	if (v < 0)
