@@ -82,6 +82,7 @@ struct db_args {
 	struct series_filter f;
 	const char *out;	/* plot: -o OUT.svg|OUT.png */
 	bool json, quiet, otava;
+	bool trust;		/* --db-trust */
 	double fail_pct;	/* NAN: no gate */
 	double alpha;
 	int permutations;
