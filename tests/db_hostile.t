@@ -44,7 +44,7 @@ for sig in TERM INT; do
 	# waiting in the connection: bpfbench's handler is in, and its socket is open
 	for _ in $(seq 200); do
 		catching "$pid" "$([ $sig = TERM ] && echo 15 || echo 2)" &&
-			ls -l /proc/"$pid"/fd 2>/dev/null | grep -q socket && break
+			find /proc/"$pid"/fd -lname 'socket:*' 2>/dev/null | grep -q . && break
 		sleep 0.05
 	done
 	sleep 0.2
@@ -139,6 +139,7 @@ ok $? "show of a database that does not exist: one line, nothing created" || dia
 mkdir "$TMPD/ro"
 cp "$TMPD/good.db" "$TMPD/ro/h.db"
 if unshare -m true 2>/dev/null; then
+	# shellcheck disable=SC2016 # the inner shell's own arguments
 	unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
 		"$2" db show bpf-loop --metric throughput --db "$1/h.db" &&
 		"$2" db changes --db "$1/h.db" -q' sh "$TMPD/ro" "$BPFBENCH" >"$TMPD/out" 2>"$TMPD/err"

@@ -21,6 +21,7 @@ as_nobody() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$@");
 STOPPED=
 pg_cleanup() {
 	# a server the SIGSTOP case left stopped would never stop
+	# shellcheck disable=SC2086 # the server's pids, one a word
 	[ -n "$STOPPED" ] && kill -CONT $STOPPED 2>/dev/null
 	[ -n "${HOLDER:-}" ] && kill "$HOLDER" 2>/dev/null
 	[ -f "$PGDIR/data/postmaster.pid" ] &&
