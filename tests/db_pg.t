@@ -18,7 +18,12 @@ command -v setpriv >/dev/null || skip_all "setpriv (util-linux) missing"
 PGDIR=$(mktemp -d /tmp/bpfbench-pg.XXXXXX)
 chown 65534:65534 "$PGDIR"
 as_nobody() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
+STOPPED=
 pg_cleanup() {
+	# a server the SIGSTOP case left stopped would never stop
+	# shellcheck disable=SC2086 # the server's pids, one a word
+	[ -n "$STOPPED" ] && kill -CONT $STOPPED 2>/dev/null
+	[ -n "${HOLDER:-}" ] && kill "$HOLDER" 2>/dev/null
 	[ -f "$PGDIR/data/postmaster.pid" ] &&
 		as_nobody "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate -w stop >/dev/null 2>&1
 	rm -rf "$PGDIR" "$TMPD"
@@ -62,5 +67,65 @@ ok $? "... and records into the migrated schema" || diag "$ERR"
 run db show noop --db "postgresql://bench@127.0.0.1:$port/nosuchdb"
 [ "$RC" -eq 1 ] && grep -q '^bpfbench: error: db: cannot open the PostgreSQL database: .*nosuchdb' <<<"$ERR"
 ok $? "a database that does not exist: one line, exit 1" || diag "$ERR"
+
+# --- a statement that waits: the user's statement_timeout, a signal's cancel ---
+DB=$URI/history
+"$PGBIN/psql" -AtqX "$DB" -c "SELECT pg_advisory_lock(3300033)" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+HOLDER=$!
+for _ in $(seq 100); do
+	[ "$(q "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" = 1 ] && break
+	sleep 0.1
+done
+t0=$(date +%s%N)
+run db show noop --db "$DB?options=-c%20statement_timeout%3D1000"
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$RC" -eq 1 ] && [ "$ms" -lt 30000 ] &&
+	grep -q "^bpfbench: error: db: cannot lock the schema: .*canceling statement due to statement timeout" <<<"$ERR"
+ok $? "the URI's statement_timeout wins over ours: a statement waiting on a lock ends in 1 s, one line" ||
+	diag "rc $RC after $ms ms" "$ERR"
+"$BPFBENCH" db show noop --db "$DB" >"$TMPD/out" 2>"$TMPD/err" &
+pid=$!
+for _ in $(seq 100); do
+	[ "$(q "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")" = 1 ] && break
+	sleep 0.1
+done
+catching "$pid" 2
+t0=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+RC=$? ms=$((($(date +%s%N) - t0) / 1000000))
+sleep 0.2
+[ "$RC" -eq 130 ] && [ "$ms" -lt 5000 ] &&
+	[ "$(q "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")" = 0 ]
+ok $? "SIGINT while a statement waits on the server: cancelled there (no backend left waiting), exit 130" ||
+	diag "rc $RC after $ms ms" "$(cat "$TMPD/err")"
+# its backend sleeps on, deaf to its client's going: ended on the server
+q "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted" >/dev/null
+wait "$HOLDER" 2>/dev/null
+HOLDER=
+
+# --- a server stopped mid-record: the client's own bound ends it ---
+mkbig "$TMPD/w/real.json" "$TMPD/stop.json" 299	# not big.json, recorded already
+before=$(counts)
+BPFBENCH_DB_STALL_MS=300 "$BPFBENCH" db record --db "$DB?options=-c%20statement_timeout%3D1000" \
+	"$TMPD/stop.json" >"$TMPD/out" 2>"$TMPD/err" &
+pid=$!
+for _ in $(seq 200); do grep -q stalling "$TMPD/err" && break; sleep 0.05; done
+pm=$(head -1 "$PGDIR/data/postmaster.pid")
+STOPPED="$pm $(pgrep -P "$pm" | tr '\n' ' ')"
+# shellcheck disable=SC2086
+kill -STOP $STOPPED
+t0=$(date +%s%N)
+(for _ in $(seq 600); do kill -0 "$pid" || exit; sleep 0.1; done; kill -KILL "$pid") >/dev/null 2>&1 &
+wait "$pid"
+RC=$? ms=$((($(date +%s%N) - t0) / 1000000))
+# shellcheck disable=SC2086
+kill -CONT $STOPPED
+STOPPED=
+[ "$RC" -eq 1 ] && [ "$ms" -lt 30000 ] &&
+	grep -q "^bpfbench: error: db: query failed: no answer from the server within 3100 ms (statement_timeout and a margin): given up" "$TMPD/err" &&
+	[ "$(grep -c "^bpfbench: " "$TMPD/err")" = 1 ] && [ "$(counts)" = "$before" ] && consistent
+ok $? "a server SIGSTOPped mid-record (statement_timeout 1 s): the record ends in $ms ms, one line, nothing written" ||
+	diag "rc $RC after $ms ms" "$(cat "$TMPD/err")"
 
 done_testing

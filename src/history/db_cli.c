@@ -35,7 +35,13 @@ static void db_help(void)
 	       "by E-divisive means with a permutation test (Matteson & James 2014, as Otava).\n\n"
 	       "Options:\n"
 	       "  --db PATH|URI          the database: a SQLite file or postgresql://... (default\n"
-	       "                         $BPFBENCH_DB, else %s)\n"
+	       "                         $BPFBENCH_DB, else %s);\n"
+	       "                         PostgreSQL: connect_timeout 10 s and statement_timeout 300 s\n"
+	       "                         unless the URI says (?connect_timeout=N&options=-c%%20\n"
+	       "                         statement_timeout%%3DMS); a silence past it ends the command\n"
+	       "  --db-trust             a SQLite file another user owns or can write, or in a\n"
+	       "                         folder others can change, is used (else refused, exit 2;\n"
+	       "                         also $BPFBENCH_DB_TRUST=1); a planted link never is\n"
 	       "  --host NAME            record: the host's name instead of the file's env.hostname;\n"
 	       "                         else only that host's series\n"
 	       "  --metric NAME          only this metric (NAME or NAME{key})\n"
@@ -143,6 +149,8 @@ static int flag(struct db_args *a, const char *arg)
 		a->f.counts = true;
 	else if (!strcmp(arg, "--otava-csv"))
 		a->otava = true;
+	else if (!strcmp(arg, "--db-trust"))
+		a->trust = true;
 	else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet"))
 		a->quiet = true;
 	else
@@ -177,19 +185,15 @@ static int parse(int argc, char **argv, struct db_args *a, char **pos, int *npos
 	       date_bound("--until", &a->f.until, true, a->until);
 }
 
-static int open_db(struct store *s, const struct db_args *a)
+/* Reading commands open the database read-only; --db-trust or $BPFBENCH_DB_TRUST=1 trusts it. */
+static int open_db(struct store *s, const struct db_args *a, bool write)
 {
-	const char *t = a->db ?: getenv("BPFBENCH_DB");
+	const char *t = a->db ?: getenv("BPFBENCH_DB"), *trust = getenv("BPFBENCH_DB_TRUST");
 
 	if (t && !*t)
 		t = NULL;
-	if (store_open(s, t))
-		return 1;
-	if (store_migrate(s)) {
-		store_close(s);
-		return 1;
-	}
-	return 0;
+	return store_open_db(s, t, (write ? 0 : STORE_READONLY) |
+			     (a->trust || (trust && !strcmp(trust, "1")) ? STORE_TRUST : 0));
 }
 
 int history_record_written(const char *path)
@@ -197,7 +201,7 @@ int history_record_written(const char *path)
 	struct record_opts o = { 0 };
 	struct db_args a = { 0 };
 	struct store s;
-	int ret = open_db(&s, &a);
+	int ret = open_db(&s, &a, true);
 
 	if (ret)
 		return ret;
@@ -258,7 +262,7 @@ static int dispatch(const char *action, int argc, char **argv)
 	if (!ret && !strcmp(action, "record") && a.f.host && !*a.f.host)
 		ret = usage_err("--host needs a name", NULL);
 	if (!ret)
-		ret = open_db(&s, &a);
+		ret = open_db(&s, &a, !strcmp(action, "record"));
 	if (ret) {
 		free(pos);
 		return ret;

@@ -85,6 +85,7 @@ struct db_args {
 	const char *out;	/* plot: -o OUT.svg|OUT.png */
 	char since[HDATE_LEN], until[HDATE_LEN];	/* f.since, f.until as UTC text */
 	bool json, quiet, otava;
+	bool trust;		/* --db-trust */
 	double fail_pct;	/* NAN: no gate */
 	const char *gate_unjudged;	/* --gate-unjudged pass|fail; NULL: fail */
 	double alpha;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "opts.h"
 #include "store.h"
 #include "util.h"
 
@@ -50,11 +51,12 @@ static bool is_pg(const char *t)
 	return !strncmp(t, "postgresql://", 13) || !strncmp(t, "postgres://", 11);
 }
 
-int store_open(struct store *s, const char *target)
+int store_open(struct store *s, const char *target, unsigned int flags)
 {
 	static char def[4096];
 
 	memset(s, 0, sizeof(*s));
+	s->flags = flags;
 	if (!target) {
 		target = store_default_path(def, sizeof(def));
 		if (make_parents(target)) {
@@ -67,7 +69,7 @@ int store_open(struct store *s, const char *target)
 	if (s->ops->open(s, target)) {
 		errmsg("db: cannot open %s: %s", s->target, s->err);
 		s->ops = NULL;
-		return -1;
+		return s->refused ? EXIT_USAGE : 1;
 	}
 	return 0;
 }
@@ -236,6 +238,34 @@ static int set_version(struct store *s, int v)
 	return store_exec(s, sql);
 }
 
+/*
+ * The schema's version: 0 for a new database, -1 after a message, or
+ * EXIT_USAGE's negation for a schema_version of other than one row (two
+ * versions: which one is the schema's?).
+ */
+static int64_t schema_version(struct store *s)
+{
+	int64_t n = store_scalar(s, "SELECT count(*) FROM schema_version", NULL);
+
+	if (n < 0)
+		return -1;
+	if (n > 1) {
+		errmsg("db: %s: its schema_version table holds %lld rows, not one: refused",
+		       s->target, (long long)n);
+		return -EXIT_USAGE;
+	}
+	return store_scalar(s, "SELECT coalesce(max(version), 0) FROM schema_version", NULL);
+}
+
+static bool too_new(struct store *s, int64_t v)
+{
+	if (v <= STORE_SCHEMA_VERSION)
+		return false;
+	errmsg("db: %s has schema version %lld, newer than this bpfbench's (%d): "
+	       "use a newer bpfbench", s->target, (long long)v, STORE_SCHEMA_VERSION);
+	return true;
+}
+
 /* In one transaction, under the engine's schema lock: concurrent first users wait, then see it. */
 int store_migrate(struct store *s)
 {
@@ -244,17 +274,19 @@ int store_migrate(struct store *s)
 
 	if (store_begin(s))
 		return -1;
-	if (s->ops->lock_schema(s) ||
-	    store_exec(s, "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"))
-		goto fail;
-	v = store_scalar(s, "SELECT coalesce(max(version), 0) FROM schema_version", NULL);
-	if (v < 0)
-		goto fail;
-	if (v > STORE_SCHEMA_VERSION) {
-		errmsg("db: %s has schema version %lld, newer than this bpfbench's (%d): "
-		       "use a newer bpfbench", s->target, (long long)v, STORE_SCHEMA_VERSION);
+	if (s->ops->lock_schema(s)) {
+		failed(s, "cannot lock the schema");
 		goto fail;
 	}
+	if (store_exec(s, "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"))
+		goto fail;
+	v = schema_version(s);
+	if (v < 0) {
+		store_rollback(s);
+		return v == -EXIT_USAGE ? EXIT_USAGE : -1;
+	}
+	if (too_new(s, v))
+		goto fail;
 	for (i = (int)v + 1; i <= STORE_SCHEMA_VERSION; i++)
 		if (run_migration(s, i))
 			goto fail;
@@ -264,4 +296,52 @@ int store_migrate(struct store *s)
 fail:
 	store_rollback(s);
 	return -1;
+}
+
+/*
+ * Read-only, a SQLite database is only looked at: one of an older schema
+ * is opened again to be migrated, then read-only again; one without our
+ * tables yet (created empty) needs the same.
+ */
+static int check_readonly(struct store *s, const char *target)
+{
+	int64_t has = store_scalar(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+				   " AND name = 'schema_version'", NULL), v;
+	unsigned int flags = s->flags;
+	int ret;
+
+	v = has > 0 ? schema_version(s) : has;
+	if (v == -EXIT_USAGE)
+		return EXIT_USAGE;
+	if ((v < 0 && has != 0) || too_new(s, v))
+		return 1;
+	if (v == STORE_SCHEMA_VERSION)
+		return 0;
+	store_close(s);
+	ret = store_open(s, target, flags & ~STORE_READONLY);
+	if (!ret) {
+		ret = store_migrate(s);
+		store_close(s);
+	}
+	return ret ? (ret == EXIT_USAGE ? ret : 1) : store_open(s, target, flags);
+}
+
+int store_open_db(struct store *s, const char *target, unsigned int flags)
+{
+	int ret = store_open(s, target, flags);
+
+	if (ret)
+		return ret;
+	if ((flags & STORE_READONLY) && s->ops == &store_sqlite_ops)
+		ret = check_readonly(s, target);
+	else
+		ret = store_migrate(s);
+	if (ret < 0)
+		ret = 1;
+	if (!ret && (flags & STORE_READONLY) && s->ops == &store_pg_ops &&
+	    store_exec(s, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"))
+		ret = 1;
+	if (ret)
+		store_close(s);
+	return ret;
 }

@@ -43,15 +43,25 @@ struct store_ops {
 	const char *(*errmsg)(struct store *s);
 };
 
+/* How a database is opened: only read (SQLite read-only, PostgreSQL read-only transactions); trusted */
+enum { STORE_READONLY = 1, STORE_TRUST = 2 };
+
 struct store {
 	const struct store_ops *ops;
 	void *conn;
 	char err[512];
 	const char *target;	/* what the user named, for messages (no password) */
+	unsigned int flags;	/* STORE_* */
+	bool refused;		/* the failure is the database's (exit 2), not the engine's */
 };
 
-/* Opens the database TARGET (a path or postgresql:// URI; NULL: the default file). */
-int store_open(struct store *s, const char *target);
+/*
+ * Opens the database TARGET (a path or postgresql:// URI; NULL: the default
+ * file), its schema created or migrated (a read-only SQLite opening reopens
+ * to migrate an older one): 0, EXIT_USAGE for a database refused, else 1.
+ */
+int store_open_db(struct store *s, const char *target, unsigned int flags);
+int store_open(struct store *s, const char *target, unsigned int flags);
 void store_close(struct store *s);
 /* The default SQLite file: $XDG_DATA_HOME/bpfbench/results.db or ~/.local/share/... */
 const char *store_default_path(char *buf, size_t len);
@@ -79,5 +89,16 @@ int64_t store_scalar(struct store *s, const char *sql, const char *param);
 int store_migrate(struct store *s);
 
 extern const struct store_ops store_sqlite_ops, store_pg_ops;
+
+struct stat;
+/*
+ * A SQLite TARGET checked by the output files' rules (store_file.c): its
+ * folder's real path and its name into path, st the file (created if new
+ * and not STORE_READONLY).  0, or -1 with s->err (and s->refused).
+ */
+int store_file_resolve(struct store *s, const char *target, char *path, size_t len,
+		       struct stat *st);
+/* Whether path is still the file st was (after SQLite opened it). */
+int store_file_same(struct store *s, const char *path, const struct stat *st);
 
 #endif

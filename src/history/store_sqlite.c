@@ -6,11 +6,14 @@
  * lock at BEGIN (IMMEDIATE), as a lock upgraded later can deadlock two
  * writers, and SQLite then fails one at once whatever the timeout.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include "store.h"
 #include "util.h"
 
@@ -37,19 +40,84 @@ static int sq_exec(struct store *s, const char *sql)
 	return -1;
 }
 
+/*
+ * SQL a database carries runs when its tables are written (a trigger) or
+ * read (a view): ours has neither, so one that does is not ours to use.
+ */
+static int carries_sql(struct store *s)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db(s), "SELECT type, name FROM sqlite_master WHERE type IN "
+			       "('trigger', 'view') ORDER BY type, name", -1, &st, NULL) != SQLITE_OK) {
+		snprintf(s->err, sizeof(s->err), "%s", sqlite3_errmsg(db(s)));
+		return -1;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		snprintf(s->err, sizeof(s->err), "it holds a %s '%s' that bpfbench did not make: "
+			 "refused (its SQL would run in our commands)", sqlite3_column_text(st, 0),
+			 sqlite3_column_text(st, 1));
+		s->refused = true;
+	} else if (rc != SQLITE_DONE) {
+		snprintf(s->err, sizeof(s->err), "%s", sqlite3_errmsg(db(s)));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * On a read-only mount SQLite reads a WAL database only if its -shm is
+ * there (it cannot make one) or it is told the file cannot change, which
+ * such a mount makes true: then it is opened as an immutable URI.
+ */
+static bool immutable_uri(const char *path, char *uri)
+{
+	char shm[PATH_MAX + 8], *o = uri;
+	const unsigned char *c;
+	struct statvfs vfs;
+
+	snprintf(shm, sizeof(shm), "%s-shm", path);
+	if (statvfs(path, &vfs) || !(vfs.f_flag & ST_RDONLY) || !access(shm, F_OK))
+		return false;
+	o += sprintf(o, "file:");
+	for (c = (const unsigned char *)path; *c; c++)
+		o += sprintf(o, strchr("?#%&=", *c) || *c < 0x20 || *c >= 0x7f ? "%%%02X" : "%c", *c);
+	sprintf(o, "?immutable=1");
+	return true;
+}
+
+/*
+ * The file as store_file_resolve() checked it, by its folder's real path
+ * and without following a link (one there now was put since: refused).
+ * Reading commands open it read-only: they work on a read-only mount.
+ */
 static int sq_open(struct store *s, const char *target)
 {
+	int flags = SQLITE_OPEN_NOFOLLOW | ((s->flags & STORE_READONLY) ? SQLITE_OPEN_READONLY :
+					    SQLITE_OPEN_READWRITE);
+	char path[PATH_MAX], uri[PATH_MAX * 3 + 32];	/* each byte %XX at worst */
+	struct stat st;
 	sqlite3 *h = NULL;
 
-	if (sqlite3_open_v2(target, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+	if (store_file_resolve(s, target, path, sizeof(path), &st))
+		return -1;
+	if ((s->flags & STORE_READONLY) && immutable_uri(path, uri))
+		flags |= SQLITE_OPEN_URI;
+	if (sqlite3_open_v2(flags & SQLITE_OPEN_URI ? uri : path, &h, flags, NULL)) {
 		snprintf(s->err, sizeof(s->err), "%s", h ? sqlite3_errmsg(h) : "out of memory");
 		sqlite3_close(h);
 		return -1;
 	}
 	s->conn = h;
 	sqlite3_busy_timeout(h, BUSY_TIMEOUT_MS);
+	sqlite3_db_config(h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 	/* not a database (a result file given as --db): said here, not at the first query */
-	if (sq_exec(s, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON")) {
+	if (store_file_same(s, path, &st) || carries_sql(s) ||
+	    sq_exec(s, (s->flags & STORE_READONLY) ? "PRAGMA foreign_keys=ON" :
+		    "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON")) {
 		sqlite3_close(h);
 		s->conn = NULL;
 		return -1;
