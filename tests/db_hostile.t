@@ -11,8 +11,12 @@ source "$(dirname "$0")/lib.sh"
 LPID=
 trap '[ -n "$LPID" ] && kill "$LPID" 2>/dev/null; rm -rf "$TMPD"' EXIT
 
-python3 "$(dirname "$0")/gen_results.py" --seed 7 "$TMPD/r.json" ||
-	{ fail "a synthetic result for the history"; done_testing; exit 1; }
+# a synthetic result, dated as the history wants (RFC 3339)
+gen() {	# gen SEED FILE
+	python3 "$(dirname "$0")/gen_results.py" --seed "$1" "$2" &&
+		sed -i "s/\"date\": \"seed $1\"/\"date\": \"2026-01-0${1}T12:00:00Z\"/" "$2"
+}
+gen 7 "$TMPD/r.json" || { fail "a synthetic result for the history"; done_testing; exit 1; }
 rec() { run db record -q --host h "$@" "$TMPD/r.json"; }
 
 # --- a listener that accepts and stays silent: the startup never completes ---
@@ -107,7 +111,7 @@ ok $? "a database in a folder anyone may change (not sticky): refused, nothing m
 sql() { python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' "$@"; }
 cp "$TMPD/good.db" "$TMPD/trig.db"
 sql "$TMPD/trig.db" "CREATE TRIGGER planted AFTER INSERT ON results BEGIN DELETE FROM metrics; END"
-python3 "$(dirname "$0")/gen_results.py" --seed 8 "$TMPD/r8.json"
+gen 8 "$TMPD/r8.json"
 run db record -q --host h --db "$TMPD/trig.db" "$TMPD/r8.json"
 [ "$RC" -eq 2 ] && [ "$(wc -l <<<"$ERR")" -eq 1 ] &&
 	grep -q "it holds a trigger 'planted' that bpfbench did not make: refused" <<<"$ERR" &&
