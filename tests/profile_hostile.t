@@ -138,4 +138,23 @@ ok $? "--flame with names holding <script>, quotes, &, ]]> and bytes no UTF-8: X
 ok $? "a file called 'a;b' is one frame in the folded stacks, not two" ||
 	diag "$(grep -a utf8 "$TMPD/e.folded" | head -2)"
 
+# --- --folded/--flame through links planted in a directory anyone can write ---
+mkdir -m 1777 "$TMPD/pub"
+mkdir "$TMPD/victim"
+echo keep >"$TMPD/victim/file"
+ln -s "$TMPD/victim" "$TMPD/pub/dir"
+ln -s "$TMPD/victim/file" "$TMPD/pub/f.svg"
+chown -h nobody "$TMPD/pub/dir" "$TMPD/pub/f.svg"
+run profile --folded "$TMPD/pub/dir/f.folded" -- true
+[ "$RC" -eq 1 ] && grep -q 'symbolic link another user could have planted' <<<"$ERR" &&
+	[ ! -e "$TMPD/victim/f.folded" ]
+ok $? "profile --folded through another user's link on the way: refused, before the command (rc $RC)" || diag "$ERR"
+run -w0 -d0.3 --period-ms 100 --flame "$TMPD/pub/dir/r.svg" noop
+[ "$RC" -eq 1 ] && [ ! -e "$TMPD/victim/r.svg" ]
+ok $? "a run's --flame through it: refused (rc $RC)" || diag "$ERR"
+run profile --flame "$TMPD/pub/f.svg" -- true
+[ "$RC" -eq 0 ] && [ "$(cat "$TMPD/victim/file")" = keep ] && [ ! -L "$TMPD/pub/f.svg" ] &&
+	grep -q '^<svg' "$TMPD/pub/f.svg"
+ok $? "another user's link as the --flame name: replaced by the SVG, its target untouched (rc $RC)" || diag "$ERR"
+
 done_testing
