@@ -162,7 +162,7 @@ rows=$(grep '^ ' <<<"$OUT" | awk 'NR > 1 { print $7, $3, $6 }' | tr '\n' '|')
 ok $? "--diff: the crafted shifts, largest first, in share and ns/op" || diag "$OUT" "$rows"
 printf 'a;b notanumber\n' >"$TMPD/bad.folded"
 run profile --diff "$TMPD/A.folded" "$TMPD/bad.folded"
-[ "$RC" -eq 1 ] && grep -q 'bad.folded:1: not a folded stack line' <<<"$ERR"
+[ "$RC" -eq 2 ] && grep -q 'bad.folded:1: not a folded stack line' <<<"$ERR"
 ok $? "a line that is no folded stack is named (rc $RC)" || diag "$ERR"
 
 # --counters: software events always, hardware ones where a PMU answers (else one skip line).

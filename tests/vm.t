@@ -218,6 +218,13 @@ vmrun --kernel "$IMAGE" -w0 -d0.3 --period-ms 100 --csv="$TMPD/k.csv" noop --md 
 ok $? "--kernel noop --js F (abbreviated): F is written on the host" || diag "exit $RC: $ERR"
 [ "$RC" -eq 0 ] && head -1 "$TMPD/k.csv" | grep -q , && grep -q '^|' "$TMPD/k.md"
 ok $? "... and --csv=F and --md F, before and after the benchmark" || diag "exit $RC: $ERR"
+# issue 42: --folded and --flame were left in the guest's overlay (its write failed there)
+vmrun --kernel "$IMAGE" -w0 -d0.3 --period-ms 100 --folded "$TMPD/k.folded" --flame="$TMPD/k.svg" bpf-loop
+[ "$RC" -eq 0 ] && grep -q '^# ns_per_op=' "$TMPD/k.folded" && grep -qE '^[^#].* [0-9]+$' "$TMPD/k.folded" &&
+	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$TMPD/k.svg"
+ok $? "--kernel ... --folded F --flame=G: both written on the host" || diag "exit $RC: $ERR"
+vmrun --kernel "$IMAGE" -w0 -d0.3 --flame "$TMPD/pub/x/k.svg" bpf-loop
+one_error 1 "symbolic link another user could have planted" "--kernel --flame through another user's link: refused before the boot"
 # --record: the history is the host's; in the guest it would be its overlay's
 FAKES+=(BPFBENCH_DB="$TMPD/hist.db")
 vmrun --kernel "$IMAGE" noop -w0 -d0.3 --period-ms 100 --json "$TMPD/r.json" --rec

@@ -40,7 +40,8 @@ tree() {
 	local d=$1 o
 	shift
 	mkdir -p "$d/arch/x86/boot"
-	echo "not a kernel" >"$d/arch/x86/boot/bzImage"
+	# no kernel, but with the boot header's magic where run.sh looks (0x202)
+	{ head -c 514 /dev/zero; printf HdrS; echo " not a kernel"; } >"$d/arch/x86/boot/bzImage"
 	for o in $(sed -n '/^RUNNER_NEEDS="/,/"$/p' "$VM" | grep -o '[A-Z][A-Z0-9_]*' | grep -vx RUNNER_NEEDS); do
 		echo "CONFIG_$o=y"
 	done >"$d/.config"
@@ -107,7 +108,7 @@ one_error 125 "no built kernel tree: no arch/x86/boot/bzImage" "a directory with
 tree "$TMPD/linked"
 ln -sf /etc/hostname "$TMPD/linked/arch/x86/boot/bzImage"
 vm --kernel "$TMPD/linked" -- true
-one_error 125 "no built kernel tree" "a tree whose bzImage is a link: refused, not followed"
+one_error 125 "its arch/x86/boot/bzImage is a link or no file of the tree's own" "a tree whose bzImage is a link: refused, not followed"
 tree "$TMPD/ovl" OVERLAY_FS=m
 mkdir -p "$TMPD/ovl/fs/overlayfs"
 echo "overlay module" >"$TMPD/ovl/fs/overlayfs/overlay.ko"
@@ -143,4 +144,28 @@ one_error 125 "lacks CONFIG_MAGIC_SYSRQ, CONFIG_VIRTIO_PCI, CONFIG_VIRTIO_CONSOL
 	"an image without virtio-pci, its consoles or sysrq: each named (on the serial console, as the virtconsoles are missing)"
 [ -z "$(ls -A "$TMPDIR")" ]
 ok $? "no work directory left behind" || diag "$(ls -A "$TMPDIR")"
+# issue 42: a tree's files are its own, its image an image; the user's
+# input is checked before the machine's tools
+tree "$TMPD/links"
+echo "outside" >"$TMPD/outside.config"
+mv "$TMPD/links/.config" "$TMPD/real.config"
+ln -s "$TMPD/real.config" "$TMPD/links/.config"
+vm --kernel "$TMPD/links" -- true
+one_error 125 "its .config is a link or no file of the tree's own" "a tree whose .config is a link: refused"
+rm "$TMPD/links/.config" && mv "$TMPD/real.config" "$TMPD/links/.config"
+mv "$TMPD/links/arch/x86/boot" "$TMPD/boot-elsewhere"
+ln -s "$TMPD/boot-elsewhere" "$TMPD/links/arch/x86/boot"
+vm --kernel "$TMPD/links" -- true
+one_error 125 "its arch/x86/boot/bzImage is a link or no file of the tree's own" \
+	"a tree whose arch/x86/boot is a link out of it: refused"
+[ ! -e "$TMPD/qargs" ]
+ok $? "... nothing booted"
+rm "$TMPD/links/arch/x86/boot" && mv "$TMPD/boot-elsewhere" "$TMPD/links/arch/x86/boot"
+printf '#!/bin/sh\necho pwned\n' >"$TMPD/links/arch/x86/boot/bzImage"
+vm --kernel "$TMPD/links" -- true
+one_error 125 "is no bzImage (no HdrS boot header)" "a tree whose bzImage is a script: refused by its header"
+mkdir -p "$TMPD/empty"
+BPFBENCH_VIRTIOFSD=/nonexistent/virtiofsd bash "$VM" --kernel "$TMPD/empty" -- true >"$TMPD/out" 2>"$TMPD/err"
+RC=$? ERR=$(cat "$TMPD/err")
+one_error 125 "no arch/x86/boot/bzImage" "a tree without a bzImage, no virtiofsd either: the tree is said first"
 done_testing

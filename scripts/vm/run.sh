@@ -67,12 +67,26 @@ options() { local w; read -ra w <<<"$*"; (IFS=,; echo "${w[*]}") | sed 's/,/, /g
 # .config has what the runner needs; its overlay.ko goes into the
 # initramfs if overlayfs is a module.  The tree's own files only: a link
 # there could point anywhere.
+# in_tree TREE FILE: FILE is a file of TREE's own, not reached through a
+# link (its own or a directory's on the way) that leads out of the tree
+in_tree() {
+	local root file
+	root=$(realpath -e -- "$1" 2>/dev/null) && file=$(realpath -e -- "$2" 2>/dev/null) || return 1
+	[ ! -L "$2" ] && [[ $file == "$root"/* ]]
+}
 tree_check() {
 	local t=$1 o v lacks='' mods=
-	[ -f "$t/arch/x86/boot/bzImage" ] && [ ! -L "$t/arch/x86/boot/bzImage" ] ||
+	[ -e "$t/arch/x86/boot/bzImage" ] || [ -L "$t/arch/x86/boot/bzImage" ] ||
 		die "$t is a directory but no built kernel tree: no arch/x86/boot/bzImage (make bzImage there)"
-	[ -f "$t/.config" ] && [ ! -L "$t/.config" ] ||
+	[ -f "$t/arch/x86/boot/bzImage" ] && in_tree "$t" "$t/arch/x86/boot/bzImage" ||
+		die "the kernel tree $t: its arch/x86/boot/bzImage is a link or no file of the tree's own: refused"
+	# the boot protocol's "HdrS" at 0x202: anything else is no x86 kernel image
+	[ "$(od -An -c -j 514 -N 4 "$t/arch/x86/boot/bzImage" 2>/dev/null | tr -d ' ')" = HdrS ] ||
+		die "the kernel tree $t: its arch/x86/boot/bzImage is no bzImage (no HdrS boot header)"
+	[ -e "$t/.config" ] || [ -L "$t/.config" ] ||
 		die "the kernel tree $t has no .config: not a tree built by make"
+	[ -f "$t/.config" ] && in_tree "$t" "$t/.config" ||
+		die "the kernel tree $t: its .config is a link or no file of the tree's own: refused"
 	for o in $RUNNER_NEEDS; do
 		v=$(sed -n "s/^CONFIG_$o=//p" "$t/.config")
 		case $v in
@@ -86,7 +100,7 @@ tree_check() {
 		die "the kernel tree $t has $(options "$mods") as a module: the runner loads none; build it in (=y): $FRAGMENT_HINT"
 	OVERLAY_KO=
 	if grep -qx 'CONFIG_OVERLAY_FS=m' "$t/.config" && [ -f "$t/fs/overlayfs/overlay.ko" ] &&
-		[ ! -L "$t/fs/overlayfs/overlay.ko" ]; then
+		in_tree "$t" "$t/fs/overlayfs/overlay.ko"; then
 		OVERLAY_KO=$t/fs/overlayfs/overlay.ko
 	fi
 }
@@ -118,6 +132,14 @@ done
 [ "$MEMORY" -ge 256 ] || die "--memory: at least 256 (MB)" 2
 [ ${#RETURNS[@]} -eq 0 ] || [ -d "$RETDIR" ] || die "--return-file needs --return DIR, a directory" 2
 
+# the user's input first: a path to a kernel is checked before the machine's tools
+case $KERNEL in
+*/*)	if [ -d "$KERNEL" ]; then
+		tree_check "${KERNEL%/}"
+	else
+		[ -f "$KERNEL" ] || die "no kernel image at $KERNEL (nor a built kernel tree)"
+	fi ;;
+esac
 command -v "$QEMU" >/dev/null 2>&1 ||
 	die "QEMU ($QEMU) is missing: apt-get install qemu-system-x86 (or make vm-deps)"
 [ -x "$VIRTIOFSD" ] ||
@@ -153,10 +175,8 @@ mkdir -p "$WORK/vm/vm"
 case $KERNEL in
 */*)	KDIR=
 	if [ -d "$KERNEL" ]; then
-		tree_check "${KERNEL%/}"
 		IMAGE=${KERNEL%/}/arch/x86/boot/bzImage
 	else
-		[ -f "$KERNEL" ] || die "no kernel image at $KERNEL (nor a built kernel tree)"
 		IMAGE=$KERNEL
 	fi ;;
 *)	bash "$HERE/kernel.sh" fetch "$KERNEL" >"$WORK/kdir" &

@@ -110,26 +110,38 @@ static int parse(int argc, char **argv, struct profile_args *a)
 	return 0;
 }
 
+/*
+ * A file that is no folded stacks is the user's input refused (2, as a
+ * bad command line), one that cannot be read an error (1); a stop signal
+ * ends it (128 + N) with nothing printed.
+ */
+static int read_side(const char *path, struct profile *p, double *ns_per_op)
+{
+	int err = profile_read_folded(path, p, ns_per_op);
+
+	if (err == -EINTR)
+		return 128 + interrupted_signal();
+	if (err)
+		errmsg("profile: %s", p->why);
+	return err == -EINVAL ? EXIT_USAGE : err ? 1 : 0;
+}
+
 static int diff_main(const struct profile_args *a)
 {
 	struct profile pa, pb;
 	struct prof_view va = { &pa, a->diff_a, NAN }, vb = { &pb, a->diff_b, NAN };
-	int ret = 0;
+	int ret = read_side(a->diff_a, &pa, &va.ns_per_op);
 
-	if (profile_read_folded(a->diff_a, &pa, &va.ns_per_op)) {
-		errmsg("%s", pa.why);
-		ret = 1;
-	} else if (profile_read_folded(a->diff_b, &pb, &vb.ns_per_op)) {
-		errmsg("%s", pb.why);
-		profile_free(&pa);
-		ret = 1;
-	}
-	if (ret)
-		return ret;
-	prof_diff_print(stdout, &va, &vb, DIFF_ROWS);
+	memset(&pb, 0, sizeof(pb));
+	if (!ret)
+		ret = read_side(a->diff_b, &pb, &vb.ns_per_op);
+	if (!ret && interrupted())
+		ret = 128 + interrupted_signal();
+	if (!ret)
+		prof_diff_print(stdout, &va, &vb, DIFF_ROWS);
 	profile_free(&pa);
 	profile_free(&pb);
-	return 0;
+	return ret;
 }
 
 static void cmd_title(char **cmd, char *buf, size_t len)

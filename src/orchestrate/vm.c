@@ -35,10 +35,10 @@
 #include "vm.h"
 
 #define VM_GUEST_OUT	"/run/bpfbench-vm/out/"	/* scripts/vm/guest.sh sends these back */
-#define VM_MAX_OUTS	3
+#define VM_MAX_OUTS	5
 
 struct vm_out {
-	const char *name;	/* json, csv, md: its file in the return directory */
+	const char *name;	/* json, csv, md, folded, flame: its file in the return directory */
 	const char *path;	/* the user's, on the host */
 };
 
@@ -234,14 +234,14 @@ static bool has_prefix_word(char **words, int n, const char *prefix)
 }
 
 /*
- * A run's or a suite's --json/--csv/--md FILE, as the real parse finds
+ * A run's or a suite's --json/--csv/--md/--folded/--flame FILE, as the real parse finds
  * them (abbreviated, --json=FILE, before or after the benchmark): each
  * given to the guest as its return file instead.  "-" stays: stdout comes
  * back as it is.
  */
 static int run_outputs(struct vm_job *j, char **words, int n)
 {
-	static const char *const names[VM_MAX_OUTS] = { "json", "csv", "md" };
+	static const char *const names[VM_MAX_OUTS] = { "json", "csv", "md", "folded", "flame" };
 	char **pargv = xcalloc((size_t)n + 2, sizeof(char *));
 	const char *paths[VM_MAX_OUTS];
 	struct run_spec spec;
@@ -281,6 +281,8 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 	paths[0] = spec.opts.json_path;
 	paths[1] = spec.opts.csv_path;
 	paths[2] = spec.opts.md_path;
+	paths[3] = spec.opts.folded_path;
+	paths[4] = spec.opts.flame_path;
 	if (spec.opts.help || spec.opts.list)
 		j->announce = false;
 	for (i = 0; i < VM_MAX_OUTS && !ret; i++) {
@@ -458,7 +460,7 @@ int vm_exec(int argc, char **argv, bool ab)
 	const char *paths[VM_MAX_OUTS];
 	int i, first, st;
 
-	j.args = xcalloc((size_t)argc + 16, sizeof(char *));	/* the runner's words, NULL */
+	j.args = xcalloc((size_t)argc + 10 + 2 * VM_MAX_OUTS, sizeof(char *));	/* the runner's words, NULL */
 	if (n <= 0) {
 		errmsg("--kernel: cannot find this binary: %s", strerror(errno));
 		return 1;

@@ -32,17 +32,64 @@ struct svg {
 	uint64_t total;
 };
 
-static void xml_text(FILE *f, const char *s, size_t n)
+/*
+ * The bytes of the well-formed UTF-8 character at s (at most n of them),
+ * or 0: a stray, overlong or cut byte, a surrogate, or U+FFFE/U+FFFF,
+ * which XML forbids.
+ */
+static size_t utf8_char(const unsigned char *s, size_t n)
 {
-	for (; n && *s; s++, n--) {
+	size_t len = *s >= 0xf0 ? 4 : *s >= 0xe0 ? 3 : 2, i;
+	uint32_t c;
+
+	if (*s < 0xc2 || *s > 0xf4 || n < len)
+		return 0;
+	c = *s & (0x3f >> (len - 1));
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe || c == 0xffff)
+		return 0;
+	return len;
+}
+
+/*
+ * Names come from the machine (a module is named by its file, which anyone
+ * can call "<script>" or give bytes that are no UTF-8), so each is text
+ * escaped, its invalid bytes U+FFFD and its controls dropped: the document
+ * stays well-formed XML whatever a name holds, and one cut to fit a frame
+ * is cut between characters.
+ */
+static void xml_text(FILE *f, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len;
+
+	for (; n && *s; s += len, n -= len) {
+		len = 1;
 		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
+		case '&': fputs("&amp;", f); continue;
+		case '<': fputs("&lt;", f); continue;
+		case '>': fputs("&gt;", f); continue;
+		case '"': fputs("&quot;", f); continue;
+		case '\'': fputs("&apos;", f); continue;
+		}
+		if (*s < 0x80) {
+			if (*s >= 0x20)
 				fputc(*s, f);
+			continue;
+		}
+		len = utf8_char(s, strnlen((const char *)s, 4));
+		if (len > n)
+			return;		/* a character the cut would split: left out whole */
+		if (len) {
+			fwrite(s, 1, len, f);
+		} else {
+			fputs("\xef\xbf\xbd", f);	/* U+FFFD for the byte */
+			len = 1;
 		}
 	}
 }

@@ -5,6 +5,7 @@
  * their run's ns/op (a function's share of the op, in time).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "flame.h"
@@ -15,14 +16,53 @@ struct diff_row {
 	double a, b;		/* self shares */
 };
 
-static double self_share(const struct profile *p, const char *name)
+/* B's functions by name: slot -> index into b's funcs, -1 free (open addressing). */
+struct name_index {
+	size_t mask;
+	int *slot;
+};
+
+static uint64_t hash_name(const char *s)
 {
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* At most half full: a probe ends soon at a free slot. */
+static void index_build(struct name_index *ix, const struct profile *p)
+{
+	size_t cap = 16, j;
 	int i;
 
-	for (i = 0; i < p->nr_funcs; i++)
-		if (!strcmp(p->funcs[i].name, name))
-			return p->samples ? (double)p->funcs[i].self / p->samples : 0;
-	return 0;
+	while (cap < (size_t)p->nr_funcs * 2)
+		cap *= 2;
+	ix->mask = cap - 1;
+	ix->slot = xcalloc(cap, sizeof(int));
+	memset(ix->slot, 0xff, cap * sizeof(int));
+	for (i = 0; i < p->nr_funcs; i++) {
+		for (j = hash_name(p->funcs[i].name) & ix->mask; ix->slot[j] >= 0;
+		     j = (j + 1) & ix->mask)
+			;
+		ix->slot[j] = i;
+	}
+}
+
+static int index_find(const struct name_index *ix, const struct profile *p, const char *name)
+{
+	size_t j;
+
+	for (j = hash_name(name) & ix->mask; ix->slot[j] >= 0; j = (j + 1) & ix->mask)
+		if (!strcmp(p->funcs[ix->slot[j]].name, name))
+			return ix->slot[j];
+	return -1;
+}
+
+static double self_share(const struct profile *p, int i)
+{
+	return i >= 0 && p->samples ? (double)p->funcs[i].self / p->samples : 0;
 }
 
 static int row_cmp(const void *x, const void *y)
@@ -35,33 +75,36 @@ static int row_cmp(const void *x, const void *y)
 	return strcmp(r->name, s->name);
 }
 
-static bool has_func(const struct profile *p, const char *name)
-{
-	int i;
-
-	for (i = 0; i < p->nr_funcs; i++)
-		if (!strcmp(p->funcs[i].name, name))
-			return true;
-	return false;
-}
-
-/* Every function of either profile once. */
+/*
+ * Every function of either profile once, each looked up by hash: the
+ * files --diff is given can hold a million functions, and a scan of B
+ * for each of A's took hours.
+ */
 static int diff_rows(const struct prof_view *a, const struct prof_view *b, struct diff_row *rows)
 {
-	const struct profile *p;
+	const struct profile *pa = a->p, *pb = b->p;
+	bool *in_a = xcalloc((size_t)pb->nr_funcs + 1, sizeof(bool));
+	struct name_index ix;
 	int i, k, n = 0;
 
-	for (k = 0; k < 2; k++) {
-		p = k ? b->p : a->p;
-		for (i = 0; i < p->nr_funcs; i++) {
-			if (k && has_func(a->p, p->funcs[i].name))
-				continue;
-			rows[n].name = p->funcs[i].name;
-			rows[n].a = self_share(a->p, rows[n].name);
-			rows[n].b = self_share(b->p, rows[n].name);
-			n++;
-		}
+	index_build(&ix, pb);
+	for (i = 0; i < pa->nr_funcs; i++) {
+		k = index_find(&ix, pb, pa->funcs[i].name);
+		if (k >= 0)
+			in_a[k] = true;
+		rows[n].name = pa->funcs[i].name;
+		rows[n].a = self_share(pa, i);
+		rows[n++].b = self_share(pb, k);
 	}
+	for (i = 0; i < pb->nr_funcs; i++) {
+		if (in_a[i])
+			continue;
+		rows[n].name = pb->funcs[i].name;
+		rows[n].a = 0;
+		rows[n++].b = self_share(pb, i);
+	}
+	free(ix.slot);
+	free(in_a);
 	return n;
 }
 

@@ -106,7 +106,9 @@ void profile_count_funcs(struct profile *p);
 /*
  * Reads a folded file (as --folded writes it, or any collapsed stacks)
  * into p: stacks, samples, funcs; a "# ns_per_op=X" line sets *ns_per_op
- * (else NAN).  0, or -errno / -EINVAL with p->why saying which line.
+ * (else NAN).  0, or -errno with p->why saying why: -EINVAL naming the
+ * line (no count, a negative one, counts beyond 2^64), -EINTR once a stop
+ * signal came.  p holds what was read either way (profile_free()).
  */
 int profile_read_folded(const char *path, struct profile *p, double *ns_per_op);
 /* Frees what the profile holds (not p itself). */

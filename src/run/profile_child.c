@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The command under the profiler (profile_child.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include "opts.h"
 #include "profile_child.h"
@@ -25,7 +27,7 @@ static pid_t spawn(char **argv, int *go_fd, int *err_fd)
 {
 	int go[2], err[2], e;
 	char c;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(go, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
 		return -errno;
@@ -36,6 +38,10 @@ static pid_t spawn(char **argv, int *go_fd, int *err_fd)
 		return e;
 	}
 	if (!pid) {
+		/* killed with us, SIGKILL too */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		close(go[1]);
@@ -73,20 +79,76 @@ static int reaped(pid_t pid, int *status)
 	return 0;
 }
 
-/* SIGTERM, then SIGKILL after a grace: nothing of the command outlives us. */
-static void stop_child(pid_t pid)
+/*
+ * Our children by /proc: the command, and, as we are their subreaper,
+ * whatever it started whose parent is gone.  Each is sent sig; how many.
+ */
+static int signal_children(int sig)
+{
+	char path[300], buf[256], *rp;
+	struct dirent *e;
+	int n = 0, fd;
+	ssize_t len;
+	pid_t self = getpid();
+	long ppid;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = 0;
+		/* "pid (comm) state ppid": comm may hold anything, ")" included */
+		rp = strrchr(buf, ')');
+		if (!rp || sscanf(rp + 1, " %*c %ld", &ppid) != 1 || ppid != self)
+			continue;
+		kill((pid_t)atol(e->d_name), sig);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Reaps what ended; false once no child is left. */
+static bool children_left(void)
+{
+	int st;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		;
+	return !(pid < 0 && errno == ECHILD);
+}
+
+/*
+ * SIGTERM, then SIGKILL after a grace: nothing of the command outlives
+ * us, neither the command nor what it forked (orphans come to us, the subreaper:
+ * each round signals the ones its last round's deaths handed over).
+ */
+static void stop_all(pid_t pid, bool command_ended)
 {
 	uint64_t end = now_ns() + TERM_GRACE_NS;
-	int st;
+	int rounds;
 
-	kill(pid, SIGTERM);
-	while (now_ns() < end) {
-		if (reaped(pid, &st) == 0)
-			return;
+	if (!command_ended)
+		kill(pid, SIGTERM);
+	while (children_left() && now_ns() < end) {
+		signal_children(SIGTERM);
 		nap();
 	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &st, 0);
+	for (rounds = 0; rounds < 1000 && children_left(); rounds++) {
+		if (!signal_children(SIGKILL))
+			nap();
+	}
 }
 
 static int exec_failed(int err_fd, struct child_run *c, struct profile *p)
@@ -104,8 +166,11 @@ int profile_child(struct child_run *c, struct profile *p)
 	struct profiler pf;
 	int go_fd = -1, err_fd = -1, err, st;
 	uint64_t end;
-	pid_t pid = spawn(c->argv, &go_fd, &err_fd);
+	pid_t pid;
 
+	/* what the command forks and leaves behind comes to us, to be stopped with it */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	pid = spawn(c->argv, &go_fd, &err_fd);
 	if (pid < 0) {
 		snprintf(p->why, sizeof(p->why), "cannot start %s: %s", c->argv[0], strerror(-pid));
 		return 1;
@@ -115,6 +180,7 @@ int profile_child(struct child_run *c, struct profile *p)
 		close(go_fd);	/* the child reads EOF and exits unexecuted */
 		close(err_fd);
 		waitpid(pid, &st, 0);
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
 		return err == -ENOENT || err == -EOPNOTSUPP ? EXIT_SKIP : 1;
 	}
 	if (write(go_fd, "g", 1) != 1)
@@ -131,7 +197,7 @@ int profile_child(struct child_run *c, struct profile *p)
 		nap();
 	/* symbolized while the command may still hold its programs, then it is stopped */
 	profiler_close(&pf, p);
-	if (c->exit_status < 0)
-		stop_child(pid);
+	stop_all(pid, c->exit_status >= 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	return err;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A profile's functions, and a folded file read back (`bpfbench profile --diff`). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,8 +202,12 @@ void profile_add(struct profile *dst, const struct profile *src)
 	profile_count_funcs(dst);
 }
 
-/* "stack count": the count after the last space; the stack itself may hold spaces. */
-static int parse_line(char *line, struct prof_stack *st)
+/*
+ * "stack count": the count after the last space; the stack itself may hold
+ * spaces.  NULL, or what is wrong with the line.  strtoull() takes "-5"
+ * as 2^64 - 5 and skips blanks and a "+": the count is digits alone.
+ */
+static const char *parse_line(char *line, struct prof_stack *st)
 {
 	char *sp, *end;
 	unsigned long long n;
@@ -210,17 +215,23 @@ static int parse_line(char *line, struct prof_stack *st)
 	line[strcspn(line, "\r\n")] = 0;
 	sp = strrchr(line, ' ');
 	if (!sp || sp == line)
-		return -EINVAL;
+		return "not a folded stack line ('frame;frame;... COUNT')";
+	if (sp[1] == '-')
+		return "a negative count";
+	if (sp[1] < '0' || sp[1] > '9')
+		return "not a folded stack line ('frame;frame;... COUNT')";
 	errno = 0;
 	n = strtoull(sp + 1, &end, 10);
-	if (errno || *end || end == sp + 1)
-		return -EINVAL;
+	if (errno == ERANGE)
+		return "a count beyond 2^64";
+	if (*end)
+		return "not a folded stack line ('frame;frame;... COUNT')";
 	*sp = 0;
 	st->folded = strdup(line);
 	if (!st->folded)
 		die("out of memory");
 	st->count = n;
-	return 0;
+	return NULL;
 }
 
 static void header_line(const char *line, struct profile *p, double *ns_per_op)
@@ -233,40 +244,70 @@ static void header_line(const char *line, struct profile *p, double *ns_per_op)
 		profile_add_ours(p, name);
 }
 
-int profile_read_folded(const char *path, struct profile *p, double *ns_per_op)
+static int read_lines(FILE *f, const char *path, struct profile *p, double *ns_per_op)
 {
+	const char *bad = NULL;
 	char *line = NULL;
 	size_t cap = 0, nalloc = 0;
-	int lineno = 0, err = 0;
-	FILE *f = fopen(path, "re");
+	long lineno = 0;
+	struct prof_stack *st;
 
-	memset(p, 0, sizeof(*p));
-	*ns_per_op = NAN;
-	if (!f) {
-		snprintf(p->why, sizeof(p->why), "cannot read %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	while (getline(&line, &cap, f) > 0) {
+	errno = 0;
+	/* a stop signal ends the read: getline() sees EINTR, or the check below */
+	while (!interrupted() && getline(&line, &cap, f) > 0) {
 		lineno++;
 		if (line[0] == '#' || line[0] == '\n') {
 			header_line(line, p, ns_per_op);
 			continue;
 		}
 		if ((size_t)p->nr_stacks == nalloc) {
+			if (nalloc >= INT_MAX / 2)
+				die("%s: too many stacks", path);
 			nalloc = nalloc ? nalloc * 2 : 256;
 			p->stacks = realloc(p->stacks, nalloc * sizeof(*p->stacks));
 			if (!p->stacks)
 				die("out of memory");
 		}
-		err = parse_line(line, &p->stacks[p->nr_stacks]);
-		if (err) {
-			snprintf(p->why, sizeof(p->why), "%s:%d: not a folded stack line "
-				 "('frame;frame;... COUNT')", path, lineno);
-			break;
+		st = &p->stacks[p->nr_stacks];
+		bad = parse_line(line, st);
+		if (!bad && p->samples + st->count < p->samples) {
+			free(st->folded);
+			bad = "the counts add up beyond 2^64";
 		}
-		p->samples += p->stacks[p->nr_stacks++].count;
+		if (bad)
+			break;
+		p->samples += st->count;
+		p->nr_stacks++;
 	}
 	free(line);
+	if (bad) {
+		snprintf(p->why, sizeof(p->why), "%s:%ld: %s", path, lineno, bad);
+		return -EINVAL;
+	}
+	if (interrupted()) {
+		snprintf(p->why, sizeof(p->why), "%s: interrupted", path);
+		return -EINTR;
+	}
+	if (ferror(f)) {
+		snprintf(p->why, sizeof(p->why), "cannot read %s: %s", path, strerror(errno ?: EIO));
+		return -(errno ?: EIO);
+	}
+	return 0;
+}
+
+int profile_read_folded(const char *path, struct profile *p, double *ns_per_op)
+{
+	FILE *f = fopen(path, "re");
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	*ns_per_op = NAN;
+	if (!f) {
+		err = -errno;
+		snprintf(p->why, sizeof(p->why), "cannot read %s: %s", path, strerror(-err));
+		return err;
+	}
+	err = read_lines(f, path, p, ns_per_op);
 	fclose(f);
 	if (!err)
 		profile_count_funcs(p);

@@ -96,7 +96,13 @@ void maps_read(struct user_maps *m, pid_t tgid)
 		return;		/* gone: what was read before still names its frames */
 	while (fgets(line, sizeof(line), f)) {
 		const char *base;
+		char *c;
+		int ch;
 
+		/* a longer path's tail is no mapping line of its own */
+		if (!strchr(line, '\n'))
+			while ((ch = getc(f)) != EOF && ch != '\n')
+				;
 		file[0] = 0;
 		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %399[^\n]", &start, &end, perms,
 			   file) < 3 || perms[2] != 'x')
@@ -112,6 +118,10 @@ void maps_read(struct user_maps *m, pid_t tgid)
 		m->m[m->n].start = start;
 		m->m[m->n].end = end;
 		snprintf(m->m[m->n].name, sizeof(m->m[m->n].name), "[%s]", base);
+		/* a file called "a;b" would be two frames in the folded stacks */
+		for (c = m->m[m->n].name; *c; c++)
+			if (*c == ';' || (unsigned char)*c < 0x20)
+				*c = '_';
 		m->n++;
 	}
 	fclose(f);
