@@ -44,8 +44,11 @@ def runs_of(path):
         cv = st.stdev(v) / m * 100 if len(v) > 1 and m else float("nan")
         sh = [share(s, nprod) for s in ss]
         per_cpu = [s[first] / x for s, x in zip(ss, sh) if x and isinstance(s.get(first), (int, float))]
+        nm = first + "-normalized"
+        nv = [s[nm] for s in ss if isinstance(s.get(nm), (int, float))]
         out.append({
             "mean": m, "cv": cv,
+            "norm": st.mean(nv) if nv else None,
             "oncpu": st.mean([x for x in sh if x is not None]) if any(x is not None for x in sh) else None,
             "per_cpu_mean": st.mean(per_cpu) if per_cpu else None,
             "ref_user": st.mean(ru) if ru else None,
@@ -82,7 +85,7 @@ def main(outdir):
             pass
     rows = sorted({n for n, _ in data})
     print("| row | condition | runs | mean | sd of run means % | within-run cv % | moved samples % |"
-          " on CPU0 % | on-CPU share | sd % per on-CPU time | sd % x ref (user / bpf) |")
+          " on CPU0 % | on-CPU share | sd % per on-CPU time | sd % x ref (user / bpf); of NAME-normalized |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in rows:
         conds = [c for (m, c) in data if m == n]
@@ -92,8 +95,10 @@ def main(outdir):
             means = [r["mean"] for r in rs]
             on0 = [r["cpu"] == 0 for r in rs if r["cpu"] is not None]
             norm = ""
-            if c == "ref":
+            if c in ("ref", "norm"):
                 norm = "%.1f / %.1f" % (normalised(rs, "ref_user"), normalised(rs, "ref_bpf"))
+            if c == "norm":
+                norm += " ; --normalize %.1f" % sd_pct([r["norm"] for r in rs])
             sh = [r["oncpu"] for r in rs if r["oncpu"] is not None]
             print("| %s | %s | %d | %.4g | %.1f | %.1f | %.0f | %s | %s | %.1f | %s |" % (
                 n, c, len(rs), st.mean(means) if means else float("nan"), sd_pct(means),

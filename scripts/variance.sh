@@ -5,7 +5,7 @@
 # of them sees the same phases of the host; then scripts/variance.py
 # splits the spread.  Run it on an idle machine (uptime); a CPU hog beside
 # it: HOG=1 (one busy loop on the last CPU for the whole experiment).
-# usage: [ROWS=regex] [ROUNDS=2] [RUNS=5] [HOG=0] scripts/variance.sh BPFBENCH OUTDIR
+# usage: [ROWS=regex] [CONDS=regex] [ROUNDS=2] [RUNS=5] [HOG=0] scripts/variance.sh BPFBENCH OUTDIR
 set -euo pipefail
 B=$(readlink -f "${1:?bpfbench binary}")
 OUT=${2:?output dir}
@@ -26,12 +26,12 @@ rows=(
 "lpm-trie-lookup|1|lpm-trie-lookup --prefix_len=32 --nr_entries=10000"
 "lpm-trie-update|1|lpm-trie-update --prefix_len=32 --nr_entries=10000"
 )
-# condition|options: as today; every thread on one CPU, or each on its own, both ways; the reference
-conds_1=("plain|" "cpu0|--prod-affinity 0" "cpu1|--prod-affinity 1" "ref|--speed-ref")
+# condition|options: as today; every thread on one CPU, or each on its own, both ways; --normalize
+conds_1=("plain|" "cpu0|--prod-affinity 0" "cpu1|--prod-affinity 1" "norm|--normalize")
 conds_pc=("plain|" "cpu0|--prod-affinity 0 --cons-affinity 0" "split01|--prod-affinity 0 --cons-affinity 1"
-	  "split10|--prod-affinity 1 --cons-affinity 0" "ref|--speed-ref")
+	  "split10|--prod-affinity 1 --cons-affinity 0" "norm|--normalize")
 conds_pp=("plain|" "cpu0|--prod-affinity 0" "split01|--prod-affinity 0,1" "split10|--prod-affinity 1,0"
-	  "ref|--speed-ref")
+	  "norm|--normalize")
 hog=
 if [ "${HOG:-0}" = 1 ]; then
 	taskset -c "$(( $(nproc) - 1 ))" sh -c 'while :; do :; done' & hog=$!
@@ -44,6 +44,7 @@ for round in $(seq "$ROUNDS"); do
 		declare -n conds=conds_$threads
 		for c in "${conds[@]}"; do
 			IFS='|' read -r cname copts <<<"$c"
+			[[ "$cname" =~ ${CONDS:-.} ]] || continue
 			echo "round $round: $name $cname (load $(cut -d' ' -f1 /proc/loadavg))" >&2
 			# shellcheck disable=SC2086
 			"$B" -q -w0 -d1 --period-ms 200 -r "$RUNS" $args $copts \

@@ -52,8 +52,9 @@ const struct opt_def global_opts[] = {
 	  "after each sample, time a fixed work (a user-space loop, an empty BPF program) on the "
 	  "CPUs the threads ran on: the JSON's ref_*_ns per sample (doc/variance.md)" },
 	{ "normalize", 0, OPT_FLAG, G(normalize), NULL, 0, 0, NULL, NULL,
-	  "beside the first metric, NAME-normalized: the figure per whole CPU the producers had "
-	  "(their on-CPU share in each sample); the Summary stays the kernel bench's" },
+	  "beside the first metric, NAME-normalized: the figure per whole CPU the producers had, "
+	  "at the speed reference's nominal speed (implies --speed-ref); the Summary stays the "
+	  "kernel bench's" },
 	{ "kernel-stats", 0, OPT_FLAG, G(kernel_stats), NULL, 0, 0, NULL, NULL,
 	  "the kernel's run count and time inside the program (BPF_ENABLE_STATS), beside ours" },
 	{ "counters", 0, OPT_FLAG, G(counters), NULL, 0, 0, NULL, NULL,

@@ -25,7 +25,7 @@ int normalize_add(struct run_result *res)
 void normalize_sample(const struct run_result *res, int m, int nprod, const struct noise_sample *ns,
 		      double *vals)
 {
-	double sum = 0, share;
+	double sum = 0, share, speed;
 	int i, n = 0;
 
 	for (i = 0; i < ns->nr_threads && i < nprod; i++) {
@@ -36,8 +36,10 @@ void normalize_sample(const struct run_result *res, int m, int nprod, const stru
 	}
 	/* no schedstat: the figure as it is (a whole CPU), never a hole in the samples */
 	share = n ? fmax(sum / n, SHARE_MIN) : 1.0;
+	/* how much slower than nominal the CPUs ran the reference: 1 without one */
+	speed = ns->ref_bpf_ns > 0 ? ns->ref_bpf_ns / 1e3 / NORMALIZE_REF_US : 1.0;
 	if (res->metrics[0].kind == METRIC_RATE)
-		vals[m] = vals[0] / share;
+		vals[m] = vals[0] / share * speed;
 	else
-		vals[m] = vals[0] * share;
+		vals[m] = vals[0] * share / speed;
 }

@@ -373,7 +373,7 @@ static void watch_threads(struct bench_env *env, const struct crew *c, struct wa
 		tids[n++] = gettid();
 	place_begin(&w->pm, tids, n);
 	w->norm_metric = env->opts->normalize ? normalize_add(env->res) : -1;
-	w->speed_ref = env->opts->speed_ref;
+	w->speed_ref = env->opts->speed_ref || env->opts->normalize;
 	w->ref_metric = -1;
 	if (w->speed_ref) {
 		speedref_open(&w->ref);

@@ -16,7 +16,7 @@
 #define REF_USER_ITERS	20000	/* ~40 us on the reference VM */
 #define REF_BPF_REPEAT	64	/* program runs per test-run call */
 #define REF_BPF_CALLS	4
-#define REF_TRIES	3
+#define REF_TRIES	7
 
 int speedref_add_metrics(struct run_result *res)
 {
