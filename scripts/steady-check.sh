@@ -16,8 +16,8 @@ PAIRS=${PAIRS:-10}
 mkdir -p "$OUT"
 cmd="${ARGS[*]} --normalize"
 for t in $(seq "$TRIES"); do
-	"$B" ab "$cmd" "$cmd" -w0 -d1 -r "$PAIRS" -q --json "$OUT/ab.$t.json" >"$OUT/ab.$t.txt" 2>&1 || true
-	echo "ab $t: $(grep -E '^ +throughput|^ +[a-z-]+-normalized|^ +hits' "$OUT/ab.$t.txt" | tr -s ' ' | tr '\n' ';')" >&2
+	"$B" ab "$cmd" "$cmd" -w0 -d1 -r "$PAIRS" --json "$OUT/ab.$t.json" >"$OUT/ab.$t.txt" 2>&1 || true
+	echo "ab $t: $(grep -E '^  (throughput|[a-z-]+-normalized|hits) ' "$OUT/ab.$t.txt" | tr -s ' ' | tr '\n' ';')" >&2
 done
 for i in $(seq 20); do
 	"$B" -q -w0 -d1 "${ARGS[@]}" --normalize --json "$OUT/run.$i.json" >/dev/null 2>&1
