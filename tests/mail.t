@@ -73,7 +73,7 @@ ok $? "--csv: every row carries version, date, kernel, CPU, -w/-d/period/-r and 
 run -q -w0 -d1 rb-custom
 [ "$RC" -eq 0 ] && [ "$(grep -c . <<<"$OUT")" -eq 1 ] && grep -q '^Summary: hits ' <<<"$OUT" && [ -z "$ERR" ]
 ok $? "-q: the Summary line alone, nothing on stderr" || diag "$OUT" "$ERR"
-run -w0 -d1 rb-custom --json "$TMPD/rb.json"
+run -w0 -d1 rb-custom --rb-verify --json "$TMPD/rb.json"
 grep -q '^Totals: attempted [0-9]*, produced [0-9]*' <<<"$OUT" && [ -z "$(wide "$TMPD/out" out)" ] &&
 	json_check "$TMPD/rb.json" '
 t = d["runs"][0]["totals"]

@@ -255,11 +255,16 @@ static void json_change(struct tally *t, const struct series *sr, const struct e
 static void regression_line(const struct series *sr, const struct ed_cp *cp,
 			    const struct cp_step *sp)
 {
-	char m[512];
+	char m[512], step[80];
 
-	errmsg("regression: %s%s%s %s on %s: %+.2f%% at point %d (kernel %s -> %s, commit %s -> %s)",
+	/* a step from a mean of 0 has no percentage: its means instead */
+	if (isnan(sp->pct))
+		snprintf(step, sizeof(step), "%.6g -> %.6g", sp->before, sp->after);
+	else
+		snprintf(step, sizeof(step), "%+.2f%%", sp->pct);
+	errmsg("regression: %s%s%s %s on %s: %s at point %d (kernel %s -> %s, commit %s -> %s)",
 	       sr->bench, *sr->measured ? " " : "", sr->measured, shown_key(sr, m, sizeof(m)),
-	       sr->host, sp->pct, cp->at + 1, sr->pt[cp->at - 1].kernel, sr->pt[cp->at].kernel,
+	       sr->host, step, cp->at + 1, sr->pt[cp->at - 1].kernel, sr->pt[cp->at].kernel,
 	       sr->pt[cp->at - 1].commit, sr->pt[cp->at].commit);
 }
 
