@@ -52,21 +52,13 @@ static void usage(FILE *out)
 		SPEED_ROUNDS, host_state_path());
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void median_cv(double *v, int n, double *med, double *cv)
+static void median_cv(const double *v, int n, double *med, double *cv)
 {
 	struct stats st;
 
 	stats_compute(v, n, &st);
 	*cv = st.mean ? st.stddev / st.mean * 100 : NAN;
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	*med = n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
+	*med = st.median;
 }
 
 /* Each CPU's speed now: rounds alternate between CPUs, so that a phase of the host meets all. */

@@ -35,6 +35,26 @@ int sysfs_read(const char *dir, const char *name, char *buf, size_t len)
 	return err;
 }
 
+int proc_stat_field(const char *path, int field, long long *val)
+{
+	char buf[1024], *p, *save = NULL;
+	int err = sysfs_read(path, NULL, buf, sizeof(buf)), f = 2;
+
+	if (err)
+		return err;
+	/* the name (field 2) may hold spaces and parentheses: count from its last ')' */
+	p = strrchr(buf, ')');
+	if (!p || field < 3)
+		return -EINVAL;
+	for (p = strtok_r(p + 1, " \n", &save); p; p = strtok_r(NULL, " \n", &save)) {
+		if (++f == field) {
+			*val = strtoll(p, NULL, 10);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 int sysfs_read_u64(const char *dir, const char *name, uint64_t *val)
 {
 	char buf[64], *end;

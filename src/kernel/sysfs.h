@@ -38,6 +38,13 @@
 
 /* A small file, whole (up to len - 1 bytes, NUL-terminated); name may be NULL (dir is the path). */
 int sysfs_read(const char *dir, const char *name, char *buf, size_t len);
+/*
+ * Field `field` of a /proc/.../stat file (numbered as proc(5): 4 the
+ * parent, 39 the CPU last run on) as a number: 0, or -errno (-EINVAL: no
+ * such field).  The name, field 2, may hold anything: fields count from
+ * its last ')'.
+ */
+int proc_stat_field(const char *path, int field, long long *val);
 /* A decimal number, as the kernel writes one per file ("max" is -ERANGE). */
 int sysfs_read_u64(const char *dir, const char *name, uint64_t *val);
 /* text written in one write(); a short write is -EIO. */

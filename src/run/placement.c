@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "placement.h"
 #include "sysfs.h"
@@ -9,20 +8,11 @@
 /* The "processor" field of /proc/self/task/TID/stat: the CPU it last ran on, or -1. */
 static int task_cpu(pid_t tid)
 {
-	char path[64], buf[1024], *p, *save = NULL;
-	int field = 2;
+	char path[64];
+	long long cpu;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	if (sysfs_read(path, NULL, buf, sizeof(buf)) < 0)
-		return -1;
-	/* the name (field 2) may hold spaces and parentheses: count from its last ')' */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	for (p = strtok_r(p + 1, " ", &save); p; p = strtok_r(NULL, " ", &save))
-		if (++field == 39)
-			return atoi(p);
-	return -1;
+	return proc_stat_field(path, 39, &cpu) ? -1 : (int)cpu;
 }
 
 /* se.nr_migrations of /proc/self/task/TID/sched (CONFIG_SCHED_DEBUG): 0, or -1 without it. */

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include "opts.h"
 #include "profile_child.h"
+#include "sysfs.h"
 #include "util.h"
 
 #define WAIT_STEP_NS	20000000ull
@@ -85,12 +86,11 @@ static int reaped(pid_t pid, int *status)
  */
 static int signal_children(int sig)
 {
-	char path[300], buf[256], *rp;
+	char path[300];
 	struct dirent *e;
-	int n = 0, fd;
-	ssize_t len;
+	int n = 0;
 	pid_t self = getpid();
-	long ppid;
+	long long ppid;
 	DIR *d = opendir("/proc");
 
 	if (!d)
@@ -99,17 +99,7 @@ static int signal_children(int sig)
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = 0;
-		/* "pid (comm) state ppid": comm may hold anything, ")" included */
-		rp = strrchr(buf, ')');
-		if (!rp || sscanf(rp + 1, " %*c %ld", &ppid) != 1 || ppid != self)
+		if (proc_stat_field(path, 4, &ppid) || ppid != self)
 			continue;
 		kill((pid_t)atol(e->d_name), sig);
 		n++;
