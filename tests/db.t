@@ -47,21 +47,22 @@ run ab "noop -w0 -d1" "noop -w0 -d1" --record
 [ "$RC" -eq 2 ] && grep -q "^bpfbench: error: ab: --record records the file --json FILE writes" <<<"$ERR"
 ok $? "ab --record without --json FILE: a usage error before anything runs"
 
-# migration: version 1's schema and one result -> version 2, the result kept
+# migration: version 1's schema and one result -> version 3, the result kept
 DB=$TMPD/old.db
 python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).executescript(sys.argv[2])' \
 	"$DB" "${V1_SQL//@ID/INTEGER PRIMARY KEY}"
 run db show noop --db "$DB" --json
-[ "$RC" -eq 0 ] && [ "$(q "SELECT version FROM schema_version")" = 2 ] &&
+[ "$RC" -eq 0 ] && [ "$(q "SELECT version FROM schema_version")" = 3 ] &&
 	q "PRAGMA table_info(runs)" | grep -q repeats &&
-	python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); assert p[0]["host"]=="oldhost" and p[0]["samples"]==[49.5,50.5]' "$TMPD/out"
-ok $? "a version 1 database is migrated to 2 on opening, its result kept" || diag "$ERR"
+	q "PRAGMA table_info(runs)" | grep -q moved_samples &&
+	python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); assert p[0]["host"]=="oldhost" and p[0]["samples"]==[49.5,50.5] and p[0]["moved_samples"] is None' "$TMPD/out"
+ok $? "a version 1 database is migrated to 3 on opening, its result kept (placement unknown)" || diag "$ERR"
 run db record --db "$DB" "$TMPD/w/real.json"
 [ "$RC" -eq 0 ] && [ "$(q "SELECT count(*) FROM results")" = 2 ]
 ok $? "... and records into the migrated schema"
 q "UPDATE schema_version SET version = 99"
 run db show noop --db "$DB"
-[ "$RC" -eq 1 ] && grep -q "schema version 99, newer than this bpfbench's (2)" <<<"$ERR"
+[ "$RC" -eq 1 ] && grep -q "schema version 99, newer than this bpfbench's (3)" <<<"$ERR"
 ok $? "a newer schema than ours: refused, one line"
 
 done_testing

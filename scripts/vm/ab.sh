@@ -5,6 +5,7 @@
 #
 #   ab.sh --kernel A --kernel B [-r N] [--seed S] [--json FILE] [-q|-v]
 #         [--noise PCT] [--alpha A] [--fail-on-regression PCT [--gate-unjudged pass|fail]]
+#         [--normalized]
 #         "ARGS" [OPTIONS]
 #
 # A kernel is a name of scripts/vm/kernels (7.3, 6.12, 6.1), a Debian package
@@ -33,7 +34,7 @@ ARGS=
 EXTRA=()	# options after the command line, for both sides (-w0 -d1 ...)
 
 die() { echo "bpfbench: error: ab: $1" >&2; exit "${2:-1}"; }
-usage() { sed -n '6,8s/^# \{0,3\}//p' "$0" | sed 's/^ab.sh/Usage: bpfbench ab/'; exit 0; }
+usage() { sed -n '6,9s/^# \{0,3\}//p' "$0" | sed 's/^ab.sh/Usage: bpfbench ab/'; exit 0; }
 val() { [ "$2" -ge 2 ] || die "$1 needs a value" 2; }
 
 while [ $# -gt 0 ]; do
@@ -49,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--json)		val "$1" $#; JSON=$2; shift 2 ;;
 	--noise|--alpha|--fail-on-regression|--gate-unjudged)
 			val "$1" $#; CMP+=("$1" "$2"); shift 2 ;;
+	--normalized)	CMP+=("$1"); EXTRA+=(--normalize); shift ;;	# both sides; compare judges on it
 	-q|--quiet)	CMP+=("$1"); PROGRESS_LINES=; shift ;;
 	-v|--verbose)	CMP+=("$1"); PROGRESS_LINES=1; shift ;;
 	-*)		# after the command line, as plain ab: options for both sides

@@ -39,6 +39,7 @@ static const struct sub_opt compare_opts[] = {
 	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
 	{ "--names", ARG_VALUE, "what the lines call the two sides: OLD,NEW" },
 	{ "--paired", ARG_FLAG, "the runs of the two files are pairs, in order (as ab's)" },
+	{ "--normalized", ARG_FLAG, "answer and gate on NAME-normalized (runs with --normalize)" },
 	{ "--drift", ARG_VALUE, "separate sessions' noise beyond their runs' spread, PCT%" },
 	{ "--run-noise", ARG_VALUE, "how far one run's mean strays here, PCT%: tests one run a side" },
 	{ NULL },
@@ -56,6 +57,7 @@ static const struct sub_opt ab_opts[] = {
 	{ "--max-duration", ARG_VALUE, "--precision's time bound, seconds (300)" },
 	{ "--name", ARG_VALUE, "the name of A, given again the name of B" },
 	{ "--no-pin", ARG_FLAG, "leave the threads unpinned (default: a pair on the same CPUs)" },
+	{ "--normalized", ARG_FLAG, "both sides --normalize; answer and gate on NAME-normalized" },
 	{ NULL },
 };
 
@@ -79,6 +81,7 @@ static const struct sub_opt db_opts[] = {
 	{ "--output", ARG_FILE, NULL },
 	{ "--by-kernel", ARG_FLAG, "a kernel's runs are a series of their own" },
 	{ "--counts", ARG_FLAG, "also metrics that are exact counts" },
+	{ "--normalized", ARG_FLAG, "only the NAME-normalized metrics (runs with --normalize)" },
 	{ "--fail-on-change", ARG_VALUE, "changes: exit 1 on a change for the worse beyond PCT%" },
 	{ "--gate-unjudged", ARG_VALUE, "changes: pass or fail (default) series not judged (exit 5)" },
 	{ "--alpha", ARG_VALUE, "changes: a change point's p-value at most A" },

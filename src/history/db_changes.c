@@ -167,16 +167,28 @@ static int side_kernels(const struct series *sr, int from, int to)
 	return k;
 }
 
+/* How many of the points [from, to) are runs whose threads moved CPU in some sample. */
+static int side_moved(const struct series *sr, int from, int to)
+{
+	int i, k = 0;
+
+	for (i = from; i < to; i++)
+		k += sr->pt[i].moved > 0;
+	return k;
+}
+
 /* A side's line: the kernel and commit at the change, and the kernels it spans if several. */
 static void print_side(const char *what, const struct series *sr, int from, int to,
 		       const struct point *edge)
 {
-	int k = side_kernels(sr, from, to);
+	int k = side_kernels(sr, from, to), moved = side_moved(sr, from, to);
 
 	printf("  %s %d points, %s .. %s, kernel %s, commit %s", what, to - from,
 	       sr->pt[from].date, sr->pt[to - 1].date, edge->kernel, edge->commit);
 	if (k > 1)
 		printf(" (%d kernels: %s .. %s)", k, sr->pt[from].kernel, sr->pt[to - 1].kernel);
+	if (moved)
+		printf("; threads moved CPU in %d of its runs", moved);
 	putchar('\n');
 }
 
@@ -215,6 +227,7 @@ static json_object *side_json(const struct series *sr, int from, int to, const s
 	json_object_object_add(o, "kernel", json_object_new_string(edge->kernel));
 	json_object_object_add(o, "commit", json_object_new_string(edge->commit));
 	json_object_object_add(o, "kernels", json_object_new_int(side_kernels(sr, from, to)));
+	json_object_object_add(o, "moved_runs", json_object_new_int(side_moved(sr, from, to)));
 	return o;
 }
 
@@ -355,9 +368,10 @@ static void summary(struct tally *t)
 	json_object *o;
 
 	if (!a->json) {
-		printf("%d change point%s in %d series (E-divisive means, permutation test: "
+		printf("%d change point%s in %d %sseries (E-divisive means, permutation test: "
 		       "p <= %g, %d permutations)\n", t->nr_changes, t->nr_changes == 1 ? "" : "s",
-		       t->nr_series, a->alpha, a->permutations);
+		       t->nr_series, a->f.normalized ? "normalized " : "", a->alpha,
+		       a->permutations);
 		if (isnan(a->fail_pct))
 			return;
 		printf("Gate: --fail-on-change %g%%: %d regression%s, %d series not judged",

@@ -51,6 +51,9 @@ static void db_help(void)
 	       "  --options TEXT         only runs of these measured options, as show prints them\n"
 	       "  --by-kernel            a kernel's runs are a series of their own\n"
 	       "  --counts               also metrics that are exact counts\n"
+	       "  --normalized           only the NAME-normalized metrics (runs taken with\n"
+	       "                         --normalize): a history judged on the figure per whole\n"
+	       "                         CPU at the speed reference's speed (doc/variance.md)\n"
 	       "  --fail-on-change PCT   changes: exit 1 on a change for the worse beyond PCT%%,\n"
 	       "                         else %d if a series is too short or too noisy to show\n"
 	       "                         such a step (not judged)\n"
@@ -147,6 +150,8 @@ static int flag(struct db_args *a, const char *arg)
 		a->f.by_kernel = true;
 	else if (!strcmp(arg, "--counts"))
 		a->f.counts = true;
+	else if (!strcmp(arg, "--normalized"))
+		a->f.normalized = true;
 	else if (!strcmp(arg, "--otava-csv"))
 		a->otava = true;
 	else if (!strcmp(arg, "--db-trust"))

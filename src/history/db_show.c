@@ -34,19 +34,30 @@ static void metric_name(struct store *s, struct stmt *st, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s%s", txt(s, st, SC_NAME), *key ? "{" : "", key, *key ? "}" : "");
 }
 
+/* Placement: "0/5" samples whose threads moved CPU, "-" where the file did not say. */
+static const char *moved_text(struct store *s, struct stmt *st, char *buf, size_t len)
+{
+	if (!store_text(s, st, SC_MOVED))
+		return "-";
+	snprintf(buf, len, "%lld/%lld", (long long)store_int(s, st, SC_MOVED),
+		 (long long)store_int(s, st, SC_NR_SAMPLES));
+	return buf;
+}
+
 static void show_row(struct store *s, struct stmt *st)
 {
 	char m[256], ci[32] = "-";
 	double h = series_half_ci(s, st);
+	char mv[48];
 
 	metric_name(s, st, m, sizeof(m));
 	if (isfinite(h))
 		snprintf(ci, sizeof(ci), "%.4g", h);
-	printf("%-20s  %-12s  %-24s  %-8s  %-24s  %-22s  %12.6g  %10s  %-8s  %lld\n",
+	printf("%-20s  %-12s  %-24s  %-8s  %-24s  %-22s  %12.6g  %10s  %-8s  %-5lld  %s\n",
 	       esc(s, st, SC_DATE), esc(s, st, SC_HOST), esc(s, st, SC_KERNEL),
 	       esc(s, st, SC_COMMIT), esc(s, st, SC_MEASURED), shown_text(m),
 	       store_double(s, st, SC_FIGURE), ci, esc(s, st, SC_UNIT),
-	       (long long)store_int(s, st, SC_N));
+	       (long long)store_int(s, st, SC_N), moved_text(s, st, mv, sizeof(mv)));
 }
 
 static void add_str(json_object *o, const char *k, const char *v)
@@ -79,6 +90,10 @@ static json_object *row_json(struct store *s, struct stmt *st)
 	add_str(o, "better", store_text(s, st, SC_BETTER));
 	json_object_object_add(o, "n", json_object_new_int64(store_int(s, st, SC_N)));
 	json_object_object_add(o, "figure", isfinite(fig) ? json_object_new_double(fig) : NULL);
+	json_object_object_add(o, "moved_samples", store_text(s, st, SC_MOVED) ?
+			       json_object_new_int64(store_int(s, st, SC_MOVED)) : NULL);
+	json_object_object_add(o, "nr_samples", json_object_new_int64(store_int(s, st,
+											 SC_NR_SAMPLES)));
 	if (asprintf(&arr, "[%s]", samples) < 0)
 		die("out of memory");
 	json_object_object_add(o, "samples", json_tokener_parse(arr));
@@ -99,9 +114,9 @@ int db_show(struct store *s, const struct db_args *a)
 	}
 	while ((r = store_step(s, st)) == STEP_ROW) {
 		if (!n++ && !a->json)
-			printf("%-20s  %-12s  %-24s  %-8s  %-24s  %-22s  %12s  %10s  %-8s  %s\n",
+			printf("%-20s  %-12s  %-24s  %-8s  %-24s  %-22s  %12s  %10s  %-8s  %-5s  %s\n",
 			       "DATE", "HOST", "KERNEL", "COMMIT", "OPTIONS", "METRIC", "FIGURE",
-			       "+-CI95", "UNIT", "N");
+			       "+-CI95", "UNIT", "N", "MOVED");
 		if (a->json)
 			json_object_array_add(list, row_json(s, st));
 		else

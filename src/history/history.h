@@ -32,13 +32,14 @@ struct series_filter {
 	const char *bench, *metric, *host, *since, *until, *options;	/* dates: hdate.h's */
 	bool by_kernel;		/* a kernel's runs are a series of their own */
 	bool counts;		/* also the metrics of kind count (exact, not measured) */
+	bool normalized;	/* only NAME-normalized metrics (runs taken with --normalize) */
 };
 
 /* The columns of series_query()'s rows. */
 enum series_col {
 	SC_HOST, SC_BENCH, SC_MEASURED, SC_NAME, SC_MKEY, SC_UNIT, SC_BETTER, SC_DATE,
 	SC_KERNEL, SC_COMMIT, SC_FIGURE, SC_N, SC_STDDEV, SC_RESULT, SC_KIND, SC_SAMPLES,
-	SC_BUILD, SC_VERSION, SC_IDX,
+	SC_BUILD, SC_VERSION, SC_IDX, SC_MOVED, SC_NR_SAMPLES,
 };
 
 #define SERIES_KEY_MAX	4096
@@ -48,6 +49,7 @@ struct point {
 	double v;		/* the run's figure */
 	double half_ci;		/* its 95% interval's half-width; NAN: one sample */
 	char *date, *kernel, *commit;
+	int moved;		/* the run's samples whose threads moved CPU; -1: not recorded */
 };
 
 /* A series read from series_query()'s rows: its identity and its points in time order. */

@@ -164,8 +164,8 @@ static int prepare(struct recorder *rc)
 				   " nr_runs) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
 				   " ON CONFLICT (sha256) DO NOTHING RETURNING id");
 	rc->run = store_prepare(s, "INSERT INTO runs (result_id, idx, bench, label, suite, section,"
-				" status, options, measured, nr_samples, repeats)"
-				" VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
+				" status, options, measured, nr_samples, repeats, moved_samples)"
+				" VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
 	rc->metric = store_prepare(s, "INSERT INTO metrics (run_id, name, mkey, unit, kind, better,"
 				   " n, mean, stddev, figure, samples) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
 	return rc->result && rc->run && rc->metric ? 0 : -1;
@@ -220,7 +220,9 @@ static int put_run(struct recorder *rc, int64_t result_id, int i, const struct r
 	      store_bind_int(s, rc->run, 7, r->status) || store_bind_text(s, rc->run, 8, opts) ||
 	      store_bind_text(s, rc->run, 9, measured) ||
 	      store_bind_int(s, rc->run, 10, r->nr_samples) ||
-	      store_bind_text(s, rc->run, 11, reps);
+	      store_bind_text(s, rc->run, 11, reps) ||
+	      (r->moved_samples < 0 ? store_bind_text(s, rc->run, 12, NULL) :
+	       store_bind_int(s, rc->run, 12, r->moved_samples));
 	if (!ret && store_step(s, rc->run) == STEP_ROW)
 		id = store_int(s, rc->run, 0);
 	free(opts);

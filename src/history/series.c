@@ -43,11 +43,13 @@ struct stmt *series_query(struct store *s, const struct series_filter *f)
 	bufcat(sql, sizeof(sql), &len,
 	       "SELECT res.host, u.bench, u.measured, m.name, m.mkey, m.unit, m.better, res.date,"
 	       " res.kernel, res.git_commit, m.figure, m.n, m.stddev, res.id, m.kind, m.samples,"
-	       " res.kernel_build, res.version, u.idx"
+	       " res.kernel_build, res.version, u.idx, u.moved_samples, u.nr_samples"
 	       " FROM metrics m JOIN runs u ON m.run_id = u.id"
 	       " JOIN results res ON u.result_id = res.id WHERE u.status = 0");
 	if (!f->counts)
 		bufcat(sql, sizeof(sql), &len, " AND m.kind <> 'count'");
+	if (f->normalized)
+		bufcat(sql, sizeof(sql), &len, " AND m.name LIKE '%%-normalized'");
 	if (f->bench) {
 		bufcat(sql, sizeof(sql), &len, " AND u.bench = ?");
 		params[np++] = f->bench;
@@ -180,6 +182,7 @@ void series_add(struct store *s, struct stmt *st, struct series *sr)
 	p->date = xstrdup(store_text(s, st, SC_DATE));
 	p->kernel = xstrdup(store_text(s, st, SC_KERNEL));
 	p->commit = xstrdup(store_text(s, st, SC_COMMIT));
+	p->moved = store_text(s, st, SC_MOVED) ? (int)store_int(s, st, SC_MOVED) : -1;
 }
 
 /*

@@ -188,7 +188,8 @@ int64_t store_scalar(struct store *s, const char *sql, const char *param)
  * metrics (samples as %.17g text, one row a metric: a suite's file is
  * hundreds of rows, not tens of thousands).  v2: the samples' repeat
  * tags, and the indexes the history's queries use (by host and date,
- * by benchmark and measured options).  @ID is the engine's key type.
+ * by benchmark and measured options).  v3: each run's samples whose threads
+ * moved to another CPU (placement).  @ID is the engine's key type.
  */
 static const char *const migrations[STORE_SCHEMA_VERSION + 1] = {
 	[1] = "CREATE TABLE results (id @ID, sha256 TEXT NOT NULL UNIQUE, path TEXT,"
@@ -208,6 +209,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION + 1] = {
 	[2] = "ALTER TABLE runs ADD COLUMN repeats TEXT;"
 	      "CREATE INDEX results_host_date ON results(host, date);"
 	      "CREATE INDEX runs_series ON runs(bench, measured);",
+	/* placement (issue 41): samples whose threads moved; NULL: the file did not say */
+	[3] = "ALTER TABLE runs ADD COLUMN moved_samples BIGINT;",
 };
 
 static int run_migration(struct store *s, int v)

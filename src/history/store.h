@@ -85,7 +85,7 @@ void store_finalize(struct store *s, struct stmt *st);
 int64_t store_scalar(struct store *s, const char *sql, const char *param);
 
 /* The schema, created or migrated to the current version. */
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	3
 int store_migrate(struct store *s);
 
 extern const struct store_ops store_sqlite_ops, store_pg_ops;

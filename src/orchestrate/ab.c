@@ -72,6 +72,7 @@ struct ab_args {
 	const char *json;
 	bool record;			/* --record: the --json file into the history */
 	double precision;		/* --precision PCT: 0, a fixed number of pairs */
+	bool normalized;		/* --normalized: the first metric's -normalized leads */
 	double max_duration;		/* --max-duration S: --precision's bound */
 	double reached;			/* the CI half-width of B/A at the end, % */
 	int done;			/* pairs run */
@@ -90,7 +91,8 @@ static void ab_usage(void)
 	printf("Usage: bpfbench [OPTIONS] ab \"ARGS A\" \"ARGS B\" [-r N] [--precision PCT\n"
 	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
 	       "                  [--json FILE [--record]] [--noise PCT] [--alpha A] [--adjust M]\n"
-	       "                  [--fail-on-regression PCT [--gate-unjudged pass|fail]] [--no-pin]\n\n"
+	       "                  [--fail-on-regression PCT [--gate-unjudged pass|fail]] [--no-pin]\n"
+	       "                  [--normalized]\n\n"
 	       "Runs two command lines of one benchmark alternately, N pairs (default %d) in\n"
 	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
 	       "against A pair by pair (Student's t on the mean log ratio of the pairs,\n"
@@ -105,7 +107,10 @@ static void ab_usage(void)
 	       "(labelled as named); --record then records that file into the history\n"
 	       "(bpfbench db; $BPFBENCH_DB or the default), as a run's --record does.\n"
 	       "Both runs of a pair run on the same CPUs (as -a, starting at CPU k for pair k),\n"
-	       "unless a side places its threads itself or --no-pin is given.\n"
+	       "unless a side places its threads itself or --no-pin is given.  --normalized:\n"
+	       "both sides run with --normalize and the answer, the gate and --precision follow\n"
+	       "the first metric's NAME-normalized (the figure per whole CPU at the speed\n"
+	       "reference's nominal speed: doc/variance.md), not the raw figure.\n"
 	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression, else\n"
 	       "%d when a row it gates has no verdict or cannot tell whether B is worse by\n"
 	       "more than PCT%% (--gate-unjudged pass: 0).\n\n"
@@ -222,6 +227,12 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 	}
 	if (!strcmp(arg, "--no-pin")) {
 		a->no_pin = true;
+		return 0;
+	}
+	if (!strcmp(arg, "--normalized")) {	/* both sides --normalize; compare judges on it */
+		a->normalized = true;
+		a->glob[a->nr_glob++] = "--normalize";
+		a->cmp[a->nr_cmp++] = (char *)arg;
 		return 0;
 	}
 	if (!strcmp(arg, "--precision"))
@@ -401,6 +412,21 @@ static void pair_placement(const struct ab_args *a, int k, struct run_opts *o)
 		o->prod_cpus.cpu[o->prod_cpus.n++] = (k + nc + i) % ncpu;
 }
 
+/* The mean --precision follows: the first metric's, or under --normalized its -normalized twin's. */
+static double lead_mean(const struct run_result *r, bool normalized)
+{
+	char name[128];
+	int i;
+
+	if (!r->nr_metrics)
+		return NAN;
+	snprintf(name, sizeof(name), "%s-normalized", r->metrics[0].name);
+	for (i = 1; normalized && i < r->nr_metrics; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return r->st[i].mean;
+	return r->st[0].mean;
+}
+
 static int run_side(struct ab_args *a, int k, int which)
 {
 	struct ab_side *s = &a->side[which];
@@ -417,7 +443,7 @@ static int run_side(struct ab_args *a, int k, int which)
 			errmsg("%s", one.error);
 		errmsg("ab: run %d of %s failed (exit %d)", k + 1, a->name[which], st);
 	} else {
-		s->first[k] = one.nr_metrics ? one.st[0].mean : NAN;
+		s->first[k] = lead_mean(&one, a->normalized);
 		run_result_append(&s->acc, &one);
 	}
 	run_result_free(&one);

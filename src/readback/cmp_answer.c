@@ -19,7 +19,7 @@
 /* A row that can lead: its own test or threshold, not a derived or bookkeeping one. */
 static bool can_lead(const struct cmp_row *r)
 {
-	return r->basis != BASIS_BASE && r->basis != BASIS_TALLY;
+	return r->basis != BASIS_BASE && r->basis != BASIS_TALLY && !r->outranked;
 }
 
 /* The row of rows [first, end) a run's answer is about: its first rate or time, else the first. */

@@ -110,6 +110,10 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 		a->o.paired = true;
 		return 0;
 	}
+	if (!strcmp(arg, "--normalized")) {
+		a->o.normalized = true;
+		return 0;
+	}
 	if (opt_is(arg, "--alpha"))
 		return parse_real("--alpha", val, 0, 0.5, true, &a->o.alpha);
 	if (opt_is(arg, "--fail-on-regression"))

@@ -33,9 +33,10 @@ static const char *const adjust_names[] = {
 
 void cmp_print_help(void)
 {
-	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--paired] [--fail-on-regression PCT]\n"
-	       "       [--noise PCT] [--drift PCT] [--run-noise PCT] [--alpha A]\n"
-	       "       [--adjust holm|bh|none]\n"
+	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--paired] [--normalized]\n"
+	       "       [--fail-on-regression PCT] [--noise PCT] [--drift PCT] [--run-noise PCT]\n"
+	       "       [--alpha A]"
+	       " [--adjust holm|bh|none]\n"
 	       "       [--match OPT,...|--ignore-option OPT,...] [--names OLD,NEW] [--json FILE]\n\n"
 	       "First a line per matching run, one of: NEW is 1.35× faster/slower than OLD\n"
 	       "(NEW/OLD × r [95%% CI]); equal (the CI inside ±--noise); cannot tell (the CI is\n"
@@ -47,6 +48,9 @@ void cmp_print_help(void)
 	       "-v, --verbose              also the methods, p-values, MDE and basis of each row\n"
 	       "--paired                   the runs of OLD and NEW were taken in pairs, in order\n"
 	       "                           (as ab runs them): a paired test on each pair's ratio\n"
+	       "--normalized               answer and gate on NAME-normalized where a run has it\n"
+	       "                           (runs taken with --normalize: the figure per whole CPU\n"
+	       "                           at the speed reference's nominal speed), not on NAME\n"
 	       "--fail-on-regression PCT   exit 1 if a slower/worse verdict changes more than PCT%%,\n"
 	       "                           else %d if a row it gates has no verdict or cannot\n"
 	       "                           tell whether it got worse by more than PCT%%\n"
@@ -400,7 +404,7 @@ bool cmp_row_unjudged(const struct cmp_row *row, const struct cmp_opts *o)
 
 	/* no direction: never a regression; derived: its base is the one gated */
 	if (o->fail_pct < 0 || row->dir == DIR_NONE || row->basis == BASIS_BASE ||
-	    (row->cls != CLS_NO_VERDICT && row->cls != CLS_CANNOT_TELL))
+	    row->outranked || (row->cls != CLS_NO_VERDICT && row->cls != CLS_CANNOT_TELL))
 		return false;
 	if (!row->has_ci || row->from_zero)
 		return true;

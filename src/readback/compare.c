@@ -298,6 +298,50 @@ static int gate_bad_runs(const struct cmp_args *a, const struct res_doc *new, co
 	return a->o.fail_pct >= 0 ? bad : 0;
 }
 
+/*
+ * --normalized: in each run, a NAME-normalized row answers and gates for
+ * NAME, whose row stays in the table.  None anywhere is a usage error:
+ * the runs were not taken with --normalize.
+ */
+static int outrank_raw(struct cmp_table *t, const struct cmp_opts *o)
+{
+	static const char sfx[] = "-normalized";
+	size_t len, sl = sizeof(sfx) - 1;
+	int i, k, found = 0;
+
+	for (i = 0; o->normalized && i < t->n; i++) {
+		len = strlen(t->rows[i].nm->name);
+		if (len <= sl || strcmp(t->rows[i].nm->name + len - sl, sfx))
+			continue;
+		found++;
+		for (k = 0; k < t->n; k++)
+			if (t->rows[k].run == t->rows[i].run &&
+			    strlen(t->rows[k].nm->name) == len - sl &&
+			    !strncmp(t->rows[k].nm->name, t->rows[i].nm->name, len - sl))
+				t->rows[k].outranked = true;
+	}
+	if (o->normalized && !found && t->n) {
+		errmsg("compare --normalized: no run of both files has a NAME-normalized metric: "
+		       "take them with --normalize");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void free_docs_state(char **names, int nr_names, struct cmp_table *t, int *pair,
+			    bool *used, struct cmp_match *m)
+{
+	int i;
+
+	for (i = 0; i < nr_names; i++)
+		free(names[i]);
+	free(names);
+	free(t->rows);
+	free(pair);
+	free(used);
+	cmp_match_free(m);
+}
+
 static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 			const struct res_doc *new)
 {
@@ -320,6 +364,10 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 			add_rows(&t, a, names[i], o, &new->runs[i]);
 	}
 	adjust(&t, &a->o, &family);
+	if (outrank_raw(&t, &a->o)) {
+		free_docs_state(names, new->nr_runs, &t, pair, used, m);
+		return EXIT_USAGE;
+	}
 	cmp_count(&t, &a->o, &tally);
 	cmp_print_answers(&t, &a->o);
 	print_uncompared(m, a, new, pair, names);
@@ -336,13 +384,7 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	print_unmatched(m, old, new, pair, used, names, &tally, &a->o);
 	if (!notes_muted)
 		cmp_print_summary(&t, &a->o, &tally);
-	for (i = 0; i < new->nr_runs; i++)
-		free(names[i]);
-	free(names);
-	free(t.rows);
-	free(pair);
-	free(used);
-	cmp_match_free(m);
+	free_docs_state(names, new->nr_runs, &t, pair, used, m);
 	if (interrupted())
 		return 1;	/* the signal's status, 128+N, at exit */
 	if (!tally.matched) {

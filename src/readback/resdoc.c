@@ -341,7 +341,7 @@ static int load_run(struct loader *l, int ri, const struct jr_node *jr)
 {
 	struct res_run *r = &l->doc->runs[ri];
 	const struct jr_node *status = jr_typed(l->jd, jr, "status", JR_INT);
-	const struct jr_node *opts = jr_typed(l->jd, jr, "options", JR_OBJ);
+	const struct jr_node *opts = jr_typed(l->jd, jr, "options", JR_OBJ), *moved;
 	char where[32];
 
 	snprintf(where, sizeof(where), "runs[%d]", ri);
@@ -352,6 +352,8 @@ static int load_run(struct loader *l, int ri, const struct jr_node *jr)
 		return rd_bad(l->doc, "malformed result: runs[%d] lacks bench, status or options", ri);
 	r->status = (int)status->u.i;
 	r->interrupted = jr_typed(l->jd, jr, "interrupted", JR_TRUE) != NULL;
+	moved = jr_typed(l->jd, jr, "moved_samples", JR_INT);
+	r->moved_samples = moved && moved->u.i >= 0 && moved->u.i <= INT32_MAX ? (int)moved->u.i : -1;
 	r->label = rd_str(l, jr, "label");
 	r->suite = rd_str(l, jr, "suite");
 	r->section = rd_str(l, jr, "section");

@@ -64,6 +64,7 @@ struct res_run {
 	int nr_samples;
 	int *sample_repeat;	/* samples[i].repeat, or NULL when samples carry none */
 	int nr_repeats;		/* records in runs[].repeats (0: not repeated) */
+	int moved_samples;	/* samples whose threads moved to another CPU; -1: not recorded */
 };
 
 struct res_chunk;

@@ -615,7 +615,8 @@ const char *cmp_class_text(const struct cmp_row *row)
 /* Only a change for the worse beyond the limit; a derived metric gates through its base. */
 bool cmp_row_regression(const struct cmp_row *row, const struct cmp_opts *o)
 {
-	if (o->fail_pct < 0 || row->cls != CLS_BAD || row->basis == BASIS_BASE)
+	if (o->fail_pct < 0 || row->cls != CLS_BAD || row->basis == BASIS_BASE ||
+	    row->outranked)
 		return false;
 	return row->from_zero || fabs(row->change_pct) > o->fail_pct;
 }

@@ -84,6 +84,7 @@ struct cmp_opts {
 	bool unjudged_pass;	/* --gate-unjudged pass: the gate passes rows it cannot judge */
 	enum stats_adjust adjust;
 	bool paired;		/* the i-th runs of OLD and NEW are a pair (ab) */
+	bool normalized;	/* --normalized: NAME-normalized answers and gates for NAME */
 	int verbosity;		/* -1: the answers only; 1: the methods and every column */
 	const char *old_name, *new_name;	/* "OLD", "NEW"; ab's "A", "B" or --name */
 };
@@ -125,6 +126,7 @@ struct cmp_row {
 	enum cmp_why why;
 	int base;		/* BASIS_BASE: index of the row followed; -1 */
 	enum cmp_class cls;
+	bool outranked;		/* --normalized: its NAME-normalized row answers and gates */
 };
 
 /* Kind, direction and figures of the row. */
