@@ -261,6 +261,8 @@ int plan_check(struct plan *p)
 		s->bench = spec.bench->name;
 		s->planned_s = (o->warmup_ms / 1e3 + STEP_SETUP_S +
 				(o->precision_pct ? o->max_duration_ms : o->duration_ms) / 1e3) * o->runs;
+		s->runs = (int)o->runs;
+		s->precise = o->precision_pct > 0;
 		run_spec_free(&spec);
 	}
 	errmsg_mute(was);
@@ -278,7 +280,7 @@ void step_args(const struct step *s, int from, int argc, char *buf, size_t len)
 		off += snprintf(buf + off, len - off, "%s%s", i > from ? " " : "", s->argv[i]);
 }
 
-static void run_step(const struct step *s, const char *section, struct result_row *row)
+void plan_run_step(const struct step *s, const char *section, struct result_row *row, int runs)
 {
 	struct run_spec spec;
 	char args[256];
@@ -293,6 +295,8 @@ static void run_step(const struct step *s, const char *section, struct result_ro
 		snprintf(row->note, sizeof(row->note), "bad arguments: %s", args);
 		return;
 	}
+	if (runs > 0)
+		spec.opts.runs = (uint64_t)runs;
 	spec.opts.batch = true;	/* the row is the summary */
 	spec.opts.quiet = true;
 	row->status = run_bench(&spec, NULL, &row->res);
@@ -318,7 +322,7 @@ static double time_left(const struct plan *p, int i, double spent)
 	return planned_left;
 }
 
-static void progress(const struct plan *p, int i, uint64_t t0)
+void plan_progress(const struct plan *p, int i, uint64_t t0)
 {
 	const struct step *s = &p->steps[i];
 	double left = time_left(p, i, (now_ns() - t0) / 1e9);
@@ -509,22 +513,31 @@ int run_plan(struct plan *p)
 	struct result_row *rows = xcalloc(p->n ? p->n : 1, sizeof(*rows));
 	struct table t = { .out = table_out(p), .width = label_width(p), .loud = !p->adaptive };
 	char text[512];
-	int i, n, status = 0;
+	int i, n, end, rounds, status = 0;
 	const char *section = NULL;
 	uint64_t t0 = now_ns();
 
 	p->tty = stderr_is_tty();
-	for (n = 0; n < p->n && !interrupted(); n++) {
-		progress(p, n, t0);
+	for (n = 0; n < p->n && !interrupted(); n = end) {
 		if (p->steps[n].header)
 			section = p->steps[n].header;
-		run_step(&p->steps[n], section, &rows[n]);
+		end = plan_section_end(p, n);
+		rounds = plan_rounds(p, n, end);
+		if (rounds) {
+			plan_run_rounds(p, n, end, rounds, section, rows, t0);
+		} else {
+			end = n + 1;
+			plan_progress(p, n, t0);
+			plan_run_step(&p->steps[n], section, &rows[n], 0);
+		}
 		progress_line_end();
 		if (interrupted())
-			break;
-		print_row(&t, &rows[n]);
-		if (rows[n].status && rows[n].status != EXIT_SKIP)
-			status = 1;
+			break;	/* the rows of a section cut short are dropped */
+		for (i = n; i < end; i++) {
+			print_row(&t, &rows[i]);
+			if (rows[i].status && rows[i].status != EXIT_SKIP)
+				status = 1;
+		}
 	}
 	precision_text(rows, n, "[CI ±x%]", text, sizeof(text));
 	if (*text) {

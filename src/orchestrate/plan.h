@@ -24,6 +24,8 @@ struct step {
 	bool bad;		/* did not parse: reported once, before the runs */
 	const char *bench;	/* its benchmark, once parsed */
 	double planned_s;	/* warm-up + measured time, for the time-left estimate */
+	int runs;		/* -r: its repetitions, once parsed */
+	bool precise;		/* --precision: it repeats until a CI is reached */
 };
 
 struct plan {
@@ -54,5 +56,14 @@ void plan_free(struct plan *p);
 int plan_check(struct plan *p);
 void step_args(const struct step *s, int from, int argc, char *buf, size_t len);
 int run_plan(struct plan *p);
+/* One step into row; runs > 0: that many repetitions instead of its -r. */
+void plan_run_step(const struct step *s, const char *section, struct result_row *row, int runs);
+void plan_progress(const struct plan *p, int i, uint64_t t0);
+
+/* rounds.c: a table's rows under -r N take turns, repetition by repetition. */
+int plan_section_end(const struct plan *p, int from);
+int plan_rounds(const struct plan *p, int from, int to);
+void plan_run_rounds(struct plan *p, int from, int to, int rounds, const char *section,
+		     struct result_row *rows, uint64_t t0);
 
 #endif

@@ -280,6 +280,8 @@ static void json_repeats(struct jsonw *w, const struct run_result *r)
 	for (k = 0; k < r->nr_repeats; k++) {
 		jsonw_obj_open(w);
 		jsonw_ki64(w, "index", k);
+		if (r->repeat_started)
+			jsonw_kdouble(w, "started", r->repeat_started[k]);
 		jsonw_key(w, "metrics");
 		jsonw_obj_open(w);
 		for (m = 0; m < r->nr_metrics; m++) {

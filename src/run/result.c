@@ -307,6 +307,14 @@ static void append_totals_notes(struct run_result *acc, const struct run_result 
 		res_add_note(acc, one->notes[i]);
 }
 
+void res_note_repeat_start(struct run_result *res, int k, double t)
+{
+	res->repeat_started = realloc(res->repeat_started, (size_t)(k + 1) * sizeof(double));
+	if (!res->repeat_started)
+		die("out of memory");
+	res->repeat_started[k] = t;
+}
+
 void run_result_append(struct run_result *acc, const struct run_result *one)
 {
 	int i;
@@ -330,6 +338,7 @@ void run_result_append(struct run_result *acc, const struct run_result *one)
 	acc->nr_warmup += one->nr_warmup;
 	acc->wall_ns += one->wall_ns;
 	acc->warmup_ns += one->warmup_ns;
+	res_note_repeat_start(acc, acc->nr_repeats, one->repeat_started ? one->repeat_started[0] : NAN);
 	acc->nr_repeats++;
 }
 
@@ -351,6 +360,7 @@ void run_result_free(struct run_result *res)
 	free(res->metrics);
 	free(res->st);
 	free(res->repeat_st);
+	free(res->repeat_started);
 	free(res->vals);
 	free(res->elapsed_ns);
 	free(res->sample_repeat);

@@ -70,6 +70,7 @@ struct run_result {
 	int nr_warmup;			/* samples discarded */
 	/* -r N: per repetition, the statistics of its samples (nr_repeats x nr_metrics) */
 	int nr_repeats;
+	double *repeat_started;		/* per repetition, when its setup began: Unix time, s */
 	struct stats *repeat_st;
 	uint64_t wall_ns;		/* measured time (warm-up excluded), over all repetitions */
 	uint64_t warmup_ns;		/* warm-up time, over all repetitions */
@@ -196,6 +197,8 @@ void res_derive(const struct run_result *res, double *vals);
 /* Statistics over all samples and per repetition. */
 void res_compute_stats(struct run_result *res);
 /* The run's options as text, for JSON and compare: tables[] the global and the benchmark's. */
+/* Repetition k began at Unix time t (s): when it ran, to set beside the host's phases. */
+void res_note_repeat_start(struct run_result *res, int k, double t);
 void res_capture_opts(struct run_result *res, const struct opt_def *const tables[2]);
 
 #endif

@@ -479,8 +479,10 @@ static int run_repeat(struct bench_env *env)
 	const struct bench *b = env->bench;
 	struct run_result *res = env->res;
 	int nw = env->nr_producers + env->nr_consumers, err, samples_before = res->nr_samples;
+	struct timespec started;
 	struct crew crew;
 
+	clock_gettime(CLOCK_REALTIME, &started);
 	if (b->flags & BENCH_F_ONESHOT)
 		nw = 0;		/* the main thread measures whole runs itself */
 	crew_init(&crew, env, nw);
@@ -505,7 +507,9 @@ static int run_repeat(struct bench_env *env)
 		if (kstats_verifier_report(stdout, b->name))
 			fail(res, 1, "%s: loaded no BPF program to report", b->name);
 	} else if (!measure_run(env, &crew) || res->nr_samples > samples_before) {
-		res->nr_repeats++;	/* an interrupted repetition counts with what it measured */
+		/* an interrupted repetition counts with what it measured */
+		res_note_repeat_start(res, res->nr_repeats++,
+				      started.tv_sec + started.tv_nsec / 1e9);
 	}
 	crew_free(&crew);	/* every thread joined before teardown frees what they use */
 	trigger_detach(&env->trig);
