@@ -56,6 +56,8 @@ def runs_of(path):
             "cpu": st.mode(cpus) if cpus else None,
             "moved": sum(1 for s in ss if s.get("moved")) / len(ss),
             "steal": st.mean([s.get("steal_pct") or 0 for s in ss]),
+            "pressure": st.mean([s.get("cpu_pressure_pct") or 0 for s in ss]),
+            "n": len(v),
         })
     return out
 
@@ -121,6 +123,78 @@ def main(outdir):
         b = "%.3f" % (st.mean([r["mean"] for r in c1]) / st.mean([r["mean"] for r in c0])) \
             if c0 and c1 else "-"
         print("| %s | %s | %s |" % (n, a, b))
+    split(data, rows)
+
+
+def r2(y, x):
+    """The share of y's variance a straight line in x explains (0 when x does not vary)."""
+    n = len(y)
+    if n < 3 or len(set(x)) < 2:
+        return 0.0
+    my, mx = st.mean(y), st.mean(x)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    return sxy * sxy / (sxx * syy) if sxx and syy else 0.0
+
+
+def residual(y, x):
+    """y less its straight-line fit on x."""
+    if len(set(x)) < 2:
+        return list(y)
+    my, mx = st.mean(y), st.mean(x)
+    b = sum((a - mx) * (c - my) for a, c in zip(x, y)) / sum((a - mx) ** 2 for a in x)
+    return [c - my - b * (a - mx) for a, c in zip(x, y)]
+
+
+def split(data, rows):
+    """Per row: the run-to-run variance of log(run mean) in the 'norm' runs, split into parts.
+
+    within: what the runs' own sample noise gives their means (cv^2 / samples);
+    host speed: what the speed reference (ref-bpf, timed after each sample) explains;
+    steal/pressure: what the hypervisor's steal and CPU pressure explain of the rest;
+    setup and the rest: what is left (fresh maps, hash seeds, memory placement, wake-ups).
+    Placement: plain's variance less the pinned conditions' (both without the reference);
+    trigger: raw-tp's variance against test-run's (the rows that have it).
+    Each as the sd it amounts to alone, % of the mean (sqrt of the variance part).
+    """
+    def sdp(v):
+        return 100 * math.sqrt(max(v, 0.0))
+
+    def var_log(rs):
+        y = [math.log(r["mean"]) for r in rs if r["mean"] > 0]
+        return st.variance(y) if len(y) > 1 else float("nan")
+
+    print()
+    print("| row | runs | total sd % | within (samples) | host speed (ref-bpf) | steal + pressure |"
+          " setup and the rest | placement (plain - pinned) | trigger (raw-tp / test-run) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n in rows:
+        rs = [r for r in data.get((n, "norm"), []) if r["mean"] > 0 and r["ref_bpf"]]
+        if len(rs) < 3:
+            continue
+        y = [math.log(r["mean"]) for r in rs]
+        v = st.variance(y)
+        within = st.mean([(r["cv"] / 100) ** 2 / max(r["n"], 1) for r in rs
+                          if not math.isnan(r["cv"])] or [0.0])
+        xr = [math.log(r["ref_bpf"]) for r in rs]
+        host = r2(y, xr) * v
+        rest = residual(y, xr)
+        xs = [r["steal"] + r["pressure"] for r in rs]
+        steal = r2(rest, xs) * st.variance(rest) if len(rest) > 2 else 0.0
+        left = v - within - host - steal
+        pinned = [var_log(data[(n, c)]) for c in ("cpu0", "cpu1", "split01", "split10")
+                  if (n, c) in data]
+        pinned = [p for p in pinned if not math.isnan(p)]
+        plain = var_log(data.get((n, "plain"), []))
+        place = "%+.1f" % (sdp(plain - st.mean(pinned)) if plain >= st.mean(pinned)
+                           else -sdp(st.mean(pinned) - plain)) if pinned and not math.isnan(plain) \
+            else "-"
+        trig = "-"
+        if (n, "rawtp") in data and not math.isnan(plain):
+            trig = "%.1f / %.1f" % (sdp(var_log(data[(n, "rawtp")])), sdp(plain))
+        print("| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %s |" % (
+            n, len(rs), sdp(v), sdp(within), sdp(host), sdp(steal), sdp(left), place, trig))
 
 
 if __name__ == "__main__":

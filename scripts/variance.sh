@@ -12,9 +12,10 @@ OUT=${2:?output dir}
 ROUNDS=${ROUNDS:-2}
 RUNS=${RUNS:-5}
 mkdir -p "$OUT"
-# name|threads|args: 1 = one producer; pc = a producer and a consumer; pp = two producers
+# name|threads|args: 1 = one producer (t: and a raw-tp trigger); pc = a producer and a
+# consumer; pp = two producers
 rows=(
-"bpf-loop-1000|1|bpf-loop --nr_loops 1000"
+"bpf-loop-1000|t|bpf-loop --nr_loops 1000"
 "bloom-lookup|1|bloom-lookup --nr_entries 100000 --nr_hash_funcs 3 --value_size 8"
 "hashmap-without-bloom-100k|1|hashmap-without-bloom --nr_entries 100000 --nr_hash_funcs 5 --value_size 8"
 "htab-mem-overwrite|1|htab-mem --use-case overwrite -p1"
@@ -28,6 +29,8 @@ rows=(
 )
 # condition|options: as today; every thread on one CPU, or each on its own, both ways; --normalize
 conds_1=("plain|" "cpu0|--prod-affinity 0" "cpu1|--prod-affinity 1" "norm|--normalize")
+# the trigger: the rows whose program a raw tracepoint can run as well as test-run
+conds_t=("${conds_1[@]}" "rawtp|--trigger raw-tp")
 conds_pc=("plain|" "cpu0|--prod-affinity 0 --cons-affinity 0" "split01|--prod-affinity 0 --cons-affinity 1"
 	  "split10|--prod-affinity 1 --cons-affinity 0" "norm|--normalize")
 conds_pp=("plain|" "cpu0|--prod-affinity 0" "split01|--prod-affinity 0,1" "split10|--prod-affinity 1,0"
