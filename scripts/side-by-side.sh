@@ -7,7 +7,7 @@
 # added to every spec that does not place its threads itself; PLACE= leaves them free.  PIN (a
 # command prefix, e.g. "taskset -c 0") places the whole process of both.  Prints per spec the
 # medians, ours/upstream, and the median of the per-round ratios (paired).
-# usage: [SPECS=regex] [PLACE=-a] [PIN=prefix] side-by-side.sh UPSTREAM_DIR BPFBENCH_BIN [ROUNDS] [DURATION]
+# usage: [SPECS=regex] [EXTRA=1] [PLACE=-a] [PIN=prefix] side-by-side.sh UPSTREAM_DIR BPFBENCH_BIN [ROUNDS] [DURATION]
 set -u
 U=${1:?upstream dir}; B=${2:?bpfbench binary}; R=${3:-2}; D=${4:-4}
 B=$(readlink -f "$B")
@@ -40,6 +40,14 @@ specs=(
 "throughput|lpm-trie-update --prefix_len=32 --nr_entries=10000"
 "throughput|lpm-trie-delete --prefix_len=32 --nr_entries=10000"
 "throughput|lpm-trie-free --prefix_len=32 --nr_entries=10000"
+)
+# EXTRA=1: htab-mem away from the seed rows' -p1/-p2, at the seed script's own -a -p8
+# (run_bench_htab_mem.sh) and preallocated with two producers
+[ "${EXTRA:-0}" = 1 ] && specs+=(
+"per-prod-op|htab-mem --use-case overwrite -a -p8"
+"per-prod-op|htab-mem --use-case overwrite --preallocated -a -p8"
+"per-prod-op|htab-mem --use-case batch_add_batch_del --preallocated -a -p8"
+"per-prod-op|htab-mem --use-case add_del_on_diff_cpu --preallocated -a -p2"
 )
 parse() { # file metric side
 	python3 - "$1" "$2" "$3" <<'EOF'

@@ -15,9 +15,46 @@ TRIES=${TRIES:-10}
 PAIRS=${PAIRS:-10}
 mkdir -p "$OUT"
 cmd="${ARGS[*]} --normalize"
+# plant F JSON OUTDIR: ab's two sides as compare's two files, B's rates times F
+plant() {
+	python3 - "$@" <<'PY'
+import json, sys
+f, src, out = float(sys.argv[1]), sys.argv[2], sys.argv[3]
+d = json.load(open(src))
+for side, r in zip("ab", d["runs"]):
+    r.pop("label", None)
+    if side == "b":
+        for name, m in r["metrics"].items():
+            if m.get("kind") == "rate":
+                for k in ("mean", "median", "min", "max", "ci95_low", "ci95_high", "stddev"):
+                    if isinstance(m.get(k), (int, float)):
+                        m[k] *= f
+                for s in r["samples"]:
+                    if isinstance(s.get(name), (int, float)):
+                        s[name] *= f
+                for rep in r.get("repeats", []):
+                    x = rep["metrics"].get(name, {})
+                    for k in ("mean", "stddev"):
+                        if isinstance(x.get(k), (int, float)):
+                            x[k] *= f
+    json.dump(dict(d, runs=[r]), open("%s/%s.json" % (out, side), "w"))
+PY
+}
+# Each try: ab of the command against itself (how often the same is called
+# different), then the same pairs with B's rates planted 5% lower (whether
+# the paired test finds a 5% slowdown in PAIRS pairs), on the raw figure and
+# on the normalized one.
 for t in $(seq "$TRIES"); do
 	"$B" ab "$cmd" "$cmd" -w0 -d1 -r "$PAIRS" --json "$OUT/ab.$t.json" >"$OUT/ab.$t.txt" 2>&1 || true
-	echo "ab $t: $(grep -E '^  (throughput|[a-z-]+-normalized|hits) ' "$OUT/ab.$t.txt" | tr -s ' ' | tr '\n' ';')" >&2
+	mkdir -p "$OUT/p$t"
+	plant 0.95 "$OUT/ab.$t.json" "$OUT/p$t"
+	"$B" compare "$OUT/p$t/a.json" "$OUT/p$t/b.json" --paired -q >"$OUT/p$t/raw.txt" 2>&1 || true
+	"$B" compare "$OUT/p$t/a.json" "$OUT/p$t/b.json" --paired --normalized -q \
+		>"$OUT/p$t/norm.txt" 2>&1 || true
+	echo "ab $t: $(head -1 "$OUT/ab.$t.txt" | cut -c1-110)" >&2
+	echo "  same, normalized: $(grep -m1 -- '-normalized' "$OUT/ab.$t.txt" | tr -s ' ' | cut -c1-100)" >&2
+	echo "  planted -5%: raw: $(head -1 "$OUT/p$t/raw.txt" | cut -c1-90)" >&2
+	echo "  planted -5%: normalized: $(head -1 "$OUT/p$t/norm.txt" | cut -c1-90)" >&2
 done
 for i in $(seq 20); do
 	"$B" -q -w0 -d1 "${ARGS[@]}" --normalize --json "$OUT/run.$i.json" >/dev/null 2>&1
