@@ -228,6 +228,7 @@ want="0755 usr/bin/bpfbench
 0644 usr/share/bpfbench/vm/kernel.sh
 0644 usr/share/bpfbench/vm/kernels
 0644 usr/share/bpfbench/vm/lib.sh
+0644 usr/share/bpfbench/vm/merge_runs.py
 0644 usr/share/bpfbench/vm/run.sh
 0644 usr/share/doc/bpfbench/LICENSE
 0644 usr/share/doc/bpfbench/README.md

@@ -144,45 +144,29 @@ done
 progress_end
 
 # Each side's runs as one run of N repetitions (each sample tagged with its
-# run), the env of its kernel; compare matches the two by label.
-python3 - "$DIR" "$PAIRS" "$EMULATED" "$JSON" "${KERNELS[@]}" <<'PY' || die "cannot merge the runs' JSON"
+# run), the env of its kernel (merge_runs.py, shared with bisect.sh);
+# compare matches the two by label.
+if [ -n "$EMULATED" ]; then accel=tcg; else accel=kvm; fi
+A_RUNS=() B_RUNS=()
+for n in $(seq "$PAIRS"); do A_RUNS+=("$DIR/A-$n.json"); B_RUNS+=("$DIR/B-$n.json"); done
+python3 "$HERE/merge_runs.py" --accel "$accel" \
+	--out "$DIR/a.json" --spec "${KERNELS[0]}" "${A_RUNS[@]}" \
+	--out "$DIR/b.json" --spec "${KERNELS[1]}" "${B_RUNS[@]}" || die "cannot merge the runs' JSON"
+# --json: both sides in one document, each run labelled A or B with its env
+[ -z "$JSON" ] || python3 - "$DIR" "$JSON" <<'PY' || die "cannot write the runs' JSON"
 import json, os, sys
-d, pairs, emulated, out, ka, kb = sys.argv[1], int(sys.argv[2]), bool(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
+d, out = sys.argv[1], sys.argv[2]
 sides = {}
-for side, k in (("A", ka), ("B", kb)):
-    docs = [json.load(open(f"{d}/{side}-{n}.json")) for n in range(1, pairs + 1)]
-    run = docs[0]["runs"][0]
-    run.pop("repeats", None)
-    run["samples"] = [dict(s, repeat=i) for i, doc in enumerate(docs) for s in doc["runs"][0]["samples"]]
-    run["runs"] = pairs
-    # the summary of every run's samples, as one run of N repetitions has
-    # (no CI: the samples of N processes are not one series; compare tests
-    # the runs' means)
-    for m, st in run["metrics"].items():
-        v = sorted(x[m] for x in run["samples"] if isinstance(x.get(m), (int, float)))
-        if not v:
-            continue
-        mean = sum(v) / len(v)
-        sd = (sum((x - mean) ** 2 for x in v) / (len(v) - 1)) ** 0.5 if len(v) > 1 else None
-        half = len(v) // 2
-        st.update(n=len(v), mean=mean, stddev=sd, min=v[0], max=v[-1],
-                  median=v[half] if len(v) % 2 else (v[half - 1] + v[half]) / 2,
-                  cv=sd / mean if sd is not None and mean else None, ci95_low=None, ci95_high=None)
-    run.pop("label", None)   # as ab's sides: they match on the benchmark
-    env = dict(docs[0]["env"], vm={"kernel_spec": k, "accel": "tcg" if emulated else "kvm",
-                                   "emulated": emulated, "fresh_vm_per_run": True})
-    doc = {"schema": docs[0]["schema"], "env": env, "runs": [run]}
-    json.dump(doc, open(f"{d}/{side.lower()}.json", "w"))
-    sides[side] = (env, run)
-if out:
-    env = dict(sides["A"][0], kernels={s: {"spec": e["vm"]["kernel_spec"], "release": e["kernel"]}
-                                      for s, (e, _) in sides.items()})
-    runs = [dict(r, label=s, env=e) for s, (e, r) in sides.items()]
-    # a new file only (O_EXCL, no link followed): never an existing one of someone else's
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    with os.fdopen(fd, "w") as f:
-        json.dump({"schema": json.load(open(f"{d}/a.json"))["schema"], "env": env, "runs": runs},
-                  f, indent=2)
+for side in ("A", "B"):
+    doc = json.load(open(f"{d}/{side.lower()}.json"))
+    sides[side] = (doc["env"], doc["runs"][0], doc["schema"])
+env = dict(sides["A"][0], kernels={s: {"spec": e["vm"]["kernel_spec"], "release": e["kernel"]}
+                                  for s, (e, _, _) in sides.items()})
+runs = [dict(r, label=s, env=e) for s, (e, r, _) in sides.items()]
+# a new file only (O_EXCL, no link followed): never an existing one of someone else's
+fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+with os.fdopen(fd, "w") as f:
+    json.dump({"schema": sides["A"][2], "env": env, "runs": runs}, f, indent=2)
 PY
 ra=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/a.json")
 rb=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["kernel"])' "$DIR/b.json")
