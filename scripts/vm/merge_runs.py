@@ -13,10 +13,15 @@
 # two sides of a comparison match on the benchmark.  Each metric's summary
 # is recomputed over every run's samples, as one run of N repetitions has
 # it, without a CI (the samples of N processes are not one series; compare
-# tests the runs' means).  Exit 1 with one line on stderr when a run's
+# tests the runs' means), and an inverse metric's figure from its base's
+# merged mean.  Exit 1 with one line on stderr when a run's
 # document cannot be read.
 import json
 import sys
+
+
+def number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x != 0 and x == x
 
 
 def merge(paths, spec, accel):
@@ -29,6 +34,14 @@ def merge(paths, spec, accel):
     run["samples"] = [dict(s, repeat=i) for i, doc in enumerate(docs)
                       for s in doc["runs"][0]["samples"]]
     run["runs"] = len(docs)
+    # an inverse metric's figure (of_mean_inverse, what compare reads) is
+    # its scale over the base's mean: the scale from the first run's, the
+    # mean the merged one (else the figure would be the first run's alone)
+    scale = {}
+    for m, st in run["metrics"].items():
+        base = run["metrics"].get(st.get("of") or "", {})
+        if st.get("kind") == "inverse" and number(st.get("of_mean_inverse")) and number(base.get("mean")):
+            scale[m] = st["of_mean_inverse"] * base["mean"]
     for m, st in run["metrics"].items():
         v = sorted(x[m] for x in run["samples"] if isinstance(x.get(m), (int, float)))
         if not v:
@@ -40,6 +53,9 @@ def merge(paths, spec, accel):
                   median=v[half] if len(v) % 2 else (v[half - 1] + v[half]) / 2,
                   cv=sd / mean if sd is not None and mean else None,
                   ci95_low=None, ci95_high=None)
+    for m, k in scale.items():
+        mean = run["metrics"][run["metrics"][m]["of"]]["mean"]
+        run["metrics"][m]["of_mean_inverse"] = k / mean if number(mean) else None
     run.pop("label", None)
     env = dict(docs[0]["env"], vm={"kernel_spec": spec, "accel": accel,
                                    "emulated": accel == "tcg", "fresh_vm_per_run": True})
