@@ -61,6 +61,27 @@ static const struct sub_opt ab_opts[] = {
 	{ NULL },
 };
 
+static const struct sub_opt bisect_opts[] = {
+	{ "--good", ARG_VALUE, "the good end: a commit of the tree" },
+	{ "--bad", ARG_VALUE, "the bad end: a commit after good" },
+	{ "--tree", ARG_FILE, "the kernel's git work tree (default: here)" },
+	{ "--work", ARG_FILE, "the clone, build directory, images and log" },
+	{ "--build", ARG_VALUE, "how a commit is built (sh -c in the clone)" },
+	{ "--config", ARG_FILE, "the default build's first .config" },
+	{ "--pairs", ARG_VALUE, "pairs of runs first (3)" },
+	{ "--max-pairs", ARG_VALUE, "pairs at most for an answer (8)" },
+	{ "--threshold", ARG_VALUE, "bad past PCT% of the change good->bad (50)" },
+	{ "--metric", ARG_VALUE, "the metric (default: the benchmark's first)" },
+	{ "--seed", ARG_VALUE, "the seed of each pair's order" },
+	{ "--json", ARG_FILE, "also the report as JSON (a new file)" },
+	{ "--record", ARG_FLAG, "record the first bad commit's and its parent's results" },
+	{ "--db", ARG_VALUE, "--record's database" },
+	{ "-q", ARG_FLAG, "the answer line alone" },
+	{ "-v", ARG_FLAG, "a progress line per pair too" },
+	{ "--help", ARG_FLAG, "usage" },
+	{ NULL },
+};
+
 static const struct sub_opt plot_opts[] = {
 	{ "-o", ARG_FILE, "the image, .svg or .png" },
 	{ "--output", ARG_FILE, NULL },
@@ -126,6 +147,7 @@ const struct sub_spec sub_specs[] = {
 	{ "plot", "draw a metric against an option with gnuplot", plot_opts, { POS_FILE } },
 	{ "ab", "two command lines run alternately, then compare's verdict", ab_opts,
 	  { POS_NONE }, false, verdict_opts },
+	{ "bisect", "the kernel commit between two that moved a benchmark's figure", bisect_opts },
 	{ "db", "a history of results: record, show, changes, plot, export", db_opts,
 	  { POS_DB_ACTION, POS_FILE } },
 	{ "profile", "where a command's time goes: its stacks, sampled", profile_opts },

@@ -15,6 +15,8 @@ void cli_usage(void)
 	       "       bpfbench ab \"ARGS A\" \"ARGS B\" [-r N] [options]\n"
 	       "       bpfbench --kernel K BENCH|suite|probe ... (in a VM on kernel K; --kernel anywhere)\n"
 	       "       bpfbench ab --kernel A --kernel B \"ARGS\" [options] (one line, two kernels)\n"
+	       "       bpfbench bisect --good REV --bad REV [options] -- BENCH [ARGS...]\n"
+	       "                      (the kernel commit that moved a figure)\n"
 	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [options]\n"
 	       "       bpfbench db record|show|changes|export ... (a history of results)\n"
 	       "       bpfbench profile [options] -- CMD [ARGS...] | profile --diff A B\n"

@@ -7,6 +7,7 @@
  *   bpfbench suite NAME [options] | --list      a table of runs
  *   bpfbench compare OLD.json NEW.json          what changed, significantly
  *   bpfbench plot FILE.json -o OUT.svg          a sweep's curve
+ *   bpfbench bisect --good A --bad B -- BENCH   the kernel commit that moved a figure
  *   bpfbench db record|show|changes|export      a history of results
  *   bpfbench profile -- CMD | --diff A B        where a command's time goes
  *   bpfbench completion bash|zsh                a shell completion script
@@ -88,6 +89,7 @@ static const struct subcommand subcommands[] = {
 	{ "compare", compare_cmd },
 	{ "plot", plot_cmd },
 	{ "ab", ab_cmd },
+	{ "bisect", bisect_cmd },
 	{ "db", db_cmd },
 	{ "profile", profile_cmd },
 	{ "host", host_cmd },

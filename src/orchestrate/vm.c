@@ -14,6 +14,11 @@
  * --json file was lost with exit 0.  --record is the host's too: the
  * guest's history would be its overlay's, so the word is taken out of the
  * guest's command line and the file recorded here once written.
+ *
+ * `bpfbench bisect` hands over to scripts/vm/bisect.sh the same way: the
+ * script builds and boots the commits, this process checks --json FILE
+ * before anything is built and writes it from what the script leaves in
+ * the return directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -333,6 +338,47 @@ static int ab_outputs(struct vm_job *j, char **words, int n)
 	return take_record(j, words, n);
 }
 
+/*
+ * bisect.sh's --json FILE (its options as it parses them, up to "--"): a
+ * new file, checked here before anything is built, written here at the end.
+ */
+static int bisect_outputs(struct vm_job *j, char **words, int n)
+{
+	static const char *const valued[] = { "--good", "--bad", "--tree", "--work", "--build",
+					      "--config", "--pairs", "--max-pairs", "--threshold",
+					      "--metric", "--seed", "--json", "--db" };
+	struct stat st;
+	size_t v;
+	int i;
+
+	for (i = 0; i + 1 < n && strcmp(words[i], "--"); i++) {
+		for (v = 0; v < ARRAY_SIZE(valued) && strcmp(words[i], valued[v]); v++)
+			;
+		if (v == ARRAY_SIZE(valued))
+			continue;
+		if (!strcmp(words[i], "--json")) {
+			if (j->nr_out) {
+				errmsg("bisect: --json twice");
+				return EXIT_USAGE;
+			}
+			if (!strcmp(words[i + 1], "-")) {
+				errmsg("bisect: --json -: stdout is the report's; give a file");
+				return EXIT_USAGE;
+			}
+			/* a bisection takes hours: its report never replaces a file */
+			if (!lstat(words[i + 1], &st) && !S_ISCHR(st.st_mode)) {
+				errmsg("bisect: --json %s exists: give a new name", words[i + 1]);
+				return EXIT_USAGE;
+			}
+			add_out(j, "json", words[i + 1]);
+			if (asprintf(&words[i + 1], "%s/json", j->dir) < 0)
+				die("out of memory");
+		}
+		i++;
+	}
+	return 0;
+}
+
 static void forward(int sig)
 {
 	int saved = errno;
@@ -452,29 +498,63 @@ static int write_outputs(struct vm_job *j, int st)
 	return st;
 }
 
-int vm_exec(int argc, char **argv, bool ab)
+/* This binary's path in self, the script NAME's in script, the environment it reads. */
+static int script_path(const char *who, const char *name, char *self, char *script, size_t len)
 {
-	char self[PATH_MAX], dir[PATH_MAX], script[PATH_MAX + 16];
-	struct vm_job j = { .lock = -1 };
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	const char *paths[VM_MAX_OUTS];
-	int i, first, st;
+	ssize_t n = readlink("/proc/self/exe", self, PATH_MAX - 1);
+	char dir[PATH_MAX];
 
-	j.args = xcalloc((size_t)argc + 10 + 2 * VM_MAX_OUTS, sizeof(char *));	/* the runner's words, NULL */
 	if (n <= 0) {
-		errmsg("--kernel: cannot find this binary: %s", strerror(errno));
+		errmsg("%s: cannot find this binary: %s", who, strerror(errno));
 		return 1;
 	}
 	self[n] = 0;
 	if (vm_dir(self, dir, sizeof(dir))) {
-		errmsg("--kernel: the VM runner's scripts are neither in ../scripts/vm nor in "
-		       "../share/bpfbench/vm beside %s (BPFBENCH_VM_DIR names them)", self);
+		errmsg("%s: the VM runner's scripts are neither in ../scripts/vm nor in "
+		       "../share/bpfbench/vm beside %s (BPFBENCH_VM_DIR names them)", who, self);
 		return 1;
 	}
-	snprintf(script, sizeof(script), "%s/%s", dir, ab ? "ab.sh" : "run.sh");
+	snprintf(script, len, "%s/%s", dir, name);
 	setenv("BPFBENCH_BIN", self, 1);
 	/* the guest's stderr is a console (a tty): progress lines only if ours is one */
 	setenv("BPFBENCH_STDERR_TTY", stderr_is_tty() ? "1" : "0", 1);
+	return 0;
+}
+
+/* The job's outputs checked, the script run, its outputs written: the exit status. */
+static int job_run(struct vm_job *j, int st)
+{
+	const char *paths[VM_MAX_OUTS];
+	int i;
+
+	for (i = 0; i < j->nr_out; i++)
+		paths[i] = j->out[i].path;
+	/* a bad output path fails here, as on the host, before a kernel is fetched or booted */
+	if (!st && output_paths_check(paths, j->nr_out))
+		st = 1;
+	if (!st)
+		st = write_outputs(j, run_script(j));
+	return st;
+}
+
+static void job_done(struct vm_job *j)
+{
+	if (j->lock >= 0) {
+		rmdir(j->dir);
+		close(j->lock);
+	}
+	free(j->args);
+}
+
+int vm_exec(int argc, char **argv, bool ab)
+{
+	char self[PATH_MAX], script[PATH_MAX + 16];
+	struct vm_job j = { .lock = -1 };
+	int i, first, st;
+
+	if (script_path("--kernel", ab ? "ab.sh" : "run.sh", self, script, sizeof(script)))
+		return 1;
+	j.args = xcalloc((size_t)argc + 10 + 2 * VM_MAX_OUTS, sizeof(char *));	/* the runner's words, NULL */
 	j.args[j.n++] = "bash";
 	j.args[j.n++] = script;
 	if (ab) {
@@ -530,19 +610,81 @@ int vm_exec(int argc, char **argv, bool ab)
 			if (argv[i])	/* NULL: a word taken out (--record) */
 				j.args[j.n++] = argv[i];
 	}
-	for (i = 0; i < j.nr_out; i++)
-		paths[i] = j.out[i].path;
-	/* a bad output path fails here, as on the host, before a kernel is fetched or booted */
-	if (!st && output_paths_check(paths, j.nr_out))
-		st = 1;
-	if (!st)
-		st = write_outputs(&j, run_script(&j));
+	st = job_run(&j, st);
 	/* ab's gate (1 a regression, EXIT_UNJUDGED rows not judged): history too */
 	if (j.record && (!st || (ab && (st == 1 || st == EXIT_UNJUDGED))))
 		st = record_json(&j) ?: st;
-	if (j.lock >= 0) {
-		rmdir(j.dir);
-		close(j.lock);
+	job_done(&j);
+	return st;
+}
+
+static void bisect_usage(void)
+{
+	printf("Usage: bpfbench bisect --good REV --bad REV [--tree DIR] [--work DIR] [--build CMD]\n"
+	       "                       [--config FILE] [--pairs N] [--max-pairs M] [--threshold PCT]\n"
+	       "                       [--metric NAME] [--seed S] [--json FILE] [--record [--db DB]]\n"
+	       "                       [-q|-v] -- BENCH [ARGS...]      (or \"BENCH ARGS\" as one word)\n\n"
+	       "Finds the kernel commit between --good and --bad that moved BENCH's figure, as\n"
+	       "git bisect does: every commit it tries is built and booted in a fresh VM per run\n"
+	       "(as 'ab --kernel'), measured in pairs against good, and called good or bad.\n\n"
+	       "  --good REV, --bad REV  the two ends: commits of the tree, good an ancestor of bad\n"
+	       "  --tree DIR             the kernel's git work tree (default: here); it must be\n"
+	       "                         clean, and is only read: the commits are built in a\n"
+	       "                         clone of it (git bisect runs there, your own is untouched)\n"
+	       "  --work DIR             the clone (src/), the O= build directory (build/, kept:\n"
+	       "                         builds are incremental), each commit's image (images/), the\n"
+	       "                         log and the report (default: $XDG_CACHE_HOME/bpfbench/\n"
+	       "                         bisect/NAME-HASH, else ~/.cache/...)\n"
+	       "  --build CMD            how a commit is built, by sh -c in src/ with BPFBENCH_SRC\n"
+	       "                         and BPFBENCH_BUILD set; the image it leaves at\n"
+	       "                         $BPFBENCH_BUILD/arch/x86/boot/bzImage (default: make\n"
+	       "                         olddefconfig and bzImage, O=build/, -j$(nproc), niced)\n"
+	       "  --config FILE          the default build's first .config (else x86_64_defconfig\n"
+	       "                         + kvm_guest.config); the runner's fragment is merged in\n"
+	       "  --pairs N              pairs of runs first (default 3), then one more at a time\n"
+	       "  --max-pairs M          ... up to M (default 8)\n"
+	       "  --threshold PCT        a commit is bad when its 95%% CI against good lies wholly\n"
+	       "                         past PCT%% of the change good->bad (default 50), good when\n"
+	       "                         wholly short of it, else skipped at M pairs\n"
+	       "  --metric NAME          the metric (default: the benchmark's first)\n"
+	       "  --seed S               the seed of each pair's order\n"
+	       "  --json FILE            also the report as JSON (a new file; doc/json.md)\n"
+	       "  --record               record the first bad commit's and its parent's results\n"
+	       "                         into the history (bpfbench db), --db DB or the default\n"
+	       "  -q, -v                 the answer line alone; a progress line per pair too\n\n"
+	       "Good and bad are measured first, until the CI of bad/good excludes 1 (else there\n"
+	       "is nothing to bisect). A commit whose build fails is skipped. The report (stdout,\n"
+	       "for a mail): the first bad commit, its figures and its parent's with their 95%%\n"
+	       "intervals, the change as 'commit X: BENCH METRIC -47.3%% [-52.1, -41.9]', each\n"
+	       "step, the time, the conditions (KVM or TCG, the .config, bpfbench's version).\n"
+	       "Exit status: 0 the first bad commit found, 1 an error (a build of good or bad, a\n"
+	       "run) or nothing to bisect, 2 bad usage or a tree refused (not a kernel's git\n"
+	       "tree, not clean, good not an ancestor of bad), 3 the bisection ended among\n"
+	       "skipped commits (the candidates listed), 125 the work directory or the VM\n"
+	       "runner failed, 128+N a signal N (the builds and runs under way stopped).\n");
+}
+
+int bisect_cmd(int argc, char **argv)
+{
+	char self[PATH_MAX], script[PATH_MAX + 16];
+	struct vm_job j = { .lock = -1 };
+	int i, st;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			bisect_usage();
+			return 0;
+		}
 	}
+	if (script_path("bisect", "bisect.sh", self, script, sizeof(script)))
+		return 1;
+	j.args = xcalloc((size_t)argc + 3, sizeof(char *));
+	j.args[j.n++] = "bash";
+	j.args[j.n++] = script;
+	for (i = 1; i < argc; i++)
+		j.args[j.n++] = argv[i];
+	st = job_dir(&j) ?: bisect_outputs(&j, j.args + 2, j.n - 2);
+	st = job_run(&j, st);
+	job_done(&j);
 	return st;
 }

@@ -9,8 +9,12 @@
  * --kernel B "ARGS"` hand over to the VM runner's scripts (scripts/vm/,
  * installed under share/bpfbench/vm/), which boot K in QEMU and run this
  * same binary there.  vm_wanted() tells whether argv asks for it.
+ * `bpfbench bisect` runs scripts/vm/bisect.sh, which builds and boots
+ * each commit it tries.
  */
 bool vm_wanted(int argc, char **argv, bool ab);
 int vm_exec(int argc, char **argv, bool ab);
+/* `bpfbench bisect ...`: scripts/vm/bisect.sh, its --json FILE written here. */
+int bisect_cmd(int argc, char **argv);
 
 #endif
