@@ -379,4 +379,52 @@ ok $? "... the user's tree as it was: HEAD, status, refs, their own bisection's 
 	[ ! -e "$c/work/src/.git/index.lock" ]
 ok $? "... our clone's bisection reset" || diag "$(git -C "$c/work/src" for-each-ref refs/bisect)"
 
+# ---- db changes: a change point between two kernels that carry their commits ----
+# mkhist DIR KERNEL_BEFORE KERNEL_AFTER [HOST]: 24 results a day apart from the
+# template, throughput 100 then 80 from the 13th, with 1% noise; options
+# nr_entries=1000, --random, a CPU list (a value with a comma)
+mkhist() {
+	python3 - "$TMPD/template.json" "$@" <<'PY'
+import json, random, sys
+tpl, out, before, after = sys.argv[1:5]
+host = sys.argv[5] if len(sys.argv) > 5 else "standin"
+rnd = random.Random(44)
+for i in range(24):
+    d = json.loads(open(tpl).read().replace("@BENCH@", "lpm-trie-lookup")
+                   .replace("@KERNEL@", before if i < 12 else after))
+    d["env"].update(date="2026-11-%02dT12:00:00Z" % (i + 1), hostname=host)
+    run = d["runs"][0]
+    run["options"].update(nr_entries=1000, random=True, prod_affinity="0,1")
+    level = 100.0 if i < 12 else 80.0
+    t = [level * (1 + 0.01 * rnd.gauss(0, 1)) for _ in range(5)]
+    run["samples"] = [{"elapsed_ns": 200000000, "throughput": x, "latency": 1000 / x} for x in t]
+    m = run["metrics"]
+    m["throughput"].update(mean=sum(t) / 5, min=min(t), max=max(t), median=sorted(t)[2])
+    m["latency"].update(mean=sum(1000 / x for x in t) / 5, of_mean_inverse=1000 / (sum(t) / 5))
+    json.dump(d, open("%s/h%02d.json" % (out, i), "w"))
+PY
+}
+mkdir -p "$TMPD/hist-g" "$TMPD/hist-deb"
+mkhist "$TMPD/hist-g" 6.13.0-rc1-00012-g1a2b3c4d5e6f 6.13.0-rc2-00040-g9f8e7d6c5b4a0123
+mkhist "$TMPD/hist-deb" 6.1.0-27-amd64 6.12.9-amd64 debhost
+"$BPFBENCH" db record -q --db "$TMPD/changes.db" "$TMPD"/hist-g/*.json "$TMPD"/hist-deb/*.json &&
+	run db changes lpm-trie-lookup --db "$TMPD/changes.db" --metric throughput
+want="  bisect: bpfbench bisect --good 1a2b3c4d5e6f --bad 9f8e7d6c5b4a0123 --metric throughput -- lpm-trie-lookup --nr_entries 1000 --prod_affinity 0,1 --random"
+[ "$RC" -eq 0 ] && [ "$(grep -c '^lpm-trie-lookup .* on standin: point 13 of 24$' <<<"$OUT")" -eq 1 ] &&
+	grep -qxF -- "$want" <<<"$OUT" && [ "$(grep -c '^  bisect: ' <<<"$OUT")" -eq 1 ] &&
+	grep -q "^bisect: each line's ARGS are its series' benchmark and measured options (the history keeps no command line)" <<<"$OUT"
+ok $? "db changes: a change between kernels that carry their commits (-g<hex>) gets its bisect line; Debian's do not" ||
+	diag "exit $RC" "$OUT" "$ERR"
+run db changes lpm-trie-lookup --db "$TMPD/changes.db" --metric throughput --json
+printf '%s\n' "$OUT" >"$TMPD/changes.json"
+json_check "$TMPD/changes.json" "
+b = {c['host']: c['bisect'] for c in d['changes']}
+b == {'standin': '--good 1a2b3c4d5e6f --bad 9f8e7d6c5b4a0123 --metric throughput -- lpm-trie-lookup --nr_entries 1000 --prod_affinity 0,1 --random', 'debhost': None}"
+ok $? "db changes --json: each change's bisect arguments, null where a kernel names no commit" || diag "$OUT"
+# the line's words run: bisect takes them as they are (up to its check of the tree)
+eval "set -- $(jget "$TMPD/changes.json" '[c["bisect"] for c in d["changes"] if c["bisect"]][0]')"
+FAKE_COUNTER=$TMPD/counter "$BPFBENCH" bisect --tree "$TMPD/refuse/tree" "$@" >"$TMPD/out" 2>"$TMPD/err"
+[ $? -eq 2 ] && grep -q "^bpfbench: error: bisect: --good 1a2b3c4d5e6f is no commit of " "$TMPD/err"
+ok $? "... and bisect parses them (here stopped at its tree, which has no such commit)" || diag "$(cat "$TMPD/err")"
+
 done_testing

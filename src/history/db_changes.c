@@ -8,7 +8,10 @@
  * --fail-on-change PCT: exit 1 on a step for the worse beyond PCT%, as
  * the metric's direction says (the one compare judges by); else
  * EXIT_UNJUDGED when a series with a direction could not have shown such
- * a step (unjudged()), unless --gate-unjudged pass.
+ * a step (unjudged()), unless --gate-unjudged pass.  Where the kernels
+ * either side of a change carry their commits (a release ending in
+ * -g<hex>, as CONFIG_LOCALVERSION_AUTO makes it), the change gets the
+ * bpfbench bisect command line that finds the commit between them.
  */
 #include <limits.h>
 #include <math.h>
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "bench.h"
 #include "changes.h"
 #include "history.h"
 #include "opts.h"
@@ -26,6 +30,7 @@
 struct tally {
 	const struct db_args *a;
 	int nr_series, nr_changes, nr_regressions, nr_unjudged;
+	int nr_bisect;		/* changes given a bisect line */
 	int min_points;		/* the shortest series the test can split; 0: not known yet */
 	json_object *list;	/* --json: the change points */
 	json_object *unjudged;	/* --json: the series the gate could not judge */
@@ -201,9 +206,112 @@ static void series_head(const struct series *sr, const struct db_args *a)
 	       a->f.by_kernel ? sr->kernel : "");
 }
 
-static void print_change(const struct series *sr, const struct ed_cp *cp, int from, int to,
-			 const struct cp_step *sp, const struct db_args *a)
+/* The commit a kernel release was built from: its "-g<hex>" suffix (7 to 40 digits), or NULL. */
+static const char *release_commit(const char *rel)
 {
+	const char *g = rel ? strrchr(rel, '-') : NULL;
+	size_t n;
+
+	if (!g || g[1] != 'g')
+		return NULL;
+	n = strlen(g + 2);
+	return n >= 7 && n <= 40 && strspn(g + 2, "0123456789abcdef") == n ? g + 2 : NULL;
+}
+
+/* A word as a shell reads it back: as it is, or in single quotes. */
+static void shell_word(char **out, size_t *len, size_t *cap, const char *w)
+{
+	bool plain = *w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_.,:/=+-@%") == strlen(w);
+	size_t need = *len + strlen(w) * 4 + 4;
+	const char *c;
+
+	if (need > *cap) {
+		*cap = 2 * need;
+		*out = realloc(*out, *cap);
+		if (!*out)
+			die("out of memory");
+	}
+	if (plain) {
+		*len += sprintf(*out + *len, " %s", w);
+		return;
+	}
+	*len += sprintf(*out + *len, " '");
+	for (c = w; *c; c++)
+		*len += *c == '\'' ? sprintf(*out + *len, "'\\''") : sprintf(*out + *len, "%c", *c);
+	*len += sprintf(*out + *len, "'");
+}
+
+/*
+ * The series' benchmark arguments, rebuilt from its measured options (the
+ * history keeps no command line): "--name value" each, a flag set as
+ * "--name".  The measured text is "name=value,..." in which a value may
+ * hold commas (a CPU list): a part without '=' goes on the value before it.
+ */
+static char *series_args(const struct series *sr)
+{
+	const struct bench *b = bench_find(sr->bench);
+	char *text = xstrdup(sr->measured), *out = NULL, *p, *next, *eq, *val;
+	size_t len = 0, cap = 0;
+	const struct opt_def *o;
+	char name[128];
+
+	shell_word(&out, &len, &cap, sr->bench);
+	for (p = *text ? text : NULL; p; p = next) {
+		eq = strchr(p, '=');
+		next = eq ? strchr(eq, ',') : NULL;
+		while (next && !memchr(next + 1, '=', strcspn(next + 1, ",")))
+			next = strchr(next + 1, ',');	/* a part of this value */
+		if (next)
+			*next++ = 0;
+		if (!eq)
+			continue;
+		*eq = 0;
+		val = eq + 1;
+		o = opts_find(global_opts, p);
+		if (!o && b)
+			o = opts_find(b->opts, p);
+		snprintf(name, sizeof(name), "--%s", p);
+		if (o && o->type == OPT_FLAG) {
+			if (!strcmp(val, "true"))
+				shell_word(&out, &len, &cap, name);
+			continue;	/* (a flag's false is its default: not measured) */
+		}
+		shell_word(&out, &len, &cap, name);
+		shell_word(&out, &len, &cap, val);
+	}
+	free(text);
+	return out;
+}
+
+/*
+ * "--good A --bad B --metric M -- ARGS" for the change at cp, or NULL when
+ * a side's kernel names no commit.
+ */
+static char *bisect_args(const struct series *sr, const struct ed_cp *cp)
+{
+	const char *good = release_commit(sr->pt[cp->at - 1].kernel);
+	const char *bad = release_commit(sr->pt[cp->at].kernel);
+	char *args, *metric = NULL, *out;
+	size_t len = 0, cap = 0;
+	char m[512];
+
+	if (!good || !bad || !strcmp(good, bad))
+		return NULL;
+	shell_word(&metric, &len, &cap, shown_key(sr, m, sizeof(m)));
+	args = series_args(sr);
+	if (asprintf(&out, "--good %s --bad %s --metric%s --%s", good, bad, metric, args) < 0)
+		die("out of memory");
+	free(metric);
+	free(args);
+	return out;
+}
+
+static void print_change(struct tally *t, const struct series *sr, const struct ed_cp *cp,
+			 int from, int to, const struct cp_step *sp, const struct db_args *a)
+{
+	char *bisect = bisect_args(sr, cp);
+
 	const struct point *b = &sr->pt[cp->at - 1], *f = &sr->pt[cp->at];
 
 	series_head(sr, a);
@@ -215,6 +323,11 @@ static void print_change(const struct series *sr, const struct ed_cp *cp, int fr
 	printf("  p %.3f  %s%s\n", cp->p, sp->verdict, sp->gate ? " beyond --fail-on-change" : "");
 	print_side("before:", sr, from, cp->at, b);
 	print_side("after: ", sr, cp->at, to, f);
+	if (bisect) {
+		printf("  bisect: bpfbench bisect %s\n", bisect);
+		t->nr_bisect++;
+	}
+	free(bisect);
 }
 
 static json_object *side_json(const struct series *sr, int from, int to, const struct point *edge)
@@ -240,6 +353,7 @@ static void json_change(struct tally *t, const struct series *sr, const struct e
 			int from, int to, const struct cp_step *sp)
 {
 	json_object *o = json_object_new_object();
+	char *bisect;
 
 	json_object_object_add(o, "bench", json_object_new_string(sr->bench));
 	json_object_object_add(o, "options", json_object_new_string(sr->measured));
@@ -262,6 +376,9 @@ static void json_change(struct tally *t, const struct series *sr, const struct e
 	json_object_object_add(o, "beyond_gate", json_object_new_boolean(sp->gate));
 	json_object_object_add(o, "before", side_json(sr, from, cp->at, &sr->pt[cp->at - 1]));
 	json_object_object_add(o, "after", side_json(sr, cp->at, to, &sr->pt[cp->at]));
+	bisect = bisect_args(sr, cp);
+	json_object_object_add(o, "bisect", bisect ? json_object_new_string(bisect) : NULL);
+	free(bisect);
 	json_object_array_add(t->list, o);
 }
 
@@ -345,7 +462,7 @@ static void analyse(struct tally *t, struct series *sr)
 		if (a->json)
 			json_change(t, sr, &cp[i], from, to, &sp);
 		else if (!a->quiet)
-			print_change(sr, &cp[i], from, to, &sp, a);
+			print_change(t, sr, &cp[i], from, to, &sp, a);
 		if (sp.gate)
 			regression_line(sr, &cp[i], &sp);
 		gated += sp.gate;
@@ -372,6 +489,9 @@ static void summary(struct tally *t)
 		       "p <= %g, %d permutations)\n", t->nr_changes, t->nr_changes == 1 ? "" : "s",
 		       t->nr_series, a->f.normalized ? "normalized " : "", a->alpha,
 		       a->permutations);
+		if (t->nr_bisect)
+			printf("bisect: each line's ARGS are its series' benchmark and measured options "
+			       "(the history keeps no command line): add the -w/-d its runs had\n");
 		if (isnan(a->fail_pct))
 			return;
 		printf("Gate: --fail-on-change %g%%: %d regression%s, %d series not judged",
