@@ -289,6 +289,7 @@ san_wrap	= $(SAN_CHECK)/$(notdir $(1))
 # The slowest tests of both passes, longest first (prove --timer on an idle
 # 2-vCPU VM): started first, so that the pool's tail is short tests.
 SLOW_TESTS	:= tests/vm.t tests/compare.t $(call san_wrap,tests/compare.t) tests/maps.t \
+		   tests/bisect.t $(call san_wrap,tests/bisect.t) \
 		   $(call san_wrap,tests/profile_hostile.t) tests/profile_hostile.t \
 		   $(call san_wrap,tests/san/families.t) $(call san_wrap,tests/results.t) tests/busy.t \
 		   $(call san_wrap,tests/fds.t) tests/lpm_trie.t tests/htab_mem.t $(call san_wrap,tests/ab.t) \

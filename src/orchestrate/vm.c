@@ -55,6 +55,7 @@ struct vm_job {
 	char dir[64];		/* the return directory */
 	int lock;
 	bool record;		/* --record: the json output into the history, here */
+	char *owned;		/* the return file's path as a word of args: ours to free */
 	bool announce;		/* stdout is for people: it starts with the VM's lines */
 };
 
@@ -332,6 +333,7 @@ static int ab_outputs(struct vm_job *j, char **words, int n)
 			add_out(j, "json", words[i + 1]);
 			if (asprintf(&words[i + 1], "%s/json", j->dir) < 0)
 				die("out of memory");
+			j->owned = words[i + 1];
 		}
 		i++;
 	}
@@ -373,6 +375,7 @@ static int bisect_outputs(struct vm_job *j, char **words, int n)
 			add_out(j, "json", words[i + 1]);
 			if (asprintf(&words[i + 1], "%s/json", j->dir) < 0)
 				die("out of memory");
+			j->owned = words[i + 1];
 		}
 		i++;
 	}
@@ -543,6 +546,7 @@ static void job_done(struct vm_job *j)
 		rmdir(j->dir);
 		close(j->lock);
 	}
+	free(j->owned);
 	free(j->args);
 }
 
