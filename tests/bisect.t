@@ -44,7 +44,8 @@ PY
 # samples of FIGURE with 1% noise, drawn from a seed that is the run's
 # number (FAKE_COUNTER) and the figure; FLAG noisy: each run's level
 # drawn from 0.2x to 5x; slow: the run waits (for a signal) after saying
-# its pid in FAKE_SLOW.  The kernel release carries the commit, as
+# its pid in FAKE_SLOW; fail, vmfail: the run fails as a benchmark (1) or
+# as the VM runner (125) does.  The kernel release carries the commit, as
 # CONFIG_LOCALVERSION_AUTO makes it.
 cat >"$TMPD/fake-run" <<'SH'
 #!/usr/bin/env bash
@@ -52,6 +53,10 @@ read -r fig flag hash <"$1" || exit 1
 n=0
 [ -f "$FAKE_COUNTER" ] && n=$(cat "$FAKE_COUNTER")
 echo $((n + 1)) >"$FAKE_COUNTER"
+case $flag in
+fail)	echo "bpfbench: error: stand-in: the run failed" >&2; exit 1 ;;
+vmfail)	echo "bpfbench-vm: error: stand-in: the VM stopped without the command's exit status" >&2; exit 125 ;;
+esac
 if [ "$flag" = slow ]; then
 	echo $$ >>"$FAKE_SLOW"
 	sleep 300 &
@@ -99,7 +104,8 @@ mktree() {
 		fig=100
 		[ "$pos" -eq 0 ] || [ "$i" -lt "$pos" ] || fig=50
 		flag=-
-		case " $flags " in *" $i:noisy "*) flag=noisy ;; *" $i:slow "*) flag=slow ;; esac
+		case " $flags " in *" $i:noisy "*) flag=noisy ;; *" $i:slow "*) flag=slow ;;
+		*" $i:fail "*) flag=fail ;; *" $i:vmfail "*) flag=vmfail ;; esac
 		echo "$fig $flag" >"$d/FIGURE"
 		rm -f "$d/BROKEN"
 		case " $flags " in *" $i:broken "*) echo >"$d/BROKEN" ;; esac
@@ -142,6 +148,9 @@ mktree "$TMPD/noisy/tree" 7 4 "4:noisy"
 mktree "$TMPD/broken/tree" 7 6 "3:broken"
 mktree "$TMPD/broken-good/tree" 3 2 "1:broken"
 mktree "$TMPD/same/tree" 3 0
+# every commit between good and bad fails its runs: the first step stops it all
+mktree "$TMPD/fail/tree" 7 4 "1:fail 2:fail 3:fail 4:fail 5:fail 6:fail"
+mktree "$TMPD/vmfail/tree" 7 4 "1:vmfail 2:vmfail 3:vmfail 4:vmfail 5:vmfail 6:vmfail"
 mktree "$TMPD/record/tree" 2 2
 # the default build: the stand-in's Makefile logs each target it makes
 # into $(O)/calls, merge_config.sh its call
@@ -177,6 +186,8 @@ start "$TMPD/broken" --good HEAD~7 --bad HEAD --build "$BUILD" --seed 3 -- lpm-t
 start "$TMPD/broken-good" --good HEAD~2 --bad HEAD --build "$BUILD" -- lpm-trie-lookup
 start "$TMPD/broken-bad" --tree "$TMPD/broken-good/tree" --good HEAD~3 --bad HEAD~2 --build "$BUILD" \
 	-- lpm-trie-lookup
+start "$TMPD/fail" --good HEAD~7 --bad HEAD --build "$BUILD" --seed 3 -- lpm-trie-lookup
+start "$TMPD/vmfail" --good HEAD~7 --bad HEAD --build "$BUILD" --seed 3 -- lpm-trie-lookup
 start "$TMPD/same" --good HEAD~3 --bad HEAD --build "$BUILD" --max-pairs 3 -- lpm-trie-lookup
 start "$TMPD/record" --good HEAD~2 --bad HEAD --build "$BUILD" --seed 7 --record --db "$TMPD/hist.db" -q \
 	-- lpm-trie-lookup
@@ -260,6 +271,16 @@ c=$TMPD/broken-bad
 [ "$(rc "$c")" -eq 1 ] && grep -q "^bpfbench: error: bisect: the build of bad ([0-9a-f]\{12\}) failed" "$c/err"
 ok $? "bad's build fails: exit 1, naming bad" || diag "exit $(rc "$c")" "$(cat "$c/err")"
 
+for c in "$TMPD/fail" "$TMPD/vmfail"; do
+	if [ "$c" = "$TMPD/fail" ]; then want=1 msg="the run failed"; else want=125 msg="the VM stopped"; fi
+	[ "$(rc "$c")" -eq "$want" ] && [ "$(grep -c . "$c/out")" -eq 1 ] && grep -q '^bisect: .* good→bad' "$c/out" &&
+		[ "$(wc -l <"$c/work/run/steps")" -eq 0 ] &&
+		grep -q "^bpfbench: error: bisect: step 1 ([0-9a-f]\{12\}): run 1 of [0-9a-f]\{12\} (step 1) failed (exit $want): .*$msg.*: the bisection stopped (see $c/work/log)$" "$c/err" &&
+		[ -z "$(git -C "$c/work/src" for-each-ref refs/bisect)" ] && [ ! -e "$c/work/src/.git/BISECT_LOG" ]
+	ok $? "a run that fails in a step ($msg): the whole bisection stops, exit $want, said; no report; the clone's bisection reset" ||
+		diag "exit $(rc "$c")" "$(cat "$c/err")"
+done
+
 c=$TMPD/same
 [ "$(rc "$c")" -eq 1 ] &&
 	grep -q "^bpfbench: error: bisect: good and bad do not differ on throughput at 3 pairs (.*): nothing to bisect$" "$c/err" &&
@@ -331,6 +352,10 @@ refused "a REV that is no commit" "bisect: --good nosuch is no commit" --tree "$
 	--build "$BUILD" -- lpm-trie-lookup
 refused "an unknown benchmark" "unknown benchmark 'nosuch-bench'" --tree "$c/tree" --good HEAD~1 --bad HEAD \
 	--build "$BUILD" -- nosuch-bench
+refused "a work directory inside the tree" "bisect: the work directory .* is inside the tree" --tree "$c/tree" \
+	--work "$c/tree/w" --good HEAD~1 --bad HEAD --build "$BUILD" -- lpm-trie-lookup
+[ ! -e "$c/tree/w" ]
+ok $? "... and not made there"
 refused "--max-pairs below --pairs" "bisect: --max-pairs 2 is below --pairs 3" --tree "$c/tree" --good HEAD~1 --bad HEAD \
 	--max-pairs 2 -- lpm-trie-lookup
 unset XDG_CACHE_HOME

@@ -432,6 +432,9 @@ if [ -z "$WORK" ]; then
 	WORK=${XDG_CACHE_HOME:-$HOME/.cache}/bpfbench/bisect/$(basename "$TOP")-$(printf '%s' "$TOP" | sha256sum | cut -c1-8)
 fi
 [[ $WORK == /* ]] || WORK=$PWD/$WORK
+case $(realpath -m -- "$WORK")/ in
+"$TOP"/*) die "the work directory $WORK is inside the tree $TOP, which bisect must leave as it is: give one outside" 2 ;;
+esac
 SRC=$WORK/src
 if [ -e "$SRC" ] || [ -L "$SRC" ]; then
 	origin=$(git -C "$SRC" config --get remote.origin.url 2>/dev/null)
