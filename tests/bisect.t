@@ -10,6 +10,7 @@
 # steps; a noisy commit is skipped, a broken build too; a signal leaves
 # the user's tree (and their own bisection) as it was and none of our
 # processes; trees it must not touch are refused before anything is made.
+# shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 command -v git >/dev/null && command -v setsid >/dev/null && command -v flock >/dev/null ||
@@ -169,6 +170,7 @@ bzImage:
 MK
 )
 mkdir -p "$c/files/scripts/kconfig"
+# shellcheck disable=SC2016	# the stand-in's own $3, $4, $5
 printf '#!/bin/sh\n# stand-in: -m -O DIR BASE FRAGMENT\necho merge >>"$3/calls"; cat "$5" >>"$4"\n' \
 	>"$c/files/scripts/kconfig/merge_config.sh"
 chmod +x "$c/files/scripts/kconfig/merge_config.sh"
@@ -240,7 +242,7 @@ ok"
 ok $? "--json: the report's figures, ratio, threshold and conditions (doc/json.md)"
 [ -s "$c/work/report" ] && [ -s "$c/work/report.json" ] && [ -s "$c/work/log" ] &&
 	[ -z "$(git -C "$c/work/src" for-each-ref refs/bisect)" ] && [ ! -e "$c/work/src/.git/BISECT_LOG" ] &&
-	[ "$(ls "$c/work/images" | wc -l)" -ge 4 ]
+	[ "$(find "$c/work/images" -type f | wc -l)" -ge 4 ]
 ok $? "the work directory: report, report.json, log, an image a commit built; the clone's bisection reset" ||
 	diag "$(ls -R "$c/work" | head -20)"
 
@@ -344,10 +346,10 @@ refused "a git tree that is no kernel's" "bisect: .*no kernel tree" --tree "$c/f
 mkdir -p "$c/plain"
 refused "a directory that is no git tree" "bisect: .*not in a git work tree" --tree "$c/plain" --good HEAD~1 --bad HEAD \
 	--build "$BUILD" -- lpm-trie-lookup
-pushd "$c/tree" >/dev/null
+pushd "$c/tree" >/dev/null || exit 1
 refused "good after bad (from the tree, the default --tree)" "bisect: .*is not an ancestor of --bad" \
 	--good HEAD --bad HEAD~2 --build "$BUILD" -- lpm-trie-lookup
-popd >/dev/null
+popd >/dev/null || exit 1
 refused "a REV that is no commit" "bisect: --good nosuch is no commit" --tree "$c/tree" --good nosuch --bad HEAD \
 	--build "$BUILD" -- lpm-trie-lookup
 refused "an unknown benchmark" "unknown benchmark 'nosuch-bench'" --tree "$c/tree" --good HEAD~1 --bad HEAD \

@@ -184,9 +184,9 @@ run_side() {
 judge() {
 	local d=$1 mode=$2 out
 	out=$(python3 - "$HERE" "$BIN" "$ACCEL_NAME" "$d" "$mode" "$METRIC" "${SIGN:-0}" "${THR_RATIO:-1}" \
-		"$3" "$4" "$5" 2>>"$LOG" <<'PY'
+		"$3" "$4" "$5" "$(short "$GOOD")" 2>>"$LOG" <<'PY'
 import json, math, subprocess, sys
-here, bin_, accel, d, mode, metric, sign, thr, sa, sb, k = sys.argv[1:12]
+here, bin_, accel, d, mode, metric, sign, thr, sa, sb, k, good = sys.argv[1:13]
 sign, thr, k = int(sign), float(thr), int(k)
 sys.dont_write_bytecode = True
 sys.path.insert(0, here)
@@ -199,7 +199,9 @@ for side, spec in (("a", sa), ("b", sb)):
         sys.exit()
     with open(f"{d}/{side}.json", "w") as f:
         json.dump(doc, f)
-subprocess.run([bin_, "compare", f"{d}/a.json", f"{d}/b.json", "--match", "label", "--names", "a,b",
+# (the names in DIR/cmp.json, for whoever reads it: good's side is good)
+names = ("good" if sa == good else sa) + "," + sb
+subprocess.run([bin_, "compare", f"{d}/a.json", f"{d}/b.json", "--match", "label", "--names", names,
                 "--paired", "--json", f"{d}/cmp.json", "-q"], stdout=subprocess.DEVNULL,
                stderr=open(f"{d}/cmp.err", "w"))
 run = json.load(open(f"{d}/a.json"))["runs"][0]
@@ -405,8 +407,15 @@ fi
 # The tree: a clean git work tree of a kernel, only read (no lock taken:
 # git status without its optional index refresh)
 [ -d "$TREE" ] || die "--tree $TREE: no such directory" 2
-TOP=$(git -C "$TREE" rev-parse --show-toplevel 2>/dev/null) ||
-	die "$TREE is not in a git work tree: bisect needs the kernel's git tree (--tree DIR)" 2
+TOP=$(git -C "$TREE" rev-parse --show-toplevel 2>&1) || {
+	# (git's own word where it is not "not a git repository": another user's tree, say)
+	case $TOP in
+	*"not a git repository"*) die "$TREE is not in a git work tree: bisect needs the kernel's git tree (--tree DIR)" 2 ;;
+	*"dubious ownership"*)
+		die "git refuses $TREE, another user's (its safe.directory): trust it with git config --global --add safe.directory DIR, or run bisect as its owner" 2 ;;
+	*) die "git refuses $TREE: $(head -1 <<<"$TOP" | sed 's/^fatal: //')" 2 ;;
+	esac
+}
 TOP=$(realpath -- "$TOP")
 grep -qE '^VERSION *= *[0-9]+' "$TOP/Makefile" 2>/dev/null && [ -d "$TOP/kernel/bpf" ] ||
 	die "$TOP is no kernel tree (no top Makefile with VERSION = or no kernel/bpf/): give the kernel's with --tree DIR" 2
@@ -437,7 +446,7 @@ case $(realpath -m -- "$WORK")/ in
 esac
 SRC=$WORK/src
 if [ -e "$SRC" ] || [ -L "$SRC" ]; then
-	origin=$(git -C "$SRC" config --get remote.origin.url 2>/dev/null)
+	origin=$(git --git-dir="$SRC/.git" config --get remote.origin.url 2>/dev/null)
 	[ "$origin" = "$TOP" ] ||
 		die "the work directory $WORK holds a clone of ${origin:-something else}, not of $TOP: give another --work" 2
 fi
