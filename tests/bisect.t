@@ -52,7 +52,7 @@ cat >"$TMPD/fake-run" <<'SH'
 #!/usr/bin/env bash
 read -r fig flag hash <"$1" || exit 1
 n=0
-[ -f "$FAKE_COUNTER" ] && n=$(cat "$FAKE_COUNTER")
+[ -f "$FAKE_COUNTER" ] && n=$(<"$FAKE_COUNTER")
 echo $((n + 1)) >"$FAKE_COUNTER"
 case $flag in
 fail)	echo "bpfbench: error: stand-in: the run failed" >&2; exit 1 ;;

@@ -126,7 +126,7 @@ build_commit() {
 			{ echo "bisect: cannot check out $h" >>"$LOG"; return 1; }
 	fi
 	mkdir -p "$BUILDDIR"
-	printf '\n==== %s: build of %s %s: %s\n' "$(date -u +%FT%TZ)" "$what" "$h" "$BUILD_CMD" >>"$LOG"
+	TZ=UTC printf '\n==== %(%Y-%m-%dT%H:%M:%SZ)T: build of %s %s: %s\n' -1 "$what" "$h" "$BUILD_CMD" >>"$LOG"
 	if [ -n "$DEFAULT_BUILD" ] && [ ! -f "$BUILDDIR/.config" ]; then
 		say "bisect: configuring $BUILDDIR/.config (${CONFIG:-x86_64_defconfig kvm_guest.config} + bpfbench.config)"
 		# shellcheck disable=SC2016	# for sh -c to expand
@@ -299,13 +299,14 @@ subject() { git -C "$SRC" log -1 --format=%s "$1" 2>/dev/null | cut -c1-60; }
 
 # ---- a step: run by git bisect run in src/, the commit checked out ----
 step_main() {
-	local state=$1 h n ans code
+	local state=$1 h n ans code taken
 	# shellcheck source=/dev/null
 	. "$state" || exit 200
 	IN_STEP=1
 	exec 2>&3	# our lines to the user's stderr (git's own go to the log)
 	h=$(git rev-parse HEAD) || exit 200
-	n=$(($(wc -l <"$RUNDIR/steps") + 1))
+	mapfile -t taken <"$RUNDIR/steps"
+	n=$((${#taken[@]} + 1))
 	RANDOM=$((SEED + n))
 	say "bisect: step $n: $(short "$h") \"$(subject "$h")\": building"
 	if ! build_commit "$h" "step $n"; then
@@ -472,7 +473,15 @@ if [ -z "$BUILD_CMD" ]; then
 	DEFAULT_BUILD=1
 	# shellcheck disable=SC2016,SC2089	# for sh -c to expand
 	BUILD_CMD='make -C "$BPFBENCH_SRC" O="$BPFBENCH_BUILD" olddefconfig && nice make -C "$BPFBENCH_SRC" O="$BPFBENCH_BUILD" -j$(nproc) bzImage'
+	[ -z "$CONFIG" ] || [ ! -f "$WORK/build/.config" ] ||
+		echo "bpfbench: warning: bisect: $WORK/build/.config exists, --config $CONFIG is not used (remove it, or give a new --work)" >&2
 fi
+# the images are a build command's: another command's are not this one's
+if [ -f "$WORK/images/.build" ] && [ "$(cat "$WORK/images/.build")" != "$BUILD_CMD" ]; then
+	say "bisect: the images in $WORK/images were built by another --build command: built again"
+	find "$WORK/images" -mindepth 1 -maxdepth 1 -type f ! -name .build -delete
+fi
+printf '%s\n' "$BUILD_CMD" >"$WORK/images/.build" || die "cannot write in the work directory $WORK" 125
 
 BISECTING=
 # shellcheck disable=SC2317	# called from the traps
