@@ -280,7 +280,8 @@ SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t \
 		   tests/busy.t tests/includes.t tests/memcheck.t tests/make_run.t tests/vm.t tests/vm_boot.t \
 		   tests/mail.t tests/ab_progress.t tests/plot.t \
 		   tests/vm_kernel.t tests/vm_kernel_config.t \
-		   tests/noise.t tests/testrun.t tests/verdicts.t tests/placement.t $(wildcard tests/kernel_*.t)
+		   tests/noise.t tests/testrun.t tests/verdicts.t tests/placement.t $(wildcard tests/kernel_*.t) \
+		   tests/bisect.t tests/normalized.t
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
 # The sanitizer pass's tests are run through wrappers, build-san/check/NAME.t,
 # that point them at build-san: one prove schedules both passes.
@@ -289,7 +290,7 @@ san_wrap	= $(SAN_CHECK)/$(notdir $(1))
 # The slowest tests of both passes, longest first (prove --timer on an idle
 # 2-vCPU VM): started first, so that the pool's tail is short tests.
 SLOW_TESTS	:= tests/vm.t tests/compare.t $(call san_wrap,tests/compare.t) tests/maps.t \
-		   tests/bisect.t $(call san_wrap,tests/bisect.t) \
+		   tests/bisect.t \
 		   $(call san_wrap,tests/profile_hostile.t) tests/profile_hostile.t \
 		   $(call san_wrap,tests/san/families.t) $(call san_wrap,tests/results.t) tests/busy.t \
 		   $(call san_wrap,tests/fds.t) tests/lpm_trie.t tests/htab_mem.t $(call san_wrap,tests/ab.t) \

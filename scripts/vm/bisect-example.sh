@@ -25,14 +25,9 @@ TAR=/usr/src/linux-source-6.12.tar.xz
 TREE=$DIR/linux
 SRC=$DIR/work/src
 BUILD=$DIR/work/build
+# shellcheck source=scripts/vm/example-lib.sh
+. "$HERE/example-lib.sh"
 
-timed() {
-	local name=$1 s
-	shift
-	s=$(date +%s)
-	"$@"
-	echo "$name $(($(date +%s) - s)) s ($(date -u +%FT%TZ))" >>"$DIR/times"
-}
 # commit AUTHOR EMAIL SUBJECT [BODY]: everything changed, as that author
 commit() {
 	git -C "$TREE" -c user.name="$1" -c user.email="$2" commit -qam "$3${4:+
@@ -68,16 +63,6 @@ own cost doubles, nothing else changes."
 	above kernel/bpf/bloom_filter.c "Bloom filter maps: nr_hash_funcs bits per value."
 	commit "Bea Bloom" bea@example.org "bpf: bloom_filter: a comment on the hashes"
 }
-configure() {
-	local trim
-	trim=$(sed -n '/^TRIM="/,/"$/p' "$HERE/kernel-example.sh" | sed 's/^TRIM="//; s/"$//')
-	make -C "$SRC" O="$BUILD" x86_64_defconfig kvm_guest.config >/dev/null
-	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" "$BUILD/.config" "$HERE/bpfbench.config" >/dev/null
-	# shellcheck disable=SC2046
-	"$SRC/scripts/config" --file "$BUILD/.config" $(printf -- '-d %s ' $trim)
-	make -C "$SRC" O="$BUILD" olddefconfig >/dev/null
-}
-
 [ -d "$TREE/.git" ] || timed import import
 GOOD=$(git -C "$TREE" rev-list --max-parents=0 HEAD)
 BAD=$(git -C "$TREE" rev-parse HEAD)
@@ -86,7 +71,7 @@ if [ ! -d "$SRC" ]; then
 	git clone -q --local --no-checkout "$TREE" "$SRC"
 	git -C "$SRC" checkout -q "$GOOD"
 fi
-[ -f "$BUILD/.config" ] || timed configure configure
+[ -f "$BUILD/.config" ] || timed configure configure_small "$SRC" "$BUILD"
 [ -f "$BUILD/arch/x86/boot/bzImage" ] ||
 	timed build-good nice -n 19 make -C "$SRC" O="$BUILD" -j"$(nproc)" bzImage >"$DIR/build-good.log" 2>&1
 timed bisect "$BIN" bisect --tree "$TREE" --work "$DIR/work" --good "$GOOD" --bad "$BAD" \

@@ -311,19 +311,27 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 	return ret;
 }
 
+/* Whether word is one of a script's options that take the next word as their value. */
+static bool takes_value(const char *word, const char *const *valued, size_t n)
+{
+	size_t v;
+
+	for (v = 0; v < n; v++)
+		if (!strcmp(word, valued[v]))
+			return true;
+	return false;
+}
+
 /* ab.sh's --json FILE (its options as it parses them): written here, from the return directory. */
 static int ab_outputs(struct vm_job *j, char **words, int n)
 {
 	static const char *const valued[] = { "--kernel", "-r", "--runs", "--seed", "--json",
 					      "--noise", "--alpha", "--fail-on-regression",
 					      "--gate-unjudged" };
-	size_t v;
 	int i;
 
 	for (i = 0; i + 1 < n; i++) {
-		for (v = 0; v < ARRAY_SIZE(valued) && strcmp(words[i], valued[v]); v++)
-			;
-		if (v == ARRAY_SIZE(valued))
+		if (!takes_value(words[i], valued, ARRAY_SIZE(valued)))
 			continue;
 		if (!strcmp(words[i], "--json")) {
 			if (j->nr_out) {
@@ -350,13 +358,10 @@ static int bisect_outputs(struct vm_job *j, char **words, int n)
 					      "--config", "--pairs", "--max-pairs", "--threshold",
 					      "--metric", "--seed", "--json", "--db" };
 	struct stat st;
-	size_t v;
 	int i;
 
 	for (i = 0; i + 1 < n && strcmp(words[i], "--"); i++) {
-		for (v = 0; v < ARRAY_SIZE(valued) && strcmp(words[i], valued[v]); v++)
-			;
-		if (v == ARRAY_SIZE(valued))
+		if (!takes_value(words[i], valued, ARRAY_SIZE(valued)))
 			continue;
 		if (!strcmp(words[i], "--json")) {
 			if (j->nr_out) {
