@@ -5,13 +5,14 @@ set -euo pipefail
 # Extra package names may be given as arguments (e.g. what `make fuzz` needs).
 # scdoc builds the man page; man-db, zsh and python3-jsonschema are for the
 # tests of the man page, the zsh completion and the result schema; time
-# (/usr/bin/time) measures compare's memory in tests/compare.t.
+# (/usr/bin/time) measures compare's memory in tests/compare.t; git drives
+# tests/bisect.t's stand-in kernel trees.
 # libsqlite3-dev and libpq-dev build the history (bpfbench db): SQLite is
 # embedded, so `make run` needs no database server; make check adds
 # postgresql-15 for tests/db_pg.t.
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
       libjson-c-dev gnuplot-nox python3 perl jq iproute2 scdoc man-db zsh
-      python3-jsonschema time libsqlite3-dev libpq-dev "$@")
+      python3-jsonschema time libsqlite3-dev libpq-dev git "$@")
 
 missing=()
 for p in "${pkgs[@]}"; do
