@@ -56,7 +56,7 @@ run compare "$TMPD/plain.json" "$TMPD/plain.json" --normalized
 ok $? "--normalized on runs without a normalized metric: exit 2, nothing judged" ||
 	diag "$RC $OUT $ERR"
 
-run ab "bpf-loop" "bpf-loop" -r 3 -w0 -d1 --normalized -q
+run ab "bpf-loop" "bpf-loop" -r 3 -w0 -d0.25 --period-ms 250 --normalized -q
 [ "$RC" -eq 0 ] && head -1 <<<"$OUT" | grep -q "^bpf-loop: .*throughput-normalized"
 ok $? "ab --normalized: both sides run with --normalize, the answer on the normalized row" ||
 	diag "$RC $OUT $ERR"
