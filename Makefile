@@ -281,7 +281,7 @@ SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t \
 		   tests/mail.t tests/ab_progress.t tests/plot.t \
 		   tests/vm_kernel.t tests/vm_kernel_config.t \
 		   tests/noise.t tests/testrun.t tests/verdicts.t tests/placement.t $(wildcard tests/kernel_*.t) \
-		   tests/bisect.t tests/normalized.t
+		   tests/bisect.t tests/normalized.t tests/rounds.t
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t
 # The sanitizer pass's tests are run through wrappers, build-san/check/NAME.t,
 # that point them at build-san: one prove schedules both passes.
