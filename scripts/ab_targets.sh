@@ -25,40 +25,8 @@ start=$(date +%s)
 "$BIN" $RUNOPTS ab "$ARGS" "$ARGS" --precision 2 --max-duration "${MAXDUR:-300}" -v | grep -E '^[a-z0-9-]+: |pairs in random'
 echo "   ($(($(date +%s) - start)) s)"
 
-# split A.json B.json [SCALE]: the two sides of an ab --json file, B's first metric times SCALE
-split() {
-	python3 - "$@" <<'PY'
-import json, sys
-src, a, b, scale = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-d = json.load(open(src))
-ra, rb = d["runs"]
-first = next(iter(rb["metrics"]))
-for r in (ra, rb):
-    r.pop("label", None)
-for name, m in rb["metrics"].items():
-    if name == first:
-        f = scale
-    elif m.get("kind") == "inverse" and m.get("of") == first:
-        f = 1 / scale
-    else:
-        continue
-    for k in ("mean", "median", "min", "max", "ci95_low", "ci95_high", "stddev",
-              "between_run_stddev", "of_mean_inverse"):
-        if isinstance(m.get(k), (int, float)):
-            m[k] *= f
-    for s in rb["samples"]:
-        if isinstance(s.get(name), (int, float)):
-            s[name] *= f
-    for rep in rb.get("repeats", []):
-        rm = rep["metrics"].get(name)
-        if rm:
-            for k in ("mean", "stddev"):
-                if isinstance(rm.get(k), (int, float)):
-                    rm[k] *= f
-for path, r in ((a, ra), (b, rb)):
-    json.dump(dict(d, runs=[r]), open(path, "w"))
-PY
-}
+# split AB.json A.json B.json SCALE: the two sides of an ab --json file, B's first metric times SCALE
+split() { python3 "$(dirname "$0")/ab_split.py" "$@"; }
 
 alarms=0 found=0 n=0
 case $PAIRS in

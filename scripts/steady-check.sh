@@ -15,30 +15,12 @@ TRIES=${TRIES:-10}
 PAIRS=${PAIRS:-10}
 mkdir -p "$OUT"
 cmd="${ARGS[*]} --normalize"
-# plant F JSON OUTDIR: ab's two sides as compare's two files, B's rates times F
+# plant F JSON OUTDIR: ab's two sides as compare's two files (OUTDIR/a.json, b.json), B's
+# figure and its normalized twin times F
 plant() {
-	python3 - "$@" <<'PY'
-import json, sys
-f, src, out = float(sys.argv[1]), sys.argv[2], sys.argv[3]
-d = json.load(open(src))
-for side, r in zip("ab", d["runs"]):
-    r.pop("label", None)
-    if side == "b":
-        for name, m in r["metrics"].items():
-            if m.get("kind") == "rate":
-                for k in ("mean", "median", "min", "max", "ci95_low", "ci95_high", "stddev"):
-                    if isinstance(m.get(k), (int, float)):
-                        m[k] *= f
-                for s in r["samples"]:
-                    if isinstance(s.get(name), (int, float)):
-                        s[name] *= f
-                for rep in r.get("repeats", []):
-                    x = rep["metrics"].get(name, {})
-                    for k in ("mean", "stddev"):
-                        if isinstance(x.get(k), (int, float)):
-                            x[k] *= f
-    json.dump(dict(d, runs=[r]), open("%s/%s.json" % (out, side), "w"))
-PY
+	local first
+	first=$(python3 -c 'import json, sys; print(next(iter(json.load(open(sys.argv[1]))["runs"][1]["metrics"])))' "$2")
+	python3 "$(dirname "$0")/ab_split.py" "$2" "$3/a.json" "$3/b.json" "$1" "$first" "$first-normalized"
 }
 # Each try: ab of the command against itself (how often the same is called
 # different), then the same pairs with B's rates planted 5% lower (whether
