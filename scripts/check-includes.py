@@ -34,7 +34,8 @@ LAYERS = [
 	('src/cli',),			# the command line: main, help, completion, man page
 	('src/orchestrate',),		# suites, sweeps, ab, --kernel
 	('src/history',),		# bpfbench db
-	('src/readback',),		# result files read back: compare, plot
+	('src/compare', 'src/plot'),	# bpfbench compare; bpfbench plot
+	('src/readback',),		# result files read back
 	('src/output',),		# reporters and exports
 	('benchs',),			# the families, beside their BPF programs
 	('src/run',),			# the runner, the result, and its side of the contract

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The bloom family's user side: what setup.c (maps, values, jobs,
+ * The bloom family's user side: what bloom.c (maps, values, jobs,
  * counters) shares with filter.c (bloom-lookup, bloom-update,
  * bloom-false-positive) and hashmap.c (hashmap-with/without-bloom).
  */
@@ -96,7 +96,7 @@ static inline const struct bloom_variant *bloom_variant_of(const struct bench_en
 	return env->bench->variant;
 }
 
-/* setup.c: the operations every benchmark of the family shares. */
+/* bloom.c: the operations every benchmark of the family shares. */
 int bloom_validate(struct bench_env *env);
 int bloom_setup(struct bench_env *env);
 void bloom_teardown(struct bench_env *env);
@@ -120,7 +120,7 @@ const uint8_t *bloom_value(const struct bloom_state *s, uint64_t i);
 /*
  * latency.c: --latency.  validate adds its metrics; sample reads the
  * histogram in measure().  The histogram itself is bench_skel_load()'s
- * (setup.c) and BENCH_SKEL_TEARDOWN's.
+ * (bloom.c) and BENCH_SKEL_TEARDOWN's.
  */
 void bloom_latency_validate(struct bench_env *env);
 void bloom_latency_sample(struct bench_env *env, double *vals);

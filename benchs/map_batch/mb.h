@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * map-batch internals, shared by its four parts: options and setup
- * (bench.c), element buffers and their checks (elems.c), the timed
+ * (map_batch.c), element buffers and their checks (elems.c), the timed
  * passes (passes.c); its table is the core's (REPORT_TABLE).
  */
 #ifndef BPFBENCH_MAP_BATCH_MB_H

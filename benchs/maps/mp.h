@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * maps family, user side: map types (types.c), the passes and their
- * oracle (engine.c), options, metrics and table entries (bench.c).
+ * oracle (engine.c), options, metrics and table entries (maps.c).
  */
 #ifndef BPFBENCH_MAPS_MP_H
 #define BPFBENCH_MAPS_MP_H

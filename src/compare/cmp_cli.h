@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* compare's command line (src/readback/cmp_cli.c). */
+/* compare's command line (src/compare/cmp_cli.c). */
 #ifndef BPFBENCH_CMP_CLI_H
 #define BPFBENCH_CMP_CLI_H
 

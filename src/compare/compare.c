@@ -10,7 +10,7 @@
  * benchmark and the parts named, so that two configurations of one
  * benchmark can be compared.
  *
- * Per metric (src/readback/verdict.c): estimates (rates, times, ratios) are tested
+ * Per metric (src/compare/verdict.c): estimates (rates, times, ratios) are tested
  * on the log scale with Welch's t (Mann-Whitney's U beside) on run means
  * when both sides have at least three runs, else on batch means of the
  * samples of one process or a short series' samples; unpaired files also

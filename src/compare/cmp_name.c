@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The name compare prints a run under (src/readback/cmp_match.h): its
+ * The name compare prints a run under (src/compare/cmp_match.h): its
  * benchmark, section and label, each part said once.  A sweep's section
  * ("bpf-loop: nr_loops sweep") repeats the benchmark and, with its
  * parameter, what each label says ("nr_loops=100"): the run is then

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Run matching for compare (src/readback/cmp_match.h).
+ * Run matching for compare (src/compare/cmp_match.h).
  *
  * A run's identity is a set of parts, name = value: benchmark, suite,
  * section, label and every measured option, as --match or

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* gnuplot, run for plot and db plot (src/readback/gnuplot.c). */
+/* gnuplot, run for plot and db plot (src/plot/gnuplot.c). */
 #ifndef BPFBENCH_GNUPLOT_H
 #define BPFBENCH_GNUPLOT_H
 

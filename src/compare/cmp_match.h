@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compare's run matching (src/readback/cmp_match.c): which run of OLD is which
+ * compare's run matching (src/compare/cmp_match.c): which run of OLD is which
  * run of NEW, which one is closest when none is, and the names runs are
  * printed under, in time about linear in the number of runs.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One row of a comparison: a metric of a run in OLD against the same in
- * NEW, its figures, intervals, tests and verdict (see src/readback/compare.c for
+ * NEW, its figures, intervals, tests and verdict (see src/compare/compare.c for
  * the method as a whole).
  */
 #ifndef BPFBENCH_VERDICT_H
@@ -20,7 +20,7 @@
 #define CMP_NOISE_PCT	2.0
 /*
  * --drift default, in percent: how far two sessions of one configuration
- * may lie apart beyond what their runs' spread shows (src/readback/verdict.c,
+ * may lie apart beyond what their runs' spread shows (src/compare/verdict.c,
  * with_drift); fitted on the reference VM (doc/calibration.md).
  */
 #define CMP_DRIFT_PCT	3.0
