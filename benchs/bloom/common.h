@@ -39,7 +39,8 @@ struct bloom_args {
 #define OPT_VALUE_SIZE								\
 	{ "value_size", 0, OPT_UINT, OPT_OFF(struct bloom_args, value_size), "8",		\
 	  VALUE_SIZE_MIN, BLOOM_VALUE_MAX, NULL, "B",					\
-	  "bytes per value (the filter's value, the hash map's key and value)" }
+	  "bytes per value (the filter's value, the hash map's key and value)",	\
+	  OPT_F_DEFINES }
 #define OPT_COUNT								\
 	{ "count", 0, OPT_UINT, OPT_OFF(struct bloom_args, count), "0", 0, UINT32_MAX,	\
 	  NULL, "N", "test aid: before measuring, run exactly N operations from the start "	\

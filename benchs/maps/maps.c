@@ -25,11 +25,12 @@
 /* What every maps benchmark takes beside --map_type. */
 #define MAPS_OPTS							\
 	{ "key_size", 0, OPT_UINT, OFF(key_size), "4", 4, 256, NULL, "BYTES",	\
-	  "key size (lpm_trie: data after the 4-byte prefix length)" },	\
+	  "key size (lpm_trie: data after the 4-byte prefix length)",	\
+	  OPT_F_DEFINES },	\
 	{ "value_size", 0, OPT_UINT, OFF(value_size), "8", 8, MAPS_VALUE_MAX,	\
-	  NULL, "BYTES", "value size" },					\
+	  NULL, "BYTES", "value size", OPT_F_DEFINES },					\
 	{ "max_entries", 0, OPT_UINT, OFF(max_entries), "10000", 1,		\
-	  MP_MAX_ENTRIES, NULL, "N", "the map's max_entries" },		\
+	  MP_MAX_ENTRIES, NULL, "N", "the map's max_entries", OPT_F_DEFINES },		\
 	{ "fill", 0, OPT_UINT, OFF(fill), "100", 1, 100, NULL, "PCT",		\
 	  "how full the map is when an op starts: keys [0, max_entries * "	\
 	  "PCT / 100); common LRU maps: at most max_entries in whole 128s" },	\
@@ -51,7 +52,7 @@
 
 static const struct opt_def maps_opts[] = {
 	{ "map_type", 0, OPT_CHOICE, OFF(map_type), "hash", 0, 0, mp_type_names, "TYPE",
-	  "the map type (_no_common: BPF_F_NO_COMMON_LRU, an LRU list per CPU)" },
+	  "the map type (_no_common: BPF_F_NO_COMMON_LRU, an LRU list per CPU)", OPT_F_DEFINES },
 	MAPS_OPTS,
 	{ "map_type_nr", 0, OPT_UINT, OFF(map_type_nr), NULL, 0, UINT32_MAX, NULL, "N",
 	  "instead of --map_type: BPF_MAP_TYPE_* number N, used as a hash map (a type newer "
@@ -62,7 +63,7 @@ static const struct opt_def maps_opts[] = {
 /* map-push and map-pop: a queue unless told otherwise. */
 static const struct opt_def queue_opts[] = {
 	{ "map_type", 0, OPT_CHOICE, OFF(map_type), "queue", 0, 0, mp_type_names, "TYPE",
-	  "the map type: queue or stack" },
+	  "the map type: queue or stack", OPT_F_DEFINES },
 	MAPS_OPTS,
 	{ NULL },
 };

@@ -21,7 +21,7 @@ struct noop_args {
 
 static const struct opt_def noop_opts[] = {
 	{ "batch", 0, OPT_UINT, OPT_OFF(struct noop_args, batch), "1", 1, NOOP_BATCH_MAX, NULL, "N",
-	  "empty ops per program run (1: the floor per program run)" },
+	  "empty ops per program run (1: the floor per program run)", OPT_F_DEFINES },
 	{ "latency", 0, OPT_FLAG, OPT_OFF(struct noop_args, latency), NULL, 0, 0, NULL, NULL,
 	  "also time the empty ops inside the program: per-op distribution (Latency line)" },
 	{ "latency-every", 0, OPT_UINT, OPT_OFF(struct noop_args, latency_every), HIST_EVERY_STR,

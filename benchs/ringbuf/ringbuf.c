@@ -35,7 +35,7 @@
 	{ "rb-b2b", 0, OPT_FLAG, OPT_OFF(struct rb_args, b2b), NULL, 0, 0, NULL, NULL, \
 	  "back-to-back: the consumer writes a batch, then reads it" },	\
 	{ "rb-batch-cnt", 0, OPT_UINT, OPT_OFF(struct rb_args, batch_cnt), "500", 1, \
-	  RB_BATCH_MAX, NULL, "N", "samples per program run" },		\
+	  RB_BATCH_MAX, NULL, "N", "samples per program run", OPT_F_DEFINES },		\
 	{ "rb-sampled", 0, OPT_FLAG, OPT_OFF(struct rb_args, sampled), NULL, 0, 0, NULL, NULL, \
 	  "wake the consumer only every --rb-sample-rate samples" },	\
 	{ "rb-sample-rate", 0, OPT_UINT, OPT_OFF(struct rb_args, sample_rate), "500", 1, \

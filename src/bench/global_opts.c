@@ -7,20 +7,26 @@
 #include "run_opts.h"
 #include "trigger.h"
 
-/* The global options, at their offsets in struct run_opts. */
+/*
+ * The global options, at their offsets in struct run_opts.  The last
+ * field is what an option is to the measurement (opts.h): one that
+ * changes nothing of it (OPT_F_NO_MEASURE), or only how long or how
+ * often it runs (OPT_F_EXTENT); compare, --sweep and a profile's title
+ * read these, never a list of names.
+ */
 #define G(field)	OPT_OFF(struct run_opts, field)
 
 const struct opt_def global_opts[] = {
 	{ "warmup", 'w', OPT_SECONDS, G(warmup_ms), "1", 0, 3600000, NULL, "SEC",
-	  "seconds of samples discarded before measuring" },
+	  "seconds of samples discarded before measuring", OPT_F_EXTENT },
 	{ "duration", 'd', OPT_SECONDS, G(duration_ms), "5", 10, 86400000, NULL, "SEC",
-	  "seconds measured (one sample per period)" },
+	  "seconds measured (one sample per period)", OPT_F_EXTENT },
 	{ "producers", 'p', OPT_UINT, G(producers), "1", 1, BENCH_MAX_THREADS, NULL, "N",
 	  "producer threads" },
 	{ "consumers", 'c', OPT_UINT, G(consumers), NULL, 0, 64, NULL, "N",
 	  "consumer threads (default: what the benchmark needs, 1 for rb-*/pb-*, else 0)" },
 	{ "period-ms", 0, OPT_UINT, G(period_ms), "1000", 10, 60000, NULL, "MS",
-	  "sampling period" },
+	  "sampling period", OPT_F_EXTENT },
 	{ "affinity", 'a', OPT_FLAG, G(affinity), NULL, 0, 0, NULL, NULL,
 	  "pin consumers, then producers, to CPUs 0, 1, 2, ..." },
 	{ "prod-affinity", 0, OPT_CPUSET, G(prod_cpus), NULL, 0, 0, NULL, "CPUSET",
@@ -33,21 +39,24 @@ const struct opt_def global_opts[] = {
 	  1, TEST_RUN_MAX_REPEAT, NULL, "N",
 	  "test-run trigger: program runs per syscall (default: calibrated to >= 2 ms)" },
 	{ "json", 0, OPT_STRING, G(json_path), NULL, 0, 0, NULL, "FILE",
-	  "write results as JSON to FILE ('-': stdout)" },
+	  "write results as JSON to FILE ('-': stdout)", OPT_F_NO_MEASURE },
 	{ "record", 0, OPT_FLAG, G(record), NULL, 0, 0, NULL, NULL,
-	  "then record the --json FILE into the history (bpfbench db; $BPFBENCH_DB or the default)" },
+	  "then record the --json FILE into the history (bpfbench db; $BPFBENCH_DB or the default)",
+	  OPT_F_NO_MEASURE },
 	{ "csv", 0, OPT_STRING, G(csv_path), NULL, 0, 0, NULL, "FILE",
-	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)" },
+	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)",
+	  OPT_F_NO_MEASURE },
 	{ "md", 0, OPT_STRING, G(md_path), NULL, 0, 0, NULL, "FILE",
-	  "write results as a Markdown table to FILE ('-': stdout)" },
+	  "write results as a Markdown table to FILE ('-': stdout)", OPT_F_NO_MEASURE },
 	{ "sweep", 0, OPT_STRING, G(sweep), NULL, 0, 0, NULL, "PARAM=V1,V2,...",
-	  "one run per value of a global or benchmark option, one row each" },
+	  "one run per value of a global or benchmark option, one row each", OPT_F_NO_MEASURE },
 	{ "precision", 0, OPT_STRING, G(precision_text), NULL, 0, 0, NULL, "PCT",
-	  "sample until the 95% CI of the first metric's mean is within PCT% of it" },
+	  "sample until the 95% CI of the first metric's mean is within PCT% of it", OPT_F_EXTENT },
 	{ "max-duration", 0, OPT_SECONDS, G(max_duration_ms), "60", 10, 86400000, NULL, "SEC",
-	  "upper bound of a --precision run's measured time" },
+	  "upper bound of a --precision run's measured time", OPT_F_EXTENT },
 	{ "runs", 'r', OPT_UINT, G(runs), "1", 1, 1000, NULL, "N",
-	  "repeat the whole run N times, each with a fresh setup (new maps, programs, hash seeds)" },
+	  "repeat the whole run N times, each with a fresh setup (new maps, programs, hash seeds)",
+	  OPT_F_EXTENT },
 	{ "speed-ref", 0, OPT_FLAG, G(speed_ref), NULL, 0, 0, NULL, NULL,
 	  "after each sample, time a fixed work (a user-space loop, an empty BPF program) on the "
 	  "CPUs the threads ran on: the JSON's ref_*_ns per sample (doc/variance.md)" },
@@ -65,18 +74,19 @@ const struct opt_def global_opts[] = {
 	{ "profile-freq", 0, OPT_UINT, G(profile_freq), "999", 1, 100000, NULL, "HZ",
 	  "--profile: samples per second per CPU" },
 	{ "folded", 0, OPT_STRING, G(folded_path), NULL, 0, 0, NULL, "FILE",
-	  "write the profile's collapsed stacks to FILE (implies --profile)" },
+	  "write the profile's collapsed stacks to FILE (implies --profile)", OPT_F_NO_MEASURE },
 	{ "flame", 0, OPT_STRING, G(flame_path), NULL, 0, 0, NULL, "FILE.svg",
-	  "write the profile's flame graph to FILE.svg (implies --profile)" },
+	  "write the profile's flame graph to FILE.svg (implies --profile)", OPT_F_NO_MEASURE },
 	{ "verifier-stats", 0, OPT_FLAG, G(verifier_stats), NULL, 0, 0, NULL, NULL,
 	  "load the programs, print each one's verified instruction count, measure nothing" },
 	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,
-	  "libbpf and verifier detail on stderr" },
+	  "libbpf and verifier detail on stderr", OPT_F_NO_MEASURE },
 	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, 0, 0, NULL, NULL,
-	  "the Summary line alone (the kernel bench's shape; a table shape: its table too)" },
+	  "the Summary line alone (the kernel bench's shape; a table shape: its table too)",
+	  OPT_F_NO_MEASURE },
 	{ "list", 'l', OPT_FLAG, G(list), NULL, 0, 0, NULL, NULL,
-	  "list benchmarks" },
+	  "list benchmarks", OPT_F_NO_MEASURE },
 	{ "help", 'h', OPT_FLAG, G(help), NULL, 0, 0, NULL, NULL,
-	  "this help, or a benchmark's options after its name" },
+	  "this help, or a benchmark's options after its name", OPT_F_NO_MEASURE },
 	{ NULL },
 };

@@ -345,6 +345,90 @@ bool opts_is_default(const struct opt_def *o, const char *text)
 	return !strcmp(def, text);
 }
 
+union opt_value opts_get(const struct opt_def *o, const void *args)
+{
+	const void *store = cfield(o, args);
+	union opt_value v = { 0 };
+
+	switch (o->type) {
+	case OPT_UINT:
+	case OPT_SECONDS:
+		v.u = *(const uint64_t *)store;
+		break;
+	case OPT_FLAG:
+		v.flag = *(const bool *)store;
+		break;
+	case OPT_CHOICE:
+		v.str = o->choices[*(const int *)store];
+		break;
+	case OPT_STRING:
+		v.str = *(const char *const *)store;
+		break;
+	case OPT_UINT_LIST:
+		v.list = store;
+		break;
+	case OPT_CPUSET:
+		v.cpus = store;
+		break;
+	}
+	return v;
+}
+
+bool opts_is_set(const struct opt_def *o, const void *args)
+{
+	union opt_value v = opts_get(o, args);
+
+	switch (o->type) {
+	case OPT_STRING:
+		return v.str && *v.str;
+	case OPT_UINT_LIST:
+		return v.list->n > 0;
+	case OPT_CPUSET:
+		return v.cpus->n > 0;
+	default:
+		return true;
+	}
+}
+
+bool opts_same(const struct opt_def *oa, const void *a, const struct opt_def *ob, const void *b)
+{
+	union opt_value x = opts_get(oa, a), y = opts_get(ob, b);
+
+	if (oa->type != ob->type)
+		return false;
+	switch (oa->type) {
+	case OPT_UINT:
+	case OPT_SECONDS:
+		return x.u == y.u;
+	case OPT_FLAG:
+		return x.flag == y.flag;
+	case OPT_CHOICE:
+	case OPT_STRING:
+		return x.str && y.str ? !strcmp(x.str, y.str) : !opts_is_set(oa, a) &&
+			!opts_is_set(ob, b);
+	case OPT_UINT_LIST:
+		return x.list->n == y.list->n &&
+		       !memcmp(x.list->v, y.list->v, x.list->n * sizeof(x.list->v[0]));
+	case OPT_CPUSET:
+		return x.cpus->n == y.cpus->n &&
+		       !memcmp(x.cpus->cpu, y.cpus->cpu, x.cpus->n * sizeof(x.cpus->cpu[0]));
+	}
+	return false;
+}
+
+bool opts_at_default(const struct opt_def *o, const void *args)
+{
+	union opt_scratch scratch;
+	struct opt_def tmp = *o;
+	char err[8];
+
+	memset(&scratch, 0, sizeof(scratch));
+	tmp.off = 0;
+	if (o->def && opts_set(&tmp, &scratch, o->def, err, sizeof(err)))
+		return false;
+	return opts_same(o, args, &tmp, &scratch);
+}
+
 #define HELP_COLS	120	/* --help's widest line */
 #define HELP_INDENT	35	/* where an option's text starts */
 

@@ -66,6 +66,25 @@ struct opt_def {
 
 /* Accepted, but left out of --help, the man page and completion: the tests' own aids. */
 #define OPT_F_HIDDEN	(1u << 0)
+/*
+ * Changes nothing of what a run measures: where its results go and how
+ * they are shown (output files, --record, -v, -q), or what the command
+ * does instead of a run (--list, --help, --sweep).  Runs that differ in
+ * these alone are one measurement (compare, a profile's title), and none
+ * of them is swept.
+ */
+#define OPT_F_NO_MEASURE	(1u << 1)
+/*
+ * How long or how often a run measures, not what (-w, -d, -r, ...):
+ * compare matches runs that differ in these, as more or fewer samples of
+ * one measurement.
+ */
+#define OPT_F_EXTENT	(1u << 2)
+/*
+ * Defines what is measured (a map's type and shape, the work of one
+ * program run): a figure's title names it even at its default.
+ */
+#define OPT_F_DEFINES	(1u << 3)
 
 #define OPT_OFF(type, field)	offsetof(type, field)
 
@@ -80,6 +99,23 @@ int opts_set(const struct opt_def *o, void *args, const char *text, char *err, i
 int opts_check(const struct opt_def *o, const char *text, char *err, int errlen);
 /* Writes the option's value in args as text. */
 void opts_format(const struct opt_def *o, const void *args, char *buf, int len);
+
+/* An option's value as its type holds it: a view of its field in args. */
+union opt_value {
+	uint64_t u;			/* OPT_UINT; OPT_SECONDS in milliseconds */
+	bool flag;			/* OPT_FLAG */
+	const char *str;		/* OPT_CHOICE: the choice's name; OPT_STRING, NULL: unset */
+	const struct uint_list *list;	/* OPT_UINT_LIST */
+	const struct cpuset *cpus;	/* OPT_CPUSET */
+};
+
+union opt_value opts_get(const struct opt_def *o, const void *args);
+/* Whether the option holds a value: a string, list or CPU set can be empty (JSON null). */
+bool opts_is_set(const struct opt_def *o, const void *args);
+/* Whether a's value of option oa is b's of ob: same type, same value. */
+bool opts_same(const struct opt_def *oa, const void *a, const struct opt_def *ob, const void *b);
+/* Whether the option's value in args is its default (typed, as opts_reset() sets it). */
+bool opts_at_default(const struct opt_def *o, const void *args);
 /* Whether text (as opts_format writes it) is the option's default; the store is not touched. */
 bool opts_is_default(const struct opt_def *o, const char *text);
 bool opt_takes_value(const struct opt_def *o);

@@ -73,9 +73,7 @@ static void finish_row(struct result_row *row, int rounds)
 
 	if (row->status || !r->bench)
 		return;
-	r->spec.opts.runs = (uint64_t)rounds;
-	r->nr_opts = 0;
-	res_capture_opts(r, (const struct opt_def *const[2]){ global_opts, r->bench->opts });
+	r->spec.opts.runs = (uint64_t)rounds;	/* its options, typed, now say -r N */
 	run_result_finish(r);
 }
 

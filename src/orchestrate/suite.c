@@ -242,12 +242,6 @@ int suite_cmd(int argc, char **argv)
 static const struct opt_def *sweep_opt(const struct bench *b, const char *name)
 {
 	const struct opt_def *o = opts_find(global_opts, name);
-	const size_t out_only[] = { OPT_OFF(struct run_opts, json_path),
-				    OPT_OFF(struct run_opts, csv_path),
-				    OPT_OFF(struct run_opts, md_path),
-				    OPT_OFF(struct run_opts, sweep) };
-	bool global = o;
-	size_t i;
 
 	if (!o)
 		o = opts_find(b->opts, name);
@@ -256,11 +250,9 @@ static const struct opt_def *sweep_opt(const struct bench *b, const char *name)
 		       name, b->name);
 		return NULL;
 	}
-	for (i = 0; global && i < ARRAY_SIZE(out_only); i++) {
-		if (o->off == out_only[i]) {
-			errmsg("--sweep: --%s cannot be swept", o->name);
-			return NULL;
-		}
+	if (o->flags & OPT_F_NO_MEASURE) {
+		errmsg("--sweep: --%s cannot be swept", o->name);
+		return NULL;
 	}
 	if (!opt_takes_value(o)) {
 		errmsg("--sweep: --%s is a flag; sweep an option that takes a value",

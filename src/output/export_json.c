@@ -63,27 +63,34 @@ static void json_env(struct jsonw *w)
 	jsonw_obj_close(w);
 }
 
-static void json_opt(struct jsonw *w, const struct run_opt_value *v)
+/* An option's value as its type holds it: numbers as numbers, seconds in seconds. */
+static void json_opt(struct jsonw *w, const struct run_result *r, int i)
 {
-	char key[64], *c;
-	uint64_t n;
+	const struct opt_def *d = r->opts[i].def;
+	const void *args = res_opt_args(r, i);
+	union opt_value v = opts_get(d, args);
+	char key[64], text[OPT_TEXT_MAX], *c;
 
 	/* one spelling for every key, whatever the option's: period-ms -> period_ms */
-	snprintf(key, sizeof(key), "%s", v->def->name);
+	snprintf(key, sizeof(key), "%s", d->name);
 	for (c = key; *c; c++)
 		if (*c == '-')
 			*c = '_';
 	jsonw_key(w, key);
-	if (v->def->type == OPT_UINT && !parse_u64(v->text, &n))
-		jsonw_u64(w, n);
-	else if (v->def->type == OPT_SECONDS)
-		jsonw_double(w, strtod(v->text, NULL));
-	else if (v->def->type == OPT_FLAG)
-		jsonw_bool(w, !strcmp(v->text, "true"));
-	else if (!v->text[0])	/* unset: null, for every type */
+	if (d->type == OPT_UINT) {
+		jsonw_u64(w, v.u);
+	} else if (d->type == OPT_SECONDS) {
+		jsonw_double(w, v.u / 1e3);
+	} else if (d->type == OPT_FLAG) {
+		jsonw_bool(w, v.flag);
+	} else if (!opts_is_set(d, args)) {	/* unset: null, for every type */
 		jsonw_null(w);
-	else
-		jsonw_str(w, v->text);
+	} else if (d->type == OPT_CHOICE || d->type == OPT_STRING) {
+		jsonw_str(w, v.str);
+	} else {	/* a list or a CPU set: "10,1000", "0,1,7" */
+		opts_format(d, args, text, sizeof(text));
+		jsonw_str(w, text);
+	}
 }
 
 static void json_options(struct jsonw *w, const struct run_result *r)
@@ -93,7 +100,7 @@ static void json_options(struct jsonw *w, const struct run_result *r)
 	jsonw_key(w, "options");
 	jsonw_obj_open(w);
 	for (i = 0; i < r->nr_opts; i++)
-		json_opt(w, &r->opts[i]);
+		json_opt(w, r, i);
 	jsonw_obj_close(w);
 }
 

@@ -312,21 +312,22 @@ struct md_rows {
 	int n;
 };
 
-/* Whether every row that ran has option v's value text. */
-static bool shared_by_all(const struct run_opt_value *v, const void *ctx)
+/* Whether every row that ran has option i of r, at r's value. */
+static bool shared_by_all(const struct run_result *r, int i, const void *ctx)
 {
 	const struct md_rows *mr = ctx;
-	int i, k;
+	const struct run_result *o;
+	int j, k;
 
-	for (i = 0; i < mr->n; i++) {
-		const struct run_result *r = &mr->rows[i].res;
-
-		if (!row_has_figures(&mr->rows[i]))
+	for (j = 0; j < mr->n; j++) {
+		o = &mr->rows[j].res;
+		if (!row_has_figures(&mr->rows[j]))
 			continue;
-		for (k = 0; k < r->nr_opts; k++)
-			if (!strcmp(r->opts[k].def->name, v->def->name))
+		for (k = 0; k < o->nr_opts; k++)
+			if (!strcmp(o->opts[k].def->name, r->opts[i].def->name))
 				break;
-		if (k == r->nr_opts || strcmp(r->opts[k].text, v->text))
+		if (k == o->nr_opts || !opts_same(r->opts[i].def, res_opt_args(r, i),
+						  o->opts[k].def, res_opt_args(o, k)))
 			return false;
 	}
 	return true;

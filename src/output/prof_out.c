@@ -92,37 +92,41 @@ void counters_json(struct jsonw *w, const struct run_result *res)
 	jsonw_obj_close(w);
 }
 
-/* Output and presentation options say nothing of what ran. */
-static bool title_skips(const char *name)
+/*
+ * Whether the title names option i: not one that changes nothing of the
+ * measurement, nor -w and -d (said first), nor --profile (a profile's
+ * title goes without it), nor one at its default.
+ */
+static bool in_title(const struct run_result *res, int i)
 {
-	static const char *const skip[] = { "json", "csv", "md", "folded", "flame", "profile",
-					     "quiet", "verbose", "help", "list" };
-	size_t i;
+	const struct opt_def *d = res->opts[i].def;
 
-	for (i = 0; i < ARRAY_SIZE(skip); i++)
-		if (!strcmp(name, skip[i]))
-			return true;
-	return false;
+	if (d->flags & OPT_F_NO_MEASURE || opts_at_default(d, res_opt_args(res, i)))
+		return false;
+	return !res->opts[i].global || (d->off != OPT_OFF(struct run_opts, warmup_ms) &&
+					d->off != OPT_OFF(struct run_opts, duration_ms) &&
+					d->off != OPT_OFF(struct run_opts, profile));
 }
 
 void prof_run_title(const struct run_result *res, char *buf, size_t len)
 {
 	const struct run_opts *o = &res->spec.opts;
+	const struct opt_def *d;
+	char text[OPT_TEXT_MAX];
 	size_t n = 0;
 	int i;
 
 	buf[0] = 0;
 	bufcat(buf, len, &n, "bpfbench -w %g -d %g", o->warmup_ms / 1e3, o->duration_ms / 1e3);
 	for (i = 0; i < res->nr_opts; i++) {
-		const struct opt_def *d = res->opts[i].def;
-
-		if (title_skips(d->name) || !strcmp(d->name, "warmup") ||
-		    !strcmp(d->name, "duration") || opts_is_default(d, res->opts[i].text))
+		d = res->opts[i].def;
+		if (!in_title(res, i))
 			continue;
+		opts_format(d, res_opt_args(res, i), text, sizeof(text));
 		if (d->type == OPT_FLAG)
 			bufcat(buf, len, &n, " --%s", d->name);
 		else
-			bufcat(buf, len, &n, " --%s %s", d->name, res->opts[i].text);
+			bufcat(buf, len, &n, " --%s %s", d->name, text);
 	}
 	bufcat(buf, len, &n, " %s", res->bench->name);
 }

@@ -21,9 +21,10 @@ void table_write(FILE *out, const struct run_result *res, const char *indent);
 void table_row(char *buf, size_t len, const struct run_result *res);
 /*
  * " --opt value ..." of the benchmark's options that are set (all) or
- * away from their defaults, those keep (NULL: any) takes of them.
+ * away from their defaults, those keep (NULL: any) takes of them (option i of r).
  */
 void summary_options(char *buf, size_t len, const struct run_result *res, bool all,
-		     bool (*keep)(const struct run_opt_value *v, const void *ctx), const void *ctx);
+		     bool (*keep)(const struct run_result *r, int i, const void *ctx),
+		     const void *ctx);
 
 #endif

@@ -207,29 +207,31 @@ void table_row(char *buf, size_t len, const struct run_result *res)
 }
 
 void summary_options(char *buf, size_t len, const struct run_result *res, bool all,
-		     bool (*keep)(const struct run_opt_value *v, const void *ctx), const void *ctx)
+		     bool (*keep)(const struct run_result *r, int i, const void *ctx),
+		     const void *ctx)
 {
-	const struct opt_def *bo = res->bench->opts;
+	const struct opt_def *d;
+	const void *args;
+	char text[OPT_TEXT_MAX];
 	size_t off = 0;
-	int i, n = 0;
+	int i;
 
 	buf[0] = 0;
-	while (bo && bo[n].name)
-		n++;
 	for (i = 0; i < res->nr_opts && off < len; i++) {
-		const struct run_opt_value *v = &res->opts[i];
-
-		if (!bo || v->def < bo || v->def >= bo + n)
+		d = res->opts[i].def;
+		args = res_opt_args(res, i);
+		if (res->opts[i].global || !opts_is_set(d, args))
 			continue;
-		if (!strcmp(v->text, "false") || !*v->text)
+		if (d->type == OPT_FLAG && !opts_get(d, args).flag)
 			continue;
-		if (!all && (v->def->def ? !strcmp(v->def->def, v->text) : !strcmp(v->text, "0")))
+		if (!all && opts_at_default(d, args))
 			continue;
-		if (keep && !keep(v, ctx))
+		if (keep && !keep(res, i, ctx))
 			continue;
-		if (v->def->type == OPT_FLAG)
-			off += snprintf(buf + off, len - off, " --%s", v->def->name);
+		opts_format(d, args, text, sizeof(text));
+		if (d->type == OPT_FLAG)
+			off += snprintf(buf + off, len - off, " --%s", d->name);
 		else
-			off += snprintf(buf + off, len - off, " --%s %s", v->def->name, v->text);
+			off += snprintf(buf + off, len - off, " --%s %s", d->name, text);
 	}
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "bench.h"
 #include "gnuplot.h"
 #include "plot_int.h"
 #include "util.h"
@@ -17,15 +18,6 @@
 #define PLOT_TITLE_BENCHS	4
 /* The configuration line's options end here, the rest counted: it stays inside the figure. */
 #define PLOT_CONFIG_COLS	110
-
-/*
- * Options named even at their default: what defines the map or the work
- * a program run does (a map's type and shape, a ring buffer's samples
- * per program run, a batch).  Any other option only away from its default.
- */
-static const char *const defining_opts[] = {
-	"map_type", "key_size", "value_size", "max_entries", "rb_batch_cnt", "batch", NULL,
-};
 
 /* Benchmarks in order of appearance: the first few by name, the rest counted. */
 static void bench_names(const struct plot_fig *fig, char *buf, size_t size, size_t *len)
@@ -91,6 +83,20 @@ static void samples_span(const struct plot_fig *fig, char *buf, size_t size, siz
 		bufcat(buf, size, len, ", n = %d-%d samples a point", lo, hi);
 }
 
+/*
+ * Whether run r's benchmark says its option of this name defines the map
+ * or the work a program run does (OPT_F_DEFINES: a map's type and shape,
+ * a batch): named even at its default, where any other option is named
+ * only away from it.
+ */
+static bool defining(const struct res_run *r, const char *name)
+{
+	const struct bench *b = bench_find(r->bench);
+	const struct opt_def *o = b ? opts_find(b->opts, name) : NULL;
+
+	return o && o->flags & OPT_F_DEFINES;
+}
+
 static bool listed(const char *const *list, const char *name)
 {
 	for (; *list; list++)
@@ -117,7 +123,7 @@ static const char *shared_value(const struct plot_fig *fig, int i)
 			return NULL;	/* said once, under its first spelling */
 	v = res_run_opt(r, name);
 	if (!v || !strcmp(v, "null") || (!res_run_mopt(r, name) &&
-					  (!listed(defining_opts, name) || !strcmp(v, "0"))))
+					  (!defining(r, name) || !strcmp(v, "0"))))
 		return NULL;
 	for (k = 1; k < fig->nr_runs; k++)
 		if (!res_run_opt(fig->runs[k], name) || strcmp(res_run_opt(fig->runs[k], name), v))

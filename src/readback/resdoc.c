@@ -30,15 +30,6 @@ struct res_chunk {
 	char data[];
 };
 
-/*
- * Options that say how long, how often or where to, not what was
- * measured: runs that differ only in these are the same measurement.
- */
-static const char *const unmatched_opts[] = {
-	"warmup", "duration", "period-ms", "precision", "max-duration", "runs",
-	"json", "csv", "md", "record", "sweep", "verbose", "quiet", "list", "help", NULL,
-};
-
 int rd_bad(const struct res_doc *doc, const char *fmt, ...)
 {
 	char msg[512];
@@ -171,14 +162,22 @@ static bool same_name(const char *a, const char *b)
 	return !*a && !*b;
 }
 
-static bool unmatched(const char *name)
+/* The option of this name, global or the benchmark's; NULL: none this bpfbench knows. */
+static const struct opt_def *known_opt(const struct bench *b, const char *name)
 {
-	const char *const *u;
+	const struct opt_def *o = opts_find(global_opts, name);
 
-	for (u = unmatched_opts; *u; u++)
-		if (same_name(*u, name))
-			return true;
-	return false;
+	return o || !b ? o : opts_find(b->opts, name);
+}
+
+/*
+ * Options that say how long, how often or where to, not what was
+ * measured (the option table's facts): runs that differ only in these
+ * are the same measurement.
+ */
+static bool unmatched(const struct opt_def *o)
+{
+	return o && o->flags & (OPT_F_NO_MEASURE | OPT_F_EXTENT);
 }
 
 /*
@@ -186,14 +185,10 @@ static bool unmatched(const char *name)
  * document from a version without that option then matches one that
  * records it unchanged.  An option it does not know always counts.
  */
-static bool at_default(struct loader *l, const struct bench *b, const struct jr_node *v,
-		       const char *name)
+static bool at_default(struct loader *l, const struct opt_def *o, const struct jr_node *v)
 {
-	const struct opt_def *o = opts_find(global_opts, name);
 	char text[OPT_TEXT_MAX];
 
-	if (!o && b)
-		o = opts_find(b->opts, name);
 	if (!o)
 		return false;
 	switch (v->type) {
@@ -277,6 +272,7 @@ static void measured_opts(struct loader *l, const struct jr_node *opts, struct r
 	const struct bench *b = bench_find(r->bench);	/* NULL: not one of ours */
 	const struct jr_node *c;
 	const char **pairs, *name, *text;
+	const struct opt_def *o;
 	json_object *v;
 	int i, k = 0, n = 0;
 
@@ -291,7 +287,8 @@ static void measured_opts(struct loader *l, const struct jr_node *opts, struct r
 		json_object_put(v);
 		r->opt_name[n] = name;
 		r->opt_value[n] = text;
-		if (unmatched(name) || at_default(l, b, c, name))
+		o = known_opt(b, name);
+		if (unmatched(o) || at_default(l, o, c))
 			continue;
 		pairs[2 * k] = name;
 		pairs[2 * k + 1] = text;

@@ -224,18 +224,16 @@ void res_compute_stats(struct run_result *res)
 
 void res_capture_opts(struct run_result *res, const struct opt_def *const tables[2])
 {
-	const void *args[] = { &res->spec.opts, res->spec.args };
 	const struct opt_def *o;
-	size_t t;
+	int t;
 
-	for (t = 0; t < ARRAY_SIZE(args); t++) {
+	res->nr_opts = 0;
+	for (t = 0; t < 2; t++) {
 		for (o = tables[t]; o && o->name; o++) {
 			if (res->nr_opts == RUN_MAX_OPTS)
 				die("internal: more than %d options", RUN_MAX_OPTS);
 			res->opts[res->nr_opts].def = o;
-			opts_format(o, args[t], res->opts[res->nr_opts].text,
-				    sizeof(res->opts[0].text));
-			res->nr_opts++;
+			res->opts[res->nr_opts++].global = t == 0;
 		}
 	}
 }

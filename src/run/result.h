@@ -32,10 +32,13 @@ struct run_total {
 struct hist_set;
 struct bench;
 
-/* An option's value as it was for the run, as text (JSON, CSV, compare keys). */
+/*
+ * An option of the run: its definition, and where its value is, typed,
+ * in the run's own copy of its options (res_opt_args()).
+ */
 struct run_opt_value {
 	const struct opt_def *def;
-	char text[OPT_TEXT_MAX];
+	bool global;		/* a field of spec.opts; else of the benchmark's spec.args */
 };
 
 /*
@@ -156,6 +159,12 @@ static inline const struct run_opts *res_opts(const struct run_result *r)
 	return &r->spec.opts;
 }
 
+/* The struct option i's value is a field of: opts_get(r->opts[i].def, res_opt_args(r, i)). */
+static inline const void *res_opt_args(const struct run_result *r, int i)
+{
+	return r->opts[i].global ? (const void *)&r->spec.opts : r->spec.args;
+}
+
 /* An interrupted run that measured samples: its figures are printed and written, marked so. */
 static inline bool res_kept(const struct run_result *r)
 {
@@ -196,9 +205,9 @@ void res_add_sample(struct run_result *res, int repeat, const double *vals, uint
 void res_derive(const struct run_result *res, double *vals);
 /* Statistics over all samples and per repetition. */
 void res_compute_stats(struct run_result *res);
-/* The run's options as text, for JSON and compare: tables[] the global and the benchmark's. */
 /* Repetition k began at Unix time t (s): when it ran, to set beside the host's phases. */
 void res_note_repeat_start(struct run_result *res, int k, double t);
+/* The run's options: every one of tables[0] (global_opts), then of tables[1] (the benchmark's). */
 void res_capture_opts(struct run_result *res, const struct opt_def *const tables[2]);
 
 #endif
