@@ -4,6 +4,11 @@
 #include "run_opts.h"
 #include "util.h"
 
+uint64_t run_opts_measure_ms(const struct run_opts *o)
+{
+	return o->precision_pct ? o->max_duration_ms : o->duration_ms;
+}
+
 void run_spec_free(struct run_spec *spec)
 {
 	free(spec->args);

@@ -68,6 +68,13 @@ struct run_spec {
 /* The global options, at offsets in struct run_opts (run_opts.c). */
 extern const struct opt_def global_opts[];
 
+/*
+ * The time a repetition asks to measure, ms: --precision's bound (it
+ * usually stops sooner), else -d.  The runner's clock, the time a signal
+ * cut short and a plan's estimate all read it.
+ */
+uint64_t run_opts_measure_ms(const struct run_opts *o);
+
 void run_spec_free(struct run_spec *spec);
 /* A copy whose args are its own (string options still point into argv). */
 void run_spec_copy(struct run_spec *dst, const struct run_spec *src);

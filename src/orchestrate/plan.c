@@ -259,8 +259,8 @@ int plan_check(struct plan *p)
 		}
 		o = &spec.opts;
 		s->bench = spec.bench->name;
-		s->planned_s = (o->warmup_ms / 1e3 + STEP_SETUP_S +
-				(o->precision_pct ? o->max_duration_ms : o->duration_ms) / 1e3) * o->runs;
+		s->planned_s = (o->warmup_ms / 1e3 + STEP_SETUP_S + run_opts_measure_ms(o) / 1e3) *
+			       o->runs;
 		s->runs = (int)o->runs;
 		s->precise = o->precision_pct > 0;
 		run_spec_free(&spec);

@@ -169,15 +169,14 @@ static int sample_periods(struct bench_env *env, double *vals, uint64_t start,
 	struct run_result *res = env->res;
 	uint64_t period = o->period_ms * 1000000ull;
 	uint64_t warm = o->warmup_ms / o->period_ms;
-	uint64_t total = warm + o->duration_ms / o->period_ms;
+	/* one period at least: --precision's bound may be shorter (-d may not: cli_validate) */
+	uint64_t total = warm + (run_opts_measure_ms(o) / o->period_ms ?: 1);
 	uint64_t last = start, measured = start, t, target = start, i;
 	struct precision prec = { 0 };
 	struct noise_sample ns;
 	struct noise_mon mon;
 
 	precision_start(res);
-	if (o->precision_pct)	/* the bound; precision usually ends it sooner */
-		total = warm + (o->max_duration_ms / o->period_ms ?: 1);
 	noise_begin(&mon, env->nr_producers + env->nr_consumers);
 	if (!warm)
 		measuring(w, true);
@@ -256,7 +255,7 @@ static int sample_oneshot(struct bench_env *env, double *vals, struct watchers *
 		if (err)
 			return err;
 	}
-	end = now_ns() + (o->precision_pct ? o->max_duration_ms : o->duration_ms) * 1000000ull;
+	end = now_ns() + run_opts_measure_ms(o) * 1000000ull;
 	measuring(w, true);
 	do {
 		err = one_run(env, &prec, vals, i++, false, w);
@@ -557,7 +556,7 @@ static int run_bench_body(const struct run_spec *spec, const struct run_observer
 static void interrupted_note(struct bench_env *env, struct run_result *res)
 {
 	const struct run_opts *o = env->opts;
-	double asked = (o->precision_pct ? o->max_duration_ms : o->duration_ms) / 1e3 * o->runs;
+	double asked = run_opts_measure_ms(o) / 1e3 * o->runs;
 
 	snprintf(res->error, sizeof(res->error), "interrupted by signal %d after %d sample%s "
 		 "(%.1f of %g s measured)", interrupted_signal(), res->nr_samples,
