@@ -16,9 +16,11 @@ int deliver_run(struct run_result *res, int status)
 	const struct run_opts *o = &res->spec.opts;
 	struct export_paths out = { o->json_path, o->csv_path, o->md_path };
 	FILE *human = report_out(o);
+	char kept[sizeof(res->error)];
 
 	if (res_kept(res)) {	/* what was measured before the signal, shown, written and marked */
-		fprintf(human, "I%s: the figures below are of those samples\n", res->error + 1);
+		res_kept_text(res, true, kept, sizeof(kept));
+		fprintf(human, "%s: the figures below are of those samples\n", kept);
 		report_summary(human, res);
 		export_run(&out, res);
 		errmsg("%s", res->error);

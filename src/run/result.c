@@ -156,6 +156,16 @@ void res_add_sample(struct run_result *res, int repeat, const double *vals, uint
 	res->sample_repeat[res->nr_samples++] = repeat;
 }
 
+void res_kept_text(const struct run_result *r, bool sentence, char *buf, size_t len)
+{
+	const struct run_opts *o = &r->spec.opts;
+
+	snprintf(buf, len, "%s by signal %d after %d sample%s (%.1f of %g s measured)",
+		 sentence ? "Interrupted" : "interrupted", r->signal, r->nr_samples,
+		 r->nr_samples == 1 ? "" : "s", r->wall_ns / 1e9,
+		 run_opts_measure_ms(o) / 1e3 * o->runs);
+}
+
 int res_moved_samples(const struct run_result *r)
 {
 	int i, n = 0;

@@ -85,6 +85,7 @@ struct run_result {
 	double precision_pct;
 	/* Stopped by a signal (status 128+N); with samples, they are kept: summary and exports */
 	bool interrupted;
+	int signal;			/* which signal stopped it */
 	/* the benchmark's run-level counts and notes (bench_total, bench_note), in order */
 	int nr_totals;
 	struct run_total totals[RUN_MAX_TOTALS];
@@ -170,6 +171,13 @@ static inline bool res_kept(const struct run_result *r)
 {
 	return r->interrupted && r->nr_samples > 0 && r->st;
 }
+
+/*
+ * What a run a signal cut short kept (res_kept()), as a clause: "interrupted
+ * by signal 2 after 3 samples (3.0 of 5 s measured)", or starting a
+ * sentence ("Interrupted ...").  The run's error says it too.
+ */
+void res_kept_text(const struct run_result *r, bool sentence, char *buf, size_t len);
 
 /* Samples in whose period one of the run's threads moved to another CPU. */
 int res_moved_samples(const struct run_result *r);

@@ -326,8 +326,8 @@ static const char *failure_hint(char *buf, size_t len)
 static int interrupted_status(struct run_result *res)
 {
 	res->interrupted = true;
-	return fail(res, 128 + interrupted_signal(), "interrupted by signal %d",
-		    interrupted_signal());
+	res->signal = interrupted_signal();
+	return fail(res, 128 + res->signal, "interrupted by signal %d", res->signal);
 }
 
 /* What the default producers fired, for --kernel-stats' harness count. */
@@ -546,23 +546,6 @@ static int add_static_metrics(struct bench_env *env)
 static int run_bench_body(const struct run_spec *spec, const struct run_observer *obs,
 			  struct run_result *res);
 
-/*
- * A signal ended the run after some samples: each of them was a whole
- * period (the one cut short is dropped), so the summary of those is a
- * true one, said to be partial on the line before it; the time asked
- * for beside the time measured.
- */
-/* The run's own account of a signal: the figures the caller reports are of what it measured. */
-static void interrupted_note(struct bench_env *env, struct run_result *res)
-{
-	const struct run_opts *o = env->opts;
-	double asked = run_opts_measure_ms(o) / 1e3 * o->runs;
-
-	snprintf(res->error, sizeof(res->error), "interrupted by signal %d after %d sample%s "
-		 "(%.1f of %g s measured)", interrupted_signal(), res->nr_samples,
-		 res->nr_samples == 1 ? "" : "s", res->wall_ns / 1e9, asked);
-}
-
 int run_bench(const struct run_spec *spec, const struct run_observer *obs,
 	      struct run_result *res)
 {
@@ -616,10 +599,15 @@ static int run_bench_body(const struct run_spec *spec, const struct run_observer
 		fail(res, 1, "%s: no sample was measured", b->name);
 	if (res->interrupted && !res->nr_samples)	/* no figure at all, not a summary of none */
 		snprintf(res->error, sizeof(res->error), "interrupted by signal %d before any "
-			 "sample was measured", interrupted_signal());
+			 "sample was measured", res->signal);
 	res_compute_stats(res);
+	/*
+	 * A signal ended the run after some samples: each of them was a
+	 * whole period (the one cut short is dropped), so the summary of
+	 * those is a true one, said to be partial (res_kept_text()).
+	 */
 	if (res_kept(res))
-		interrupted_note(&env, res);
+		res_kept_text(res, false, res->error, sizeof(res->error));
 	return res->status;
 }
 
