@@ -95,8 +95,8 @@ static const struct mp_type *resolve_type(const struct maps_args *a, struct mp_c
 	if (!a->map_type_nr)
 		return &mp_types[a->map_type];
 	snprintf(c->raw_name, sizeof(c->raw_name), "number %llu", (unsigned long long)a->map_type_nr);
-	c->raw = (struct mp_type){ c->raw_name, (uint32_t)a->map_type_nr, 0, MP_HASH, false, false,
-				   true, -1 };
+	c->raw = (struct mp_type){ .name = c->raw_name, .type = (uint32_t)a->map_type_nr,
+				   .cls = MP_HASH, .prealloc_optional = true, .probe = MP_OWN_PROBE };
 	return &c->raw;
 }
 

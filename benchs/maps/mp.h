@@ -37,8 +37,10 @@ struct mp_type {
 	enum mp_class cls;
 	bool lru, percpu;
 	bool prealloc_optional;	/* --no_prealloc allowed */
-	int probe;		/* enum probe_id, or -1: probed here by creating one */
+	int probe;		/* enum probe_id, or MP_OWN_PROBE */
 };
+
+#define MP_OWN_PROBE	(-1)	/* no probe of the core's: probed here by creating one */
 
 /* What tells map-lookup from map-update, ...: the ops a run times, in execution order. */
 struct mp_variant {

@@ -19,33 +19,46 @@
 #define FILL_CHUNK	4096	/* elements per batch update */
 #define KEY_PATTERN	2654435761u	/* the kernel's bench: word i of a long key is i times this */
 
+/*
+ * The map types, a row each: the name --map_type takes, then how the
+ * type is made and probed (struct mp_type's fields; every row names its
+ * probe: one left out would be 0, a probe of the core's).  The one list
+ * makes both mp_types and the option's choices, in one order.
+ */
+#define MP_TYPES(X)										\
+	X("hash", .type = BPF_MAP_TYPE_HASH, .cls = MP_HASH, .prealloc_optional = true,		\
+	  .probe = PROBE_MAP_HASH)								\
+	X("percpu_hash", .type = BPF_MAP_TYPE_PERCPU_HASH, .cls = MP_HASH, .percpu = true,	\
+	  .prealloc_optional = true, .probe = PROBE_MAP_PERCPU_HASH)				\
+	X("lru_hash", .type = BPF_MAP_TYPE_LRU_HASH, .cls = MP_HASH, .lru = true,		\
+	  .probe = PROBE_MAP_LRU_HASH)								\
+	X("lru_hash_no_common", .type = BPF_MAP_TYPE_LRU_HASH,					\
+	  .flags = BPF_F_NO_COMMON_LRU, .cls = MP_HASH, .lru = true, .probe = MP_OWN_PROBE)	\
+	X("lru_percpu_hash", .type = BPF_MAP_TYPE_LRU_PERCPU_HASH, .cls = MP_HASH,		\
+	  .lru = true, .percpu = true, .probe = MP_OWN_PROBE)					\
+	X("lru_percpu_hash_no_common", .type = BPF_MAP_TYPE_LRU_PERCPU_HASH,			\
+	  .flags = BPF_F_NO_COMMON_LRU, .cls = MP_HASH, .lru = true, .percpu = true,		\
+	  .probe = MP_OWN_PROBE)								\
+	X("array", .type = BPF_MAP_TYPE_ARRAY, .cls = MP_ARRAY, .probe = PROBE_MAP_ARRAY)	\
+	X("percpu_array", .type = BPF_MAP_TYPE_PERCPU_ARRAY, .cls = MP_ARRAY,			\
+	  .percpu = true, .probe = PROBE_MAP_PERCPU_ARRAY)					\
+	X("lpm_trie", .type = BPF_MAP_TYPE_LPM_TRIE, .flags = BPF_F_NO_PREALLOC,		\
+	  .cls = MP_LPM, .probe = PROBE_MAP_LPM_TRIE)						\
+	X("queue", .type = BPF_MAP_TYPE_QUEUE, .cls = MP_QUEUE, .probe = MP_OWN_PROBE)		\
+	X("stack", .type = BPF_MAP_TYPE_STACK, .cls = MP_STACK, .probe = MP_OWN_PROBE)
+
+#define MP_TYPE_ROW(n, ...)	{ .name = n, __VA_ARGS__ },
+#define MP_TYPE_NAME(n, ...)	n,
 
 const struct mp_type mp_types[] = {
-	{ "hash", BPF_MAP_TYPE_HASH, 0, MP_HASH, false, false, true, PROBE_MAP_HASH },
-	{ "percpu_hash", BPF_MAP_TYPE_PERCPU_HASH, 0, MP_HASH, false, true, true,
-	  PROBE_MAP_PERCPU_HASH },
-	{ "lru_hash", BPF_MAP_TYPE_LRU_HASH, 0, MP_HASH, true, false, false, PROBE_MAP_LRU_HASH },
-	{ "lru_hash_no_common", BPF_MAP_TYPE_LRU_HASH, BPF_F_NO_COMMON_LRU, MP_HASH, true, false,
-	  false, -1 },
-	{ "lru_percpu_hash", BPF_MAP_TYPE_LRU_PERCPU_HASH, 0, MP_HASH, true, true, false, -1 },
-	{ "lru_percpu_hash_no_common", BPF_MAP_TYPE_LRU_PERCPU_HASH, BPF_F_NO_COMMON_LRU, MP_HASH,
-	  true, true, false, -1 },
-	{ "array", BPF_MAP_TYPE_ARRAY, 0, MP_ARRAY, false, false, false, PROBE_MAP_ARRAY },
-	{ "percpu_array", BPF_MAP_TYPE_PERCPU_ARRAY, 0, MP_ARRAY, false, true, false,
-	  PROBE_MAP_PERCPU_ARRAY },
-	{ "lpm_trie", BPF_MAP_TYPE_LPM_TRIE, BPF_F_NO_PREALLOC, MP_LPM, false, false, false,
-	  PROBE_MAP_LPM_TRIE },
-	{ "queue", BPF_MAP_TYPE_QUEUE, 0, MP_QUEUE, false, false, false, -1 },
-	{ "stack", BPF_MAP_TYPE_STACK, 0, MP_STACK, false, false, false, -1 },
+	MP_TYPES(MP_TYPE_ROW)
 	{ NULL },
 };
 
 const char *const mp_type_names[] = {
-	"hash", "percpu_hash", "lru_hash", "lru_hash_no_common", "lru_percpu_hash",
-	"lru_percpu_hash_no_common", "array", "percpu_array", "lpm_trie", "queue", "stack", NULL,
+	MP_TYPES(MP_TYPE_NAME)
+	NULL,
 };
-
-_Static_assert(ARRAY_SIZE(mp_type_names) == ARRAY_SIZE(mp_types), "a name for every type");
 
 bool mp_queued(const struct mp_conf *c)
 {
