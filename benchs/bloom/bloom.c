@@ -65,14 +65,6 @@ static uint64_t permute(uint64_t x, uint32_t bits, uint64_t key)
 	return x ^ (x >> shift);
 }
 
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 /* The value of `id`: its permutation in the first 8 bytes, noise after them. */
 static void write_value(struct bloom_state *s, uint64_t slot, uint64_t id)
 {
@@ -82,8 +74,8 @@ static void write_value(struct bloom_state *s, uint64_t slot, uint64_t id)
 
 	for (i = 0; i < size && i < 8; i++)
 		v[i] = head >> (8 * i);
-	for (; i < size; i += 8) {
-		more = splitmix64(s->key ^ (id * 0xd6e8feb86659fd93ull) ^ i);
+	for (; i < size; i += 8) {	/* SplitMix64's output there: its step, then mix64() */
+		more = mix64((s->key ^ (id * 0xd6e8feb86659fd93ull) ^ i) + 0x9e3779b97f4a7c15ull);
 		for (j = 0; j < 8 && i + j < size; j++)
 			v[i + j] = more >> (8 * j);
 	}

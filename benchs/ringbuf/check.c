@@ -14,15 +14,6 @@
 #include <bpf/libbpf.h>
 #include "rb.h"
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 int rb_check_init(struct rb_state *s)
 {
 	struct rb_check *c = &s->chk;

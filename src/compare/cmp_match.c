@@ -48,20 +48,11 @@ struct cmp_match {
 	struct idx_map shown[2];	/* the short name (cmp_short_name) -> count */
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 /* FNV-1a of a name as options are matched ('-' and '_' alike), then of a value (NULL: none). */
 static uint64_t hash_str(uint64_t h, const char *s, bool dash)
 {
 	if (!s)
-		return mix(h ^ 0x5bd1e995);
+		return mix64(h ^ 0x5bd1e995);
 	for (; *s; s++)
 		h = (h ^ (unsigned char)(dash && *s == '_' ? '-' : *s)) * 0x100000001b3ull;
 	return (h ^ 0xff) * 0x100000001b3ull;
@@ -69,12 +60,12 @@ static uint64_t hash_str(uint64_t h, const char *s, bool dash)
 
 static uint64_t part_hash(const char *name, const char *value)
 {
-	return mix(hash_str(hash_str(0xcbf29ce484222325ull, name, true), value, false));
+	return mix64(hash_str(hash_str(0xcbf29ce484222325ull, name, true), value, false));
 }
 
 static uint64_t name_hash(const char *name)
 {
-	return mix(hash_str(0x84222325cbf29ce4ull, name, true) ^ 0x9e3779b97f4a7c15ull);
+	return mix64(hash_str(0x84222325cbf29ce4ull, name, true) ^ 0x9e3779b97f4a7c15ull);
 }
 
 static void map_grow(struct idx_map *m)
@@ -350,7 +341,7 @@ static uint64_t group_hash(const struct res_run *r)
 {
 	uint64_t h = hash_str(0xcbf29ce484222325ull, r->bench, false);
 
-	return mix(hash_str(hash_str(h, r->section, false), r->label, false));
+	return mix64(hash_str(hash_str(h, r->section, false), r->label, false));
 }
 
 static void index_doc(struct cmp_match *m, int d)

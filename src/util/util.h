@@ -82,6 +82,20 @@ int thread_join_waking(pthread_t t);
 /* In a worker: thread_join_waking() has woken it, the run is over. */
 bool thread_woken(void);
 
+/*
+ * A 64-bit finalizer (SplitMix64's: every input bit reaches every output
+ * bit): hashes and digests whose values must spread, in the core and in
+ * a family alike.
+ */
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
 void *xcalloc(size_t n, size_t size);
 /* A copy of s (NULL: of ""), or the process dies. */
 char *xstrdup(const char *s);
