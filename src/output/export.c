@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,23 +22,6 @@
 #include "outfile.h"
 #include "util.h"
 
-static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void appendf(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*off >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*off += (size_t)n;
-}
-
 bool row_has_figures(const struct result_row *row)
 {
 	return row->res.bench && row->res.st && (!row->status || res_kept(&row->res));
@@ -52,11 +34,11 @@ void row_summary(const struct result_row *row, char *buf, size_t len)
 
 	buf[0] = 0;
 	if (row->status == EXIT_SKIP) {
-		appendf(buf, len, &off, "SKIP: %s", row->note);
+		bufcat(buf, len, &off, "SKIP: %s", row->note);
 		return;
 	}
 	if (!row_has_figures(row)) {
-		appendf(buf, len, &off, "FAILED (exit %d): %s", row->status, row->note);
+		bufcat(buf, len, &off, "FAILED (exit %d): %s", row->status, row->note);
 		return;
 	}
 	summary_row(r, buf, len);
@@ -110,11 +92,11 @@ void precision_text(const struct result_row *rows, int n, const char *where, cha
 	}
 	if (!sampled)
 		return;
-	appendf(buf, len, &off, "Precision: %d of %d rows reached ±%g%% (%s: 95%% CI of a row's first "
-		"metric)", reached, sampled, target, where);
+	bufcat(buf, len, &off, "Precision: %d of %d rows reached ±%g%% (%s: 95%% CI of a row's first "
+	       "metric)", reached, sampled, target, where);
 	if (reached < sampled)
-		appendf(buf, len, &off, "; %d stopped at the %g s cap (--max-duration)",
-			sampled - reached, cap_s);
+		bufcat(buf, len, &off, "; %d stopped at the %g s cap (--max-duration)",
+		       sampled - reached, cap_s);
 }
 
 /* ---- CSV (RFC 4180 quoting) ---- */

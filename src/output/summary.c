@@ -26,15 +26,10 @@ static void put(struct text *t, const char *fmt, ...) __attribute__((format(prin
 static void put(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (t->off >= t->len)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(t->buf + t->off, t->len - t->off, fmt, ap);
+	vbufcat(t->buf, t->len, &t->off, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		t->off += (size_t)n;
 }
 
 static int producers_of(const struct run_result *res)

@@ -466,20 +466,26 @@ void *xgrow(void *p, int n, int *cap, int first, size_t size)
 	return p;
 }
 
-void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
+void vbufcat(char *buf, size_t size, size_t *len, const char *fmt, va_list ap)
 {
-	va_list ap;
 	int n;
 
 	if (!size || *len >= size - 1)
 		return;
-	va_start(ap, fmt);
 	n = vsnprintf(buf + *len, size - *len, fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		buf[*len] = 0;
 	else
 		*len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;
+}
+
+void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vbufcat(buf, size, len, fmt, ap);
+	va_end(ap);
 }
 
 int text_width(const char *s)

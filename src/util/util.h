@@ -118,6 +118,8 @@ void *xgrow(void *p, int n, int *cap, int first, size_t size);
  */
 void bufcat(char *buf, size_t size, size_t *len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+void vbufcat(char *buf, size_t size, size_t *len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 /*
  * Tells valgrind that the kernel filled len bytes at p through a bpf()
