@@ -423,6 +423,41 @@ static void test_sweep(void)
 	json_object_put(d);
 }
 
+/* Option k of a run's JSON options, and whether it is there (a JSON null is there). */
+static bool opt_of(json_object *opts, const char *k, json_object **v)
+{
+	*v = NULL;
+	return opts && json_object_object_get_ex(opts, k, v);
+}
+
+/* A run's options in its JSON as their types hold them, none through a text. */
+static void test_options(void)
+{
+	static char out[1 << 16], err[1 << 16], cmd[512], path[300];
+	json_object *d, *runs, *o = NULL, *w, *l, *a, *c, *t, *j;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/opts.json", tmpdir);
+	snprintf(cmd, sizeof(cmd), "mock -w0.25 -d0.2 --period-ms 100 --prod-affinity 0 --level 7 "
+		 "--json %s", path);
+	st = captured(bench_cmd, cmd, out, err, sizeof(out));
+	d = load(path);
+	if (d && json_object_object_get_ex(d, "runs", &runs))
+		json_object_object_get_ex(json_object_array_get_idx(runs, 0), "options", &o);
+	ok(st == 0 && opt_of(o, "warmup", &w) && json_object_is_type(w, json_type_double) &&
+	   json_object_get_double(w) == 0.25 && opt_of(o, "level", &l) &&
+	   json_object_is_type(l, json_type_int) && json_object_get_int(l) == 7,
+	   "JSON options: seconds and numbers as numbers");
+	ok(opt_of(o, "affinity", &a) && json_object_is_type(a, json_type_boolean) &&
+	   opt_of(o, "prod_affinity", &c) && !strcmp(json_object_get_string(c), "0") &&
+	   opt_of(o, "trigger", &t) && !strcmp(json_object_get_string(t), "auto") &&
+	   opt_of(o, "json", &j) && !strcmp(json_object_get_string(j), path),
+	   "flags as booleans, a CPU set, a choice and a path as strings");
+	ok(opt_of(o, "csv", &j) && !j && opt_of(o, "sweep", &j) && !j,
+	   "options that hold nothing as null");
+	json_object_put(d);
+}
+
 /* A metric is name + key: the same name under two keys is two metrics, found by both. */
 static void test_keys(void)
 {
@@ -466,7 +501,7 @@ static void test_keys(void)
 /* What the tests wrote, and the directory: a test leaves nothing in /tmp. */
 static void remove_tmpdir(void)
 {
-	static const char *const files[] = { "out", "err", "suite.json", "sweep.json" };
+	static const char *const files[] = { "out", "err", "suite.json", "sweep.json", "opts.json" };
 	char path[sizeof(tmpdir) + 16];
 	size_t i;
 
@@ -489,6 +524,7 @@ int main(void)
 	test_reporters();
 	test_suite();
 	test_sweep();
+	test_options();
 	test_keys();
 	remove_tmpdir();
 	printf("1..%d\n", test_no);
