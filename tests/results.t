@@ -228,6 +228,15 @@ else
 	skip "script(1) is not installed: no terminal to test the progress line"
 fi
 
+# An option that changes nothing of the measurement (its table says so) is never swept.
+bad=0
+for o in json folded quiet; do
+	run noop -w0 -d0.2 --period-ms 100 --sweep "$o=a,b"
+	[ "$RC" -eq 2 ] && grep -q -- "--sweep: --$o cannot be swept" <<<"$ERR" || bad=$((bad + 1))
+done
+[ "$bad" -eq 0 ]
+ok $? "--sweep refuses an output file and -q: they measure nothing ($bad not refused)"
+
 # fentry is refused on these machines (exit 4, SKIP, the reason in the row); where it loads,
 # the row has figures.
 run noop -w0 -d0.2 --period-ms 100 --sweep trigger=raw-tp,fentry --csv -
