@@ -89,8 +89,8 @@ static void note_rows(const struct result_row *rows, int from, int to, const cha
 		snprintf(buf + off, len - off, ")");
 }
 
-void rows_notes(FILE *f, const char *lead, const struct result_row *rows, int from, int to,
-		struct rows_said *said)
+int rows_notes(FILE *f, const char *before, const char *lead, const struct result_row *rows,
+	       int from, int to, struct rows_said *said)
 {
 	char head[400], which[300];
 	int i, k, told = 0, more = 0;
@@ -106,6 +106,8 @@ void rows_notes(FILE *f, const char *lead, const struct result_row *rows, int fr
 				continue;
 			}
 			said->note[said->n++] = note;
+			if (!told)
+				fputs(before, f);
 			note_rows(rows, from, to, note, which, sizeof(which));
 			snprintf(head, sizeof(head), "%s%s: ", lead, which);
 			report_wrapped(f, head, note);
@@ -113,7 +115,8 @@ void rows_notes(FILE *f, const char *lead, const struct result_row *rows, int fr
 		}
 	}
 	if (more)
-		fprintf(f, "%s: %d more in the JSON's notes\n", lead, more);
+		fprintf(f, "%s%s: %d more in the JSON's notes\n", told ? "" : before, lead, more);
+	return told + more;
 }
 
 void rows_noise_legend(FILE *f, const char *lead, const struct result_row *rows, int n)
@@ -273,7 +276,7 @@ void rows_table_section(struct rows_table *t, const struct result_row *rows, int
 
 	for (i = from; i < to; i++) {
 		if (rows[i].header) {
-			rows_notes(t->out, "Note", rows, t->section, i, &t->said);
+			rows_notes(t->out, "", "Note", rows, t->section, i, &t->said);
 			t->section = i;
 			print_header(t->out, rows[i].header);
 		}
@@ -304,7 +307,7 @@ void rows_table_close(struct rows_table *t, const struct result_row *rows, int n
 {
 	char text[512];
 
-	rows_notes(t->out, "Note", rows, t->section, n, &t->said);
+	rows_notes(t->out, "", "Note", rows, t->section, n, &t->said);
 	precision_text(rows, n, "[CI ±x%]", text, sizeof(text));
 	if (*text) {
 		fputc('\n', t->out);

@@ -30,10 +30,11 @@ const char *row_runs(const struct result_row *row, const struct run_result *firs
 const char *row_noise(const struct result_row *row);
 /*
  * The notes of rows [from, to) not said before, each once: lead, "(the
- * rows that have it)" unless all do, ": ", the note; wrapped to 120.
+ * rows that have it)" unless all do, ": ", the note; wrapped to 120;
+ * before ahead of the first.  Returns how many it said.
  */
-void rows_notes(FILE *f, const char *lead, const struct result_row *rows, int from, int to,
-		struct rows_said *said);
+int rows_notes(FILE *f, const char *before, const char *lead, const struct result_row *rows,
+	       int from, int to, struct rows_said *said);
 /* What the noise words of rows [0, n) mean, a line each (lead before each); one line if none. */
 void rows_noise_legend(FILE *f, const char *lead, const struct result_row *rows, int n);
 
