@@ -307,6 +307,25 @@ void report_notes(FILE *out, const struct run_result *res)
 		report_wrapped(out, "Note: ", res->notes[i]);
 }
 
+void report_pair_notes(FILE *out, const struct run_result *ra, const struct run_result *rb,
+		       const char *name_a, const char *name_b)
+{
+	char lead[64];
+	int i;
+
+	for (i = 0; i < ra->nr_notes; i++) {
+		snprintf(lead, sizeof(lead), "Note (%s): ", res_has_note(rb, ra->notes[i]) ? "both" :
+			 name_a);
+		report_wrapped(out, lead, ra->notes[i]);
+	}
+	for (i = 0; i < rb->nr_notes; i++) {
+		if (res_has_note(ra, rb->notes[i]))
+			continue;
+		snprintf(lead, sizeof(lead), "Note (%s): ", name_b);
+		report_wrapped(out, lead, rb->notes[i]);
+	}
+}
+
 /* Our lines, then the Summary last, as the kernel bench's scripts read it (| tail -1). */
 static void human_summary(FILE *out, const struct run_result *res)
 {

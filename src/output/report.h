@@ -29,5 +29,8 @@ const char *report_noise_word(const struct run_result *res, struct noise_effect 
 const char *report_noise_legend(const char *word);
 /* The benchmark's method and notes, each said once (also after a failure). */
 void report_notes(FILE *out, const struct run_result *res);
+/* ab: what the benchmarks said of how they measured, once for all the pairs, once if A and B agree. */
+void report_pair_notes(FILE *out, const struct run_result *ra, const struct run_result *rb,
+		       const char *name_a, const char *name_b);
 
 #endif
