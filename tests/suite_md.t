@@ -40,8 +40,9 @@ PY
 ok $? "queue and stack rows: their peek, push and pop cells; hash its lookup, update, delete" ||
 	diag "$(cat "$TMPD/ops.md")"
 # Step, Benchmark and six ops' columns pass 120 by their heads alone
-[ "$(awk 'length > 120' "$TMPD/ops.md" | wc -l)" -eq 0 ] && [ "$(grep -c '^| Step ' "$TMPD/ops.md")" -eq 2 ]
-ok $? "... every line within 120 columns, the columns past them in a second table" ||
+python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 120 for l in open(sys.argv[1], encoding="utf-8")))' \
+	"$TMPD/ops.md" && [ "$(grep -c '^| Step ' "$TMPD/ops.md")" -ge 2 ]
+ok $? "... every line within 120 columns, the columns past them in tables after the first" ||
 	diag "$(cat "$TMPD/ops.md")"
 
 bad=
