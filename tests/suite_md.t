@@ -5,7 +5,8 @@
 # says once what it leaves to the JSON, writes every ± by the digits rule
 # (two significant digits, the mean to the same place), says how a row
 # ran where it differs, gives a row's noise word as the text does, and
-# explains what a latency beside a throughput is.  Three short sweeps.
+# explains what a latency beside a throughput is.  Three short sweeps; and
+# a figure the Summary derives is in the JSON.
 source "$(dirname "$0")/lib.sh"
 need_bpf
 
@@ -133,5 +134,13 @@ grep -q 'it is not 1000 / latency' "$TMPD/push.md" && grep -q 'it is not 1000 / 
 	grep -q "each op's ns/op is kernel time per op" "$TMPD/ops.md"
 ok $? "the maps notes: latency is kernel time per op, throughput not its inverse" ||
 	diag "$(cat "$TMPD/push.md")"
+
+# what the Summary derives is in the JSON: ringbuf's total operations (hits + drops of each sample)
+run rb-custom -c1 "${SHORT[@]}" --json "$TMPD/rb.json"
+tot=$(sed -nE 's/^Summary: .*total operations +([0-9.]+ ± +[0-9.]+)M\/s$/\1/p' <<<"$OUT" | tr -s ' ')
+[ "$RC" -eq 0 ] && [ -n "$tot" ] && json_check "$TMPD/rb.json" "
+t = d['runs'][0]['derived']['total_operations']
+'%.3f ± %.3f' % (t['mean'], t['stddev']) == '$tot' and t['unit'] == 'M ops/s' and t['n'] == 2"
+ok $? "the Summary's total operations ($tot M/s) is the JSON's derived total_operations" || diag "$OUT"
 
 done_testing
