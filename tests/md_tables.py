@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """A strict reader of the pipe tables bpfbench's --md writes (GitHub's rules).
 
-md_tables.py FILE prints the tables as JSON, [{"section", "header", "rows"}],
-or exits 1 naming the first line that is not a well-formed table part: a
+md_tables.py [--merged] FILE prints the tables as JSON, [{"section", "header",
+"rows"}], or exits 1 naming the first line that is not a well-formed table part: a
 block of '|' lines must be a header, a delimiter row of ---, :---, ---: cells,
 then rows with exactly the header's number of cells.  Code blocks are refused:
-a figure in a code block is no table cell.
+a figure in a code block is no table cell.  --merged: a section's tables of
+Steps as one (the columns past 120 go on in a table under the first, keyed
+by the same Step); a table of its own (map-batch's op x batch) stays apart.
 """
 import json
 import re
@@ -67,9 +69,35 @@ def table(section, block):
     return {"section": section, "header": header, "rows": rows}
 
 
+def merged(tabs):
+    """The Step tables of a section as one: its columns in order, a row per Step."""
+    out = []
+    for t in tabs:
+        first = next((o for o in out if o["section"] == t["section"] and o["header"][0] == "Step"),
+                     None)
+        if t["header"][0] != "Step" or first is None:
+            out.append({"section": t["section"], "header": list(t["header"]),
+                        "rows": [dict(r) for r in t["rows"]]})
+            continue
+        first["header"] += [h for h in t["header"] if h not in first["header"]]
+        for r in t["rows"]:
+            row = next((o for o in first["rows"] if o["Step"] == r["Step"]), None)
+            if row is None:
+                raise ValueError("a continued table's Step %r is not in the first" % r["Step"])
+            row.update(r)
+    for o in out:	# a row the continuation left out has those cells empty
+        for r in o["rows"]:
+            for h in o["header"]:
+                r.setdefault(h, "")
+    return out
+
+
 if __name__ == "__main__":
+    args = sys.argv[1:]
+    merge = args[:1] == ["--merged"]
     try:
-        print(json.dumps(tables(open(sys.argv[1]).read())))
+        tabs = tables(open(args[-1]).read())
+        print(json.dumps(merged(tabs) if merge else tabs))
     except ValueError as e:
-        print("%s: %s" % (sys.argv[1], e), file=sys.stderr)
+        print("%s: %s" % (args[-1], e), file=sys.stderr)
         sys.exit(1)

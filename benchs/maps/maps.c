@@ -282,6 +282,19 @@ static int check_lru_cpus(const struct bench_env *env, const struct mp_conf *c)
 	return 0;
 }
 
+/* What the figures are: beside each other, a throughput and a latency look like inverses. */
+static void explain(struct bench_env *env)
+{
+	if (((const struct mp_variant *)env->bench->variant)->multi) {
+		bench_note(env, "each op's ns/op is kernel time per op, read inside the BPF program "
+			   "around each run of %d ops (the test-run syscalls not included)", MAPS_CHUNK);
+		return;
+	}
+	bench_note(env, "latency is kernel time per op, read inside the BPF program around each run "
+		   "of %d ops; throughput is the ops of all producers over the wall time of the "
+		   "passes, test-run syscalls included: it is not 1000 / latency", MAPS_CHUNK);
+}
+
 static int maps_setup(struct bench_env *env)
 {
 	struct mp_state *s = calloc(1, sizeof(*s));
@@ -297,6 +310,7 @@ static int maps_setup(struct bench_env *env)
 	if (err)
 		return err;
 	add_metrics(env, &s->c, &s->m);
+	explain(env);
 	err = mp_probe_type(env, &s->c);
 	err = err ?: check_lru_cpus(env, &s->c);
 	if (err)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmp_print.h"
+#include "figure.h"
 #include "opts.h"
 #include "util.h"
 
@@ -187,11 +188,10 @@ static void fmt_p(char *buf, double p, bool tested)
 		snprintf(buf, CELL - 2, "%.4f", p);
 }
 
+/* With -v, "mean ± sd" by the tables' digits rule (figure.h). */
 static void fmt_fig(char *buf, double fig, double sd, bool spread)
 {
-	if (spread && verbose_table)
-		snprintf(buf, CELL, "%.6g ± %.3g", fig, sd);
-	else
+	if (!spread || !verbose_table || !figure_pm(buf, CELL, fig, sd))
 		snprintf(buf, CELL, "%.6g", fig);
 }
 

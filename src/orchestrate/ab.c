@@ -493,26 +493,6 @@ static int write_side(const char *path, struct run_result *r)
 	return export_json_file(path, &r, 1);
 }
 
-/* What the benchmarks said of how they measured: once for all the pairs, once if A and B agree. */
-static void notes(FILE *f, const struct ab_args *a)
-{
-	const struct run_result *ra = &a->side[0].acc, *rb = &a->side[1].acc;
-	char lead[64];
-	int i;
-
-	for (i = 0; i < ra->nr_notes; i++) {
-		snprintf(lead, sizeof(lead), "Note (%s): ", res_has_note(rb, ra->notes[i]) ? "both" :
-			 a->name[0]);
-		report_wrapped(f, lead, ra->notes[i]);
-	}
-	for (i = 0; i < rb->nr_notes; i++) {
-		if (res_has_note(ra, rb->notes[i]))
-			continue;
-		snprintf(lead, sizeof(lead), "Note (%s): ", a->name[1]);
-		report_wrapped(f, lead, rb->notes[i]);
-	}
-}
-
 /* What A and B are, how they ran, and whether --precision was met: after the answers. */
 static char *intro(const struct ab_args *a)
 {
@@ -531,7 +511,7 @@ static char *intro(const struct ab_args *a)
 		fprintf(f, "; --precision %g%%: NOT reached (±%.2f%%) within %g s", a->precision,
 			a->reached, a->max_duration);
 	fputc('\n', f);
-	notes(f, a);
+	report_pair_notes(f, &a->side[0].acc, &a->side[1].acc, a->name[0], a->name[1]);
 	fclose(f);
 	return text;
 }

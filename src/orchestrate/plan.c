@@ -17,9 +17,8 @@
 #include <unistd.h>
 #include "bench.h"
 #include "args.h"
-#include "conditions.h"
 #include "export.h"
-#include "report.h"
+#include "rows.h"
 #include "plan.h"
 #include "runner.h"
 #include "util.h"
@@ -338,110 +337,6 @@ void plan_progress(const struct plan *p, int i, uint64_t t0)
 		      when);
 }
 
-static int label_width(const struct plan *p)
-{
-	int i, w = 16, len;
-
-	for (i = 0; i < p->n; i++) {
-		len = (int)strlen(p->steps[i].label);
-		if (len > w)
-			w = len;
-	}
-	return w > 40 ? 40 : w;
-}
-
-#define TABLE_COLS	120	/* the widest line of the printed table */
-
-/* The printed table: a row per step, a skipped one too; every line within TABLE_COLS. */
-struct table {
-	FILE *out;
-	int width;
-	const char *last_skip;	/* the reason the row before was skipped for, said in full once */
-	bool loud;		/* a precision target the user set: a row that missed it says so */
-};
-
-/*
- * text after a label of t->width, broken at ", " and blanks into lines of
- * TABLE_COLS, the later ones indented under the text; its own line breaks
- * (a table in a row) kept.
- */
-static void print_wrapped(struct table *t, const char *label, const char *text)
-{
-	int col = fprintf(t->out, "%-*s ", t->width, label);
-	const char *nl = strchr(text, '\n');
-	char *first;
-
-	if (!nl && col + utf8_width(text) <= TABLE_COLS) {
-		fprintf(t->out, "%s\n", text);	/* fits: as it is, its spacing kept */
-		return;
-	}
-	first = nl ? strndup(text, nl - text) : NULL;
-	wrap_words(t->out, col, t->width + 1, TABLE_COLS, NULL, first ? first : text);
-	if (nl)	/* a table's lines, as they are */
-		fprintf(t->out, "%s\n", nl + 1);
-	free(first);
-}
-
-static void print_header(FILE *out, const char *header)
-{
-	size_t i, len = strlen(header);
-
-	fprintf(out, "\n%s\n", header);
-	for (i = 0; i < len; i++)
-		fputc('=', out);
-	fputc('\n', out);
-}
-
-static void print_row(struct table *t, const struct result_row *row)
-{
-	char summary[8192], ci[64];
-
-	if (row->header)
-		print_header(t->out, row->header);
-	if (row->status == EXIT_SKIP) {
-		bool again = t->last_skip && !strcmp(t->last_skip, row->note);
-
-		snprintf(summary, sizeof(summary), "SKIP: %s", again ? "as above" : row->note);
-		t->last_skip = row->note;
-		print_wrapped(t, row->label, summary);
-		fflush(t->out);
-		return;
-	}
-	t->last_skip = NULL;
-	row_summary(row, summary, sizeof(summary));
-	row_ci(row, t->loud, ci, sizeof(ci));
-	if (*ci)
-		snprintf(summary + strlen(summary), sizeof(summary) - strlen(summary), "  [CI %s]", ci);
-	print_wrapped(t, row->label, summary);
-	fflush(t->out);
-}
-
-/* Under the table: what it was measured on and how (the JSON has every row's). */
-static void print_conditions(struct table *t, const struct result_row *rows, int n)
-{
-	char text[1600], run[900];
-	struct conditions c;
-
-	conditions_of_rows(rows, n, run, sizeof(run));
-	conditions_read(&c);
-	snprintf(text, sizeof(text), "kernel %s, %s, %d CPUs%s%s%s%s", c.kernel, c.cpu, c.cpus,
-		 *c.vm ? "; in a VM: " : "", c.vm, *run ? "; rows: " : "", run);
-	fputc('\n', t->out);
-	report_wrapped(t->out, "Conditions: ", text);
-}
-
-/* The table goes where no export writes: stdout unless one of them took it. */
-static FILE *table_out(const struct plan *p)
-{
-	const char *paths[] = { p->out.json, p->out.csv, p->out.md };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(paths); i++)
-		if (paths[i] && !strcmp(paths[i], "-"))
-			return stderr;
-	return stdout;
-}
-
 /*
  * A signal stopped the plan in step n + 1: the step it cut short is
  * dropped, the n before it are whole rows, and the exports hold just
@@ -508,11 +403,28 @@ static int plan_outcome(const struct plan *p, const struct result_row *rows, int
 	return status;
 }
 
-int run_plan(struct plan *p)
+/* Every row's label and section before any runs: the table's label column fits them all. */
+static struct result_row *plan_rows(const struct plan *p)
 {
 	struct result_row *rows = xcalloc(p->n ? p->n : 1, sizeof(*rows));
-	struct table t = { .out = table_out(p), .width = label_width(p), .loud = !p->adaptive };
-	char text[512];
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		rows[i].label = p->steps[i].label;
+		rows[i].header = p->steps[i].header;
+	}
+	return rows;
+}
+
+/*
+ * The steps, a section at a time, each section's rows handed to the
+ * output layer as it ends (rows.h), then the exports of every row
+ * (export.h): the plan runs steps and draws nothing itself.
+ */
+int run_plan(struct plan *p)
+{
+	struct result_row *rows = plan_rows(p);
+	struct rows_table *t = rows_table_open(&p->out, rows, p->n, !p->adaptive);
 	int i, n, end, rounds, status = 0;
 	const char *section = NULL;
 	uint64_t t0 = now_ns();
@@ -533,19 +445,12 @@ int run_plan(struct plan *p)
 		progress_line_end();
 		if (interrupted())
 			break;	/* the rows of a section cut short are dropped */
-		for (i = n; i < end; i++) {
-			print_row(&t, &rows[i]);
+		rows_table_section(t, rows, n, end);
+		for (i = n; i < end; i++)
 			if (rows[i].status && rows[i].status != EXIT_SKIP)
 				status = 1;
-		}
 	}
-	precision_text(rows, n, "[CI ±x%]", text, sizeof(text));
-	if (*text) {
-		fputc('\n', t.out);
-		report_wrapped(t.out, "", text);
-	}
-	if (has_figures(rows, n))
-		print_conditions(&t, rows, n);
+	rows_table_close(t, rows, n);
 	if (interrupted())
 		status = plan_interrupted(p, n, has_figures(rows, n));
 	else
@@ -558,4 +463,3 @@ int run_plan(struct plan *p)
 	free(rows);
 	return status;
 }
-

@@ -66,3 +66,33 @@ void conditions_of_run(const struct run_result *r, char *buf, size_t len)
 	if (n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - n, ", trigger %s", r->trigger ? r->trigger : "none");
 }
+
+static void diff_item(char *buf, size_t len, size_t *off, const char *fmt, double v)
+{
+	if (*off < len)
+		*off += snprintf(buf + *off, len - *off, fmt, *off ? " " : "", v);
+}
+
+void conditions_diff(const struct run_result *r, const struct run_result *base, char *buf,
+		     size_t len)
+{
+	const struct run_opts *o = &r->spec.opts, *b = &base->spec.opts;
+	const char *t = r->trigger ? r->trigger : "none", *bt = base->trigger ? base->trigger : "none";
+	size_t off = 0;
+
+	buf[0] = 0;
+	if (o->warmup_ms != b->warmup_ms)
+		diff_item(buf, len, &off, "%s-w %g", o->warmup_ms / 1e3);
+	if (o->duration_ms != b->duration_ms)
+		diff_item(buf, len, &off, "%s-d %g", o->duration_ms / 1e3);
+	if (o->period_ms != b->period_ms)
+		diff_item(buf, len, &off, "%s--period-ms %g", (double)o->period_ms);
+	if (o->runs != b->runs)
+		diff_item(buf, len, &off, "%s-r %g", (double)o->runs);
+	if ((o->producers > 1 || b->producers > 1) && o->producers != b->producers)
+		diff_item(buf, len, &off, "%s-p %g", (double)o->producers);
+	if (o->precision_pct != b->precision_pct)
+		diff_item(buf, len, &off, "%s--precision %g", o->precision_pct);
+	if (strcmp(t, bt) && off < len)
+		snprintf(buf + off, len - off, "%strigger %s", off ? ", " : "", t);
+}

@@ -22,5 +22,8 @@ struct conditions {
 void conditions_read(struct conditions *c);
 /* "-w 0 -d 1 --period-ms 1000 -r 1, trigger raw-tp" of one run. */
 void conditions_of_run(const struct run_result *r, char *buf, size_t len);
+/* What of r's conditions differ from base's: "-d 0.1, trigger raw-tp"; "" where none does. */
+void conditions_diff(const struct run_result *r, const struct run_result *base, char *buf,
+		     size_t len);
 
 #endif

@@ -185,6 +185,27 @@ static void json_metrics(struct jsonw *w, const struct run_result *r)
 	jsonw_obj_close(w);
 }
 
+/* The figures the Summary shape derives (derived.c): the JSON holds what the lines print. */
+static void json_derived(struct jsonw *w, const struct run_result *r)
+{
+	int i;
+
+	if (!r->nr_derived)
+		return;
+	jsonw_key(w, "derived");
+	jsonw_obj_open(w);
+	for (i = 0; i < r->nr_derived; i++) {
+		jsonw_key(w, r->derived[i].name);
+		jsonw_obj_open(w);
+		jsonw_kstr(w, "unit", r->derived[i].unit);
+		jsonw_ki64(w, "n", r->derived[i].st.n);
+		jsonw_kdouble(w, "mean", r->derived[i].st.mean);
+		spread(w, "stddev", &r->derived[i].st, r->derived[i].st.stddev);
+		jsonw_obj_close(w);
+	}
+	jsonw_obj_close(w);
+}
+
 static void json_noise(struct jsonw *w, const struct noise_sample *ns)
 {
 	if (ns->steal_pct >= 0)
@@ -387,6 +408,7 @@ static void json_run(struct jsonw *w, const struct run_result *r)
 	if (r->precision_target)
 		json_precision(w, r);
 	json_metrics(w, r);
+	json_derived(w, r);
 	hist_json(w, r, r->hists);
 	if (r->nr_repeats > 1)
 		json_repeats(w, r);

@@ -210,24 +210,46 @@ static void precision_line(FILE *out, const struct run_result *res)
 }
 
 /*
- * A Noise line only where the noise moved the figure: its noisy samples
- * ran measurably apart from its quiet ones, or every sample ran under a
- * pressure that moves figures on the reference VM; otherwise one quiet
- * line under -v.
+ * What the noise did to a run's figure, the Noise line's verdict and a
+ * suite row's word: "noisy" where its noisy samples ran measurably apart
+ * from its quiet ones, "loaded" where every sample ran under a pressure
+ * that moves figures on the reference VM, NULL where neither.
+ */
+const char *report_noise_word(const struct run_result *res, struct noise_effect *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (!res->nr_noisy || !res->nr_metrics)
+		return NULL;
+	noise_effect(res->vals, res->nr_metrics, res->noise, res->nr_samples, e);
+	return e->moved ? "noisy" : !e->quiet ? "loaded" : NULL;
+}
+
+const char *report_noise_legend(const char *word)
+{
+	if (!strcmp(word, "noisy"))
+		return "its samples under CPU pressure or steal ran measurably apart from the others: "
+		       "the figure is affected (rerun on an idle machine)";
+	return "every sample ran under CPU pressure or steal, which moves figures by 25-60% on a "
+	       "2-vCPU VM: the figure is likely affected";
+}
+
+/*
+ * A Noise line only where the noise moved the figure (report_noise_word);
+ * otherwise one quiet line under -v.
  */
 static void noise_line(FILE *out, const struct run_result *res, bool loud)
 {
 	struct noise_effect e;
+	const char *word = report_noise_word(res, &e);
 
 	if (!res->nr_noisy || !res->nr_metrics)
 		return;
-	noise_effect(res->vals, res->nr_metrics, res->noise, res->nr_samples, &e);
-	if (e.moved)
+	if (word && e.moved)
 		fprintf(out, "Noise: %d of %d samples under CPU pressure > %g%% or steal > %g%% "
 			"ran %+.1f%% from the other %d:\n  this figure is affected (rerun on an "
 			"idle machine)\n", e.noisy, e.noisy + e.quiet, NOISE_PRESSURE_PCT,
 			NOISE_STEAL_PCT, e.shift_pct, e.quiet);
-	else if (!e.quiet)
+	else if (word)
 		fprintf(out, "Noise: every sample ran under CPU pressure > %g%% or steal > %g%% "
 			"(median pressure %.0f%%),\n  which moves figures by 25-60%% on a 2-vCPU "
 			"VM: this figure is likely affected\n", NOISE_PRESSURE_PCT,
@@ -283,6 +305,25 @@ void report_notes(FILE *out, const struct run_result *res)
 		report_wrapped(out, "Method: ", res->method);
 	for (i = 0; i < res->nr_notes; i++)
 		report_wrapped(out, "Note: ", res->notes[i]);
+}
+
+void report_pair_notes(FILE *out, const struct run_result *ra, const struct run_result *rb,
+		       const char *name_a, const char *name_b)
+{
+	char lead[64];
+	int i;
+
+	for (i = 0; i < ra->nr_notes; i++) {
+		snprintf(lead, sizeof(lead), "Note (%s): ", res_has_note(rb, ra->notes[i]) ? "both" :
+			 name_a);
+		report_wrapped(out, lead, ra->notes[i]);
+	}
+	for (i = 0; i < rb->nr_notes; i++) {
+		if (res_has_note(ra, rb->notes[i]))
+			continue;
+		snprintf(lead, sizeof(lead), "Note (%s): ", name_b);
+		report_wrapped(out, lead, rb->notes[i]);
+	}
 }
 
 /* Our lines, then the Summary last, as the kernel bench's scripts read it (| tail -1). */

@@ -23,7 +23,14 @@ void report_wrapped(FILE *out, const char *lead, const char *text);
 const struct run_observer *report_observer(const struct run_opts *o);
 /* A run's figures for a human: every line, or under -q the Summary alone (the shape's, last). */
 void report_summary(FILE *out, const struct run_result *res);
+/* "noisy", "loaded" or NULL: what the noise under its samples did to a run's figure (e: how). */
+const char *report_noise_word(const struct run_result *res, struct noise_effect *e);
+/* What a noise word means, for a table's legend. */
+const char *report_noise_legend(const char *word);
 /* The benchmark's method and notes, each said once (also after a failure). */
 void report_notes(FILE *out, const struct run_result *res);
+/* ab: what the benchmarks said of how they measured, once for all the pairs, once if A and B agree. */
+void report_pair_notes(FILE *out, const struct run_result *ra, const struct run_result *rb,
+		       const char *name_a, const char *name_b);
 
 #endif

@@ -59,16 +59,6 @@ static const struct stats *figures_of(const struct run_result *res, const char *
 	return st ? st : &none;
 }
 
-static double sum_named(const struct run_result *res, const char *name)
-{
-	int i, m = name ? res_metric(res, name) : -1;
-	double sum = 0;
-
-	for (i = 0; m >= 0 && i < res->nr_samples; i++)
-		sum += res_sample(res, i)[m];
-	return sum;
-}
-
 /* Our unit "k ops/s" is the kernel bench's "K ops/s". */
 static const char *kernel_unit(const char *unit)
 {
@@ -144,66 +134,63 @@ static void times_line(struct text *t, const struct run_result *res)
 		}
 }
 
-/* The kernel's "total operations": hits + drops of each sample, their spread. */
-static void total_ops(const struct run_result *res, const char *total, double *mean, double *sd)
+/* The kernel's "total operations": its metric's, or hits + drops of each sample (derived.c). */
+static const struct stats *total_ops(const struct run_result *res)
 {
-	int h = res_metric(res, "hits"), d = res_metric(res, "drops"), i;
-	const struct stats *st = stats_named(res, total);
-	struct stats all;
-	double *v;
+	static const struct stats none;
+	const struct run_derived *d = res_derived(res, "total_operations");
+	const struct stats *st = stats_named(res, res->bench->report.total);
 
-	if (st || h < 0 || d < 0) {
-		*mean = st ? st->mean : 0;
-		*sd = st ? spread(st) : 0;
-		return;
-	}
-	v = xcalloc(res->nr_samples ?: 1, sizeof(*v));
-	for (i = 0; i < res->nr_samples; i++)
-		v[i] = res_sample(res, i)[h] + res_sample(res, i)[d];
-	stats_compute(v, res->nr_samples, &all);
-	free(v);
-	*mean = res->st[h].mean + res->st[d].mean;
-	*sd = spread(&all);
+	return st ? st : d ? &d->st : &none;
 }
 
 static void hits_line(struct text *t, const struct run_result *res)
 {
 	const struct stats *h = figures_of(res, "hits"), *d = figures_of(res, "drops");
-	double tm, tsd;
+	const struct stats *tot = total_ops(res);
 
-	total_ops(res, res->bench->report.total, &tm, &tsd);
 	put(t, "hits %8.3lf ± %5.3lfM/s (%7.3lfM/prod), drops %8.3lf ± %5.3lfM/s, "
 	    "total operations %8.3lf ± %5.3lfM/s", h->mean, spread(h), h->mean / producers_of(res),
-	    d->mean, spread(d), tm, tsd);
+	    d->mean, spread(d), tot->mean, spread(tot));
 }
 
-/* Upstream's Percentage: the part over part and rest, a false hit counted twice. */
-static double percentage(const struct run_result *res, double *part, double *all)
+/* Upstream's Percentage (derived.c): the part's sum over the part's and the rest's. */
+static double derived_mean(const struct run_result *res, const char *name)
 {
-	const struct bench_report *r = &res->bench->report;
+	const struct run_derived *d = res_derived(res, name);
 
-	*part = sum_named(res, r->part);
-	*all = sum_named(res, r->rest) + *part;
-	return *all ? 100 * *part / *all : 0.0;
+	return d ? d->st.mean : 0.0;
+}
+
+static double percentage(const struct run_result *res)
+{
+	return derived_mean(res, "percentage");
 }
 
 static void percent_line(struct text *t, const struct run_result *res)
 {
-	double part, all, pct = percentage(res, &part, &all);
+	char part[48];
 
-	put(t, "%.0f false hits of %.0f total operations. Percentage =  %2.2f %%", part, all, pct);
+	snprintf(part, sizeof(part), "%s_sum", res->bench->report.part ?: "part");
+	put(t, "%.0f false hits of %.0f total operations. Percentage =  %2.2f %%",
+	    derived_mean(res, part), derived_mean(res, "total_operations_sum"), percentage(res));
 }
 
 /*
- * "mean ± sd" to d decimals; in our rows (w 0) the mean alone for one
- * sample, where the kernel's line (w > 0) keeps its "± 0.00".
+ * The kernel's line (w > 0): "mean ± sd" to d decimals, "± 0.00" for one
+ * sample.  Our rows (w 0): "mean ± sd" by the digits rule (figure.h), the
+ * mean alone to d decimals where there is no spread.
  */
 static void put_spread(struct text *t, const struct stats *st, int w, int d)
 {
-	if (!w && st->n < 2)
-		put(t, "%.*lf", d, st->mean);
-	else
+	char fig[96];
+
+	if (w)
 		put(t, "%*.*lf ± %*.*lf", w, d, st->mean, w, d, spread(st));
+	else if (st->n > 1 && figure_pm(fig, sizeof(fig), st->mean, st->stddev))
+		put(t, "%s", fig);
+	else
+		put(t, "%.*lf", d, st->mean);
 }
 
 /* htab-mem's three figures; w: the kernel's %7.2lf in its Summary, none in a row. */
@@ -217,47 +204,6 @@ static void htab_mem_figures(struct text *t, const struct run_result *res, bool 
 	put(t, "k/s%s", row ? ", avg mem: " : ", memory usage ");
 	put_spread(t, mem, w, 2);
 	put(t, "MiB%s%*.2lfMiB", row ? ", peak mem: " : ", peak memory usage ", w, peak->max);
-}
-
-static void summary_text(struct text *t, const struct run_result *res)
-{
-	switch (res->bench->report.shape) {
-	case REPORT_TIMES:
-		times_line(t, res);
-		break;
-	case REPORT_HITS_DROPS:
-		hits_line(t, res);
-		break;
-	case REPORT_PERCENT:
-		percent_line(t, res);
-		break;
-	case REPORT_HTAB_MEM:
-		htab_mem_figures(t, res, false, 7);
-		break;
-	case REPORT_TABLE:	/* the options away from their defaults, within the line's 120 columns */
-		put(t, "%s", res->bench->name);
-		summary_options(t->buf + t->off, t->len - t->off, res, false, NULL, NULL);
-		if (!t->buf[t->off])
-			put(t, " (its defaults)");
-		if (utf8_width(t->buf) > 120 - 9)
-			snprintf(t->buf + 120 - 9 - 4, 5, " ...");
-		t->off = strlen(t->buf);
-		break;
-	default:
-		ops_line(t, res);
-	}
-}
-
-void summary_write(FILE *out, const struct run_result *res)
-{
-	char buf[1024];
-	struct text t = { buf, sizeof(buf), 0 };
-
-	buf[0] = 0;
-	if (res->bench->report.shape == REPORT_TABLE)
-		table_write(out, res, "");
-	summary_text(&t, res);
-	fprintf(out, "Summary: %s\n", buf);
 }
 
 /* A row's figure: "mean ± sd" where there is a spread, the mean alone for one sample. */
@@ -288,12 +234,12 @@ static void ops_row(struct text *t, const struct run_result *res, bool times_onl
 static void hits_row(struct text *t, const struct run_result *res)
 {
 	const struct stats *h = figures_of(res, "hits"), *d = figures_of(res, "drops");
-	double tm, tsd;
+	const struct stats *tot = total_ops(res);
 
 	if (res->bench->report.row_total) {	/* summarize_total */
-		total_ops(res, res->bench->report.total, &tm, &tsd);
 		put(t, "total operations ");
-		put_spread(t, &(struct stats){ .n = h->n, .mean = tm, .stddev = tsd }, 0, 3);
+		put_spread(t, &(struct stats){ .n = h->n, .mean = tot->mean, .stddev = spread(tot) },
+			   0, 3);
 		put(t, "M/s (hits %.3lf, drops %.3lf M/s)", h->mean, d->mean);
 		return;
 	}
@@ -303,31 +249,91 @@ static void hits_row(struct text *t, const struct run_result *res)
 	put(t, "M/s)");
 }
 
+static void percent_row(struct text *t, const struct run_result *res)
+{
+	put(t, "%.2f%% (", percentage(res));
+	ops_row(t, res, false);
+	put(t, ")");
+}
+
+static void htab_mem_line(struct text *t, const struct run_result *res)
+{
+	htab_mem_figures(t, res, false, 7);
+}
+
+static void htab_mem_row(struct text *t, const struct run_result *res)
+{
+	htab_mem_figures(t, res, true, 0);
+}
+
+/* The options away from their defaults, within the line's 120 columns. */
+static void table_line(struct text *t, const struct run_result *res)
+{
+	put(t, "%s", res->bench->name);
+	summary_options(t->buf + t->off, t->len - t->off, res, false, NULL, NULL);
+	if (!t->buf[t->off])
+		put(t, " (its defaults)");
+	if (utf8_width(t->buf) > 120 - 9)
+		snprintf(t->buf + 120 - 9 - 4, 5, " ...");
+	t->off = strlen(t->buf);
+}
+
+static void table_row_text(struct text *t, const struct run_result *res)
+{
+	table_row(t->buf, t->len, res);
+	t->off = strlen(t->buf);
+}
+
+static void all_row(struct text *t, const struct run_result *res)
+{
+	ops_row(t, res, false);
+}
+
+static void times_row(struct text *t, const struct run_result *res)
+{
+	ops_row(t, res, true);
+}
+
+/*
+ * Each shape's two texts, side by side so that they change together: the
+ * Summary line (the kernel bench's, which its scripts parse) and the
+ * suite row (our table's).
+ */
+static const struct shape_text {
+	void (*line)(struct text *t, const struct run_result *res);
+	void (*row)(struct text *t, const struct run_result *res);
+} shapes[] = {
+	[REPORT_OPS]		= { ops_line, all_row },
+	[REPORT_TIMES]		= { times_line, times_row },
+	[REPORT_HITS_DROPS]	= { hits_line, hits_row },
+	[REPORT_PERCENT]	= { percent_line, percent_row },
+	[REPORT_HTAB_MEM]	= { htab_mem_line, htab_mem_row },
+	[REPORT_TABLE]		= { table_line, table_row_text },
+};
+
+static const struct shape_text *shape_of(const struct run_result *res)
+{
+	unsigned int s = res->bench->report.shape;
+
+	return s < ARRAY_SIZE(shapes) && shapes[s].line ? &shapes[s] : &shapes[REPORT_OPS];
+}
+
+void summary_write(FILE *out, const struct run_result *res)
+{
+	char buf[1024];
+	struct text t = { buf, sizeof(buf), 0 };
+
+	buf[0] = 0;
+	if (res->bench->report.shape == REPORT_TABLE)
+		table_write(out, res, "");
+	shape_of(res)->line(&t, res);
+	fprintf(out, "Summary: %s\n", buf);
+}
+
 void summary_row(const struct run_result *res, char *buf, size_t len)
 {
 	struct text t = { buf, len, 0 };
-	double part, all;
 
 	buf[0] = 0;
-	switch (res->bench->report.shape) {
-	case REPORT_TIMES:
-		ops_row(&t, res, true);
-		break;
-	case REPORT_HITS_DROPS:
-		hits_row(&t, res);
-		break;
-	case REPORT_PERCENT:
-		put(&t, "%.2f%% (", percentage(res, &part, &all));
-		ops_row(&t, res, false);
-		put(&t, ")");
-		break;
-	case REPORT_HTAB_MEM:
-		htab_mem_figures(&t, res, true, 0);
-		break;
-	case REPORT_TABLE:
-		table_row(&t.buf[0], len, res);
-		break;
-	default:
-		ops_row(&t, res, false);
-	}
+	shape_of(res)->row(&t, res);
 }

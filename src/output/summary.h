@@ -17,6 +17,8 @@ void summary_write(FILE *out, const struct run_result *res);
 void summary_row(const struct run_result *res, char *buf, size_t len);
 /* The table of a REPORT_TABLE result, each line after indent. */
 void table_write(FILE *out, const struct run_result *res, const char *indent);
+/* The same table as a Markdown pipe table (export_md.c: a row of a suite's document). */
+void table_write_md(FILE *out, const struct run_result *res);
 /* A suite row of a table: the options, then the table indented on the lines after. */
 void table_row(char *buf, size_t len, const struct run_result *res);
 /*

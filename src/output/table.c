@@ -183,6 +183,66 @@ void table_write(FILE *out, const struct run_result *res, const char *indent)
 	free(t);
 }
 
+/* " cell |" of a pipe table: padded to its width, '|' escaped (a key's value could hold one). */
+static void md_cell(FILE *out, const char *s, int width, bool right)
+{
+	int pad = width - utf8_width(s);
+
+	fputc(' ', out);
+	for (; right && pad-- > 0;)
+		fputc(' ', out);
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+	for (; !right && pad-- > 0;)
+		fputc(' ', out);
+	fputs(" |", out);
+}
+
+static void md_rule(FILE *out, int width, bool right)
+{
+	fputc(right ? '-' : ':', out);
+	while (width--)
+		fputc('-', out);
+	fputs(right ? ":|" : "-|", out);
+}
+
+void table_write_md(FILE *out, const struct run_result *res)
+{
+	struct table *t = table_of(res);
+	char head[96];
+	int r, c, f;
+
+	if (!t->nr_rows) {
+		free(t);
+		return;
+	}
+	fputc('|', out);
+	for (f = 0; f < t->nr_fields; f++)
+		md_cell(out, t->fields[f], t->width[f], false);
+	for (c = 0; c < t->nr_cols; c++) {
+		head_of(t, c, head, sizeof(head));
+		md_cell(out, head, t->width[t->nr_fields + c], true);
+	}
+	fputs("\n|", out);
+	for (f = 0; f < t->nr_fields; f++)
+		md_rule(out, t->width[f], false);
+	for (c = 0; c < t->nr_cols; c++)
+		md_rule(out, t->width[t->nr_fields + c], true);
+	fputc('\n', out);
+	for (r = 0; r < t->nr_rows; r++) {
+		fputc('|', out);
+		for (f = 0; f < t->nr_fields; f++)
+			md_cell(out, t->field_val[r][f], t->width[f], false);
+		for (c = 0; c < t->nr_cols; c++)
+			md_cell(out, t->cell[r][c], t->width[t->nr_fields + c], true);
+		fputc('\n', out);
+	}
+	free(t);
+}
+
 void table_row(char *buf, size_t len, const struct run_result *res)
 {
 	char *text = NULL;

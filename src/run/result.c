@@ -230,6 +230,7 @@ void res_compute_stats(struct run_result *res)
 				     &res->repeat_st[(size_t)k * res->nr_metrics + m]);
 	}
 	free(col);
+	res_derive_figures(res);
 }
 
 void res_capture_opts(struct run_result *res, const struct opt_def *const tables[2])

@@ -21,6 +21,7 @@
 #define RUN_MAX_TOTALS	16
 #define RUN_MAX_NOTES	8
 #define RUN_NOTE_MAX	400
+#define RUN_MAX_DERIVED	4
 
 /* A run-level count of the benchmark's (bench_total): summed over repetitions, unless hex. */
 struct run_total {
@@ -31,6 +32,18 @@ struct run_total {
 
 struct hist_set;
 struct bench;
+
+/*
+ * A figure the benchmark's Summary shape derives from its metrics (the
+ * kernel's "total operations" of hits + drops, a percentage of sums):
+ * derived.c computes it with the statistics, so that the JSON holds
+ * every figure a reporter prints ("derived").
+ */
+struct run_derived {
+	char name[40];		/* JSON key: "total_operations", "percentage" */
+	const char *unit;
+	struct stats st;	/* over the samples; n 1 for one figure of the whole run */
+};
 
 /*
  * An option of the run: its definition, and where its value is, typed,
@@ -91,6 +104,9 @@ struct run_result {
 	struct run_total totals[RUN_MAX_TOTALS];
 	int nr_notes;
 	char *notes[RUN_MAX_NOTES];
+	/* what the Summary shape derives from the metrics (derived.c) */
+	int nr_derived;
+	struct run_derived derived[RUN_MAX_DERIVED];
 	/* Set by suites and sweeps after run_bench, for the exports (NULL: none). */
 	const char *suite;
 	const char *section;
@@ -211,8 +227,12 @@ void res_add_sample(struct run_result *res, int repeat, const double *vals, uint
 		    const struct noise_sample *ns);
 /* Fills the derived (inverse) metrics of one sample. */
 void res_derive(const struct run_result *res, double *vals);
-/* Statistics over all samples and per repetition. */
+/* Statistics over all samples and per repetition (and the derived figures). */
 void res_compute_stats(struct run_result *res);
+/* derived.c: the figures the benchmark's Summary shape derives, from the statistics. */
+void res_derive_figures(struct run_result *res);
+/* A derived figure by its name, or NULL. */
+const struct run_derived *res_derived(const struct run_result *r, const char *name);
 /* Repetition k began at Unix time t (s): when it ran, to set beside the host's phases. */
 void res_note_repeat_start(struct run_result *res, int k, double t);
 /* The run's options: every one of tables[0] (global_opts), then of tables[1] (the benchmark's). */
