@@ -54,7 +54,8 @@ UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS)) \
 REPLAY_BINS	:= $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/tests/replay_%,$(wildcard tests/fuzz/fuzz_*.c))
 
 # Generated from the built binary's tables, so they never drift from it.
-DOCS		:= $(BUILD)/doc/bpfbench.1 $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench
+DOCS		:= $(BUILD)/doc/bpfbench.1 $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench \
+		   $(BUILD)/doc/usage.md
 
 PREFIX		?= /usr/local
 DESTDIR		?=
@@ -77,8 +78,8 @@ INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: FORCE all run check test deps clean fuzz fuzzers valgrind man completion install uninstall \
-	vm-deps check-kernel check-kernel-ci check-busy
+.PHONY: FORCE all run check test deps clean fuzz fuzzers valgrind man completion usage-md install \
+	uninstall vm-deps check-kernel check-kernel-ci check-busy
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -159,8 +160,17 @@ $(BUILD)/doc/_bpfbench: $(BUILD)/bpfbench
 	@mkdir -p $(@D)
 	$< completion zsh > $@
 
+# doc/usage.md is committed (it is read where the tree is, without a build),
+# generated as the man page is; tests/docs.t fails when it differs from what
+# the binary writes: make usage-md writes it again.
+$(BUILD)/doc/usage.md: doc/usage.md.in $(BUILD)/bpfbench
+	@mkdir -p $(@D)
+	$(BUILD)/bpfbench gen-usage $< > $@
+
 man: $(BUILD)/doc/bpfbench.1
 completion: $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench
+usage-md: $(BUILD)/doc/usage.md
+	cp $< doc/usage.md
 
 # PREFIX (default /usr/local) and DESTDIR as packagers expect.
 install: $(BUILD)/bpfbench $(DOCS)
