@@ -54,7 +54,8 @@ UNIT_BINS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS)) \
 REPLAY_BINS	:= $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/tests/replay_%,$(wildcard tests/fuzz/fuzz_*.c))
 
 # Generated from the built binary's tables, so they never drift from it.
-DOCS		:= $(BUILD)/doc/bpfbench.1 $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench
+DOCS		:= $(BUILD)/doc/bpfbench.1 $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench \
+		   $(BUILD)/doc/usage.md
 
 PREFIX		?= /usr/local
 DESTDIR		?=
@@ -77,8 +78,8 @@ INSTALLED	:= $(BINDIR)/bpfbench $(MAN1DIR)/bpfbench.1 $(BASHCOMPDIR)/bpfbench \
 FUZZ_SECONDS	?= 60
 FUZZERS		:= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: FORCE all run check test deps clean fuzz fuzzers valgrind man completion install uninstall \
-	vm-deps check-kernel check-kernel-ci check-busy
+.PHONY: FORCE all run check test deps clean fuzz fuzzers valgrind man completion usage-md install \
+	uninstall vm-deps check-kernel check-kernel-ci check-busy
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -159,8 +160,17 @@ $(BUILD)/doc/_bpfbench: $(BUILD)/bpfbench
 	@mkdir -p $(@D)
 	$< completion zsh > $@
 
+# doc/usage.md is committed (it is read where the tree is, without a build),
+# generated as the man page is; tests/docs.t fails when it differs from what
+# the binary writes: make usage-md writes it again.
+$(BUILD)/doc/usage.md: doc/usage.md.in $(BUILD)/bpfbench
+	@mkdir -p $(@D)
+	$(BUILD)/bpfbench gen-usage $< > $@
+
 man: $(BUILD)/doc/bpfbench.1
 completion: $(BUILD)/doc/bpfbench.bash $(BUILD)/doc/_bpfbench
+usage-md: $(BUILD)/doc/usage.md
+	cp $< doc/usage.md
 
 # PREFIX (default /usr/local) and DESTDIR as packagers expect.
 install: $(BUILD)/bpfbench $(DOCS)
@@ -265,16 +275,17 @@ BOOT_TESTS	:= tests/vm_boot.t
 # that judge timing and noise, testrun.t, noise.t and verdicts.t (ASan's
 # slowdown is what they would measure; their user-space paths run in
 # families.t, ab.t and compare.t), and
-# three whose checks are on text or JSON by tools of their own, the writers
+# four whose checks are on text or JSON by tools of their own, the writers
 # they read running under the sanitizers elsewhere: install.t (completion
 # and man page: cli.t prints both completions under ASan), schema.t (the
-# JSON of every benchmark: families.t writes it) and upstream_scripts.t
-# (the kernel's scripts reading our Summary lines: families.t prints them).
+# JSON of every benchmark: families.t writes it), upstream_scripts.t
+# (the kernel's scripts reading our Summary lines: families.t prints them)
+# and docs.t (the docs against every --help: cli.t prints them under ASan).
 # Every other test, and any new one, runs in both passes: the core and its
 # outputs (CLI, results, JSON/CSV/Markdown, schema, compare, ab and verdicts,
 # plot, C unit tests, fuzz corpora, histograms, faults, signals, state,
 # probe, privileges, kernel stats, install).
-SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t \
+SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t tests/docs.t \
 		   tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
 		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
 		   tests/busy.t tests/includes.t tests/memcheck.t tests/make_run.t tests/vm.t tests/vm_boot.t \
@@ -297,7 +308,7 @@ SLOW_TESTS	:= tests/vm.t tests/compare.t $(call san_wrap,tests/compare.t) tests/
 		   tests/fds.t $(call san_wrap,tests/cli.t) tests/map_batch.t tests/upstream_scripts.t \
 		   $(call san_wrap,tests/outputs.t) tests/verifier.t $(call san_wrap,tests/plot.t) \
 		   $(call san_wrap,tests/privileges.t) tests/ringbuf.t tests/calib.t tests/bloom.t \
-		   tests/vm_kernel.t tests/install.t tests/bloom_latency.t tests/results.t tests/plot.t \
+		   tests/vm_kernel.t tests/install.t tests/docs.t tests/bloom_latency.t tests/results.t tests/plot.t \
 		   tests/memcheck.t tests/schema.t $(call san_wrap,tests/db_pg.t) \
 		   $(call san_wrap,tests/db.t) tests/outputs.t tests/bpf_for.t \
 		   $(call san_wrap,tests/profile.t) $(call san_wrap,tests/compare_scale.t) tests/ab.t \

@@ -72,6 +72,18 @@ ok $? "ab --precision 0: exit 2"
 run ab "noop -w0 -d30" "noop -w0 -d30" --gate-unjudged pass
 [ "$RC" -eq 2 ] && grep -q 'gate-unjudged is for a gate' <<<"$ERR"
 ok $? "ab --gate-unjudged without --fail-on-regression: exit 2 before any pair runs" || diag "$ERR"
+for bad in A A,B,C; do
+	run ab "noop -w0 -d30" "noop -w0 -d30" --names "$bad"
+	[ "$RC" -eq 2 ] && grep -q -- '--names needs two names' <<<"$ERR"
+	ok $? "ab --names '$bad': exit 2 before any pair runs" || diag "$RC: $ERR"
+done
+run ab "noop -w0 -d30" "noop -w0 -d30" --names A,B --name C
+[ "$RC" -eq 2 ]
+ok $? "ab --names A,B --name C: exit 2 (the sides are named once)" || diag "$ERR"
+# compare's spelling of the names: the sides' labels in the JSON
+run ab "noop -w0 -d0.1 --period-ms 100" "noop -w0 -d0.1 --period-ms 100" -r 1 -q --names old,new --json "$TMPD/names.json"
+json_check "$TMPD/names.json" '[r["label"] for r in d["runs"]] == ["old", "new"]'
+ok $? "ab --names old,new (compare's spelling): the sides labelled old and new" || diag "$RC: $ERR"
 
 # --precision: pairs until the CI of B/A is narrow enough, or the time bound
 run ab "noop -w0 -d0.3 --period-ms 100" "noop -w0 -d0.3 --period-ms 100" --precision 50 --max-duration 30

@@ -70,6 +70,15 @@ missing=
 for s in $subs; do grep -qE "^ +bpfbench $s( |$)" <<<"$OUT" || missing+=" $s"; done
 [ -n "$subs" ] && [ -z "$missing" ]
 ok $? "--help's usage names every subcommand ($subs)" || diag "missing:$missing"
+# each subcommand's --help prints its option table (under the sanitizers too: docs.t, which
+# reads them all against the docs, runs in the plain pass only)
+bad=
+for s in $subs; do
+	run "$s" --help
+	[ "$RC" -eq 0 ] && [ -z "$ERR" ] && grep -qE '^  (-h, )?--help ' <<<"$OUT" || bad+=" $s"
+done
+[ -z "$bad" ]
+ok $? "every subcommand's --help: its options' table, --help's line among them, exit 0" || diag "wrong:$bad"
 # both completions print whole (under the sanitizers too: install.t, which
 # checks what they offer, runs in the plain pass only)
 for sh in bash zsh; do

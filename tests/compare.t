@@ -215,6 +215,17 @@ for bad in A A, ,B A,B,C; do
 	[ "$RC" -eq 2 ] && grep -q -- '--names needs two names' <<<"$ERR"
 	ok $? "--names '$bad': exit 2, said" || diag "$RC: $ERR"
 done
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops --drift 0 --run-noise 0 --names A,B
+names=$OUT
+run compare -v "$TMPD/o.json" "$TMPD/n.json" --ignore-option nr_loops --drift 0 --run-noise 0 --name A --name B
+[ "$RC" -eq 0 ] && [ "$OUT" = "$names" ]
+ok $? "--name A --name B (ab's spelling): as --names A,B" || diag "$OUT"
+for args in "--name A" "--name A --name B --name C"; do
+	# shellcheck disable=SC2086 # the options, a word each
+	run compare "$TMPD/o.json" "$TMPD/n.json" $args
+	[ "$RC" -eq 2 ] && grep -q -- '--name' <<<"$ERR"
+	ok $? "compare $args: exit 2, said" || diag "$RC: $ERR"
+done
 jq '.runs[1].label = "row 0" | .runs[1].options.preallocated = true' "$TMPD/o.json" >"$TMPD/dup.json"
 run compare -v "$TMPD/dup.json" "$TMPD/dup.json"
 grep -q '^bpf-loop: synthetic rows: row 0  ' <<<"$OUT" &&

@@ -438,16 +438,11 @@ static void help_text(const char *left, const char *text)
 	wrap_words(stdout, printf("  %-32s ", left), HELP_INDENT, HELP_COLS, "|", text);
 }
 
-static void help_line(const struct opt_def *o)
+void opts_help_text(const struct opt_def *o, char *text, size_t len)
 {
-	char left[64], extra[160] = "", text[1024];
-	const char *val = opt_takes_value(o) ? (o->metavar ? o->metavar : "N") : "";
+	char extra[160] = "";
 	int i, off;
 
-	if (o->short_name)
-		snprintf(left, sizeof(left), "-%c, --%s %s", o->short_name, o->name, val);
-	else
-		snprintf(left, sizeof(left), "    --%s %s", o->name, val);
 	if (o->type == OPT_UINT || o->type == OPT_UINT_LIST) {
 		snprintf(extra, sizeof(extra), " [%" PRIu64 "..%" PRIu64 "]", o->min, o->max);
 	} else if (o->type == OPT_SECONDS) {
@@ -464,14 +459,27 @@ static void help_line(const struct opt_def *o)
 		if (off < (int)sizeof(extra))
 			snprintf(extra + off, sizeof(extra) - off, "}");
 	}
-	snprintf(text, sizeof(text), "%s%s%s%s%s", o->help ? o->help : "", extra,
+	snprintf(text, len, "%s%s%s%s%s", o->help ? o->help : "", extra,
 		 o->def ? " (default " : "", o->def ? o->def : "", o->def ? ")" : "");
+}
+
+static void help_line(const struct opt_def *o)
+{
+	char left[64], text[1024];
+	const char *val = opt_takes_value(o) ? (o->metavar ? o->metavar : "N") : "";
+
+	if (o->short_name)
+		snprintf(left, sizeof(left), "-%c, --%s %s", o->short_name, o->name, val);
+	else
+		snprintf(left, sizeof(left), "    --%s %s", o->name, val);
+	opts_help_text(o, text, sizeof(text));
 	help_text(left, text);
 }
 
 void opts_print_help(const struct opt_def *t, const char *title)
 {
-	printf("%s\n", title);
+	if (title)
+		printf("%s\n", title);
 	for (; t && t->name; t++)
 		if (!(t->flags & OPT_F_HIDDEN))
 			help_line(t);

@@ -85,8 +85,15 @@ struct opt_def {
  * program run): a figure's title names it even at its default.
  */
 #define OPT_F_DEFINES	(1u << 3)
+/* Its value is a file's path: completion offers files (a FILE metavar says so too). */
+#define OPT_F_PATH	(1u << 4)
+/* Its value is an option's name (plot --x): completion offers them. */
+#define OPT_F_OPTNAME	(1u << 5)
 
 #define OPT_OFF(type, field)	offsetof(type, field)
+/* A number's macro as an option's default text: OPT_STR(ED_PERMUTATIONS) is "199". */
+#define OPT_STR(x)	OPT_STR_(x)
+#define OPT_STR_(x)	#x
 
 /* Sets every option of the table to its default in args. */
 void opts_reset(const struct opt_def *table, void *args);
@@ -119,6 +126,9 @@ bool opts_at_default(const struct opt_def *o, const void *args);
 /* Whether text (as opts_format writes it) is the option's default; the store is not touched. */
 bool opts_is_default(const struct opt_def *o, const char *text);
 bool opt_takes_value(const struct opt_def *o);
+/* An option's --help text: its help, range or choices, and default. */
+void opts_help_text(const struct opt_def *o, char *text, size_t len);
+/* --help's lines of the table's options, under title (NULL: none, the lines alone). */
 void opts_print_help(const struct opt_def *table, const char *title);
 
 /*

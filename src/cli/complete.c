@@ -2,7 +2,8 @@
 /*
  * bash and zsh completion, printed from the tables the parser uses:
  * global_opts, bench_table (each benchmark's options and choices) and
- * suite_table, and the subcommands' own few options (complete_tables.c).
+ * suite_table, and the subcommands' table (src/cli/subcmds.c: their
+ * options and positional words).
  *
  * Both scripts share their data functions and most of their logic,
  * written in the common subset of bash and zsh; only the entry point
@@ -14,19 +15,27 @@
 #include "bench.h"
 #include "args.h"
 #include "complete.h"
-#include "complete_int.h"
 #include "opts.h"
 #include "util.h"
 
-static const struct sub_spec *sub_spec(const char *name)
-{
-	size_t i;
+/* What follows an option on the command line. */
+enum arg_kind {
+	ARG_FLAG,	/* nothing */
+	ARG_VALUE,	/* a value we cannot guess (a number, a CPU list) */
+	ARG_FILE,
+	ARG_CHOICE,	/* one of the option's choices */
+	ARG_OPTION,	/* the name of a global or benchmark option (plot --x) */
+};
 
-	for (i = 0; i < nr_sub_specs; i++)
-		if (!strcmp(sub_specs[i].name, name))
-			return &sub_specs[i];
-	return NULL;
-}
+const struct opt_def completion_opts[] = {
+	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
+	{ NULL },
+};
+
+/* The subcommands a user is offered: not the build's own. */
+#define for_each_sub(s, subs) \
+	for ((s) = (subs); (s)->name; (s)++) \
+		if (!(s)->hidden)
 
 /* Single-quoted for the shell: safe whatever a help text holds. */
 static void sq(FILE *f, const char *s)
@@ -70,7 +79,10 @@ static enum arg_kind opt_arg(const struct opt_def *o)
 		return ARG_FLAG;
 	if (o->type == OPT_CHOICE)
 		return ARG_CHOICE;
-	if (o->type == OPT_STRING && o->metavar && !strcmp(o->metavar, "FILE"))
+	if (o->flags & OPT_F_OPTNAME)
+		return ARG_OPTION;
+	if ((o->flags & OPT_F_PATH) ||
+	    (o->type == OPT_STRING && o->metavar && !strcmp(o->metavar, "FILE")))
 		return ARG_FILE;
 	return ARG_VALUE;
 }
@@ -102,25 +114,19 @@ static void print_names(FILE *f)
 	fputs("\n)\n", f);
 }
 
-static void print_subcmds(FILE *f, const char *const *subcmds)
+static void print_subcmds(FILE *f, const struct subcommand *subs)
 {
-	const struct sub_spec *sp;
-	const char *const *s;
+	const struct subcommand *s;
+	bool first = true;
 
 	fputs("_bpfbench_subcmds=(", f);
-	for (s = subcmds; *s; s++) {
-		sp = sub_spec(*s);
-		if (sp)
-			name_word(f, *s, sp->summary);
-		else {
-			fputs("\n\t", f);
-			sq(f, *s);
-		}
-	}
+	for_each_sub(s, subs)
+		name_word(f, s->name, s->summary);
 	fputs("\n)\n\n_bpfbench_is_sub()\n{\n\tcase $1 in\n\t", f);
-	for (s = subcmds; *s; s++) {
-		fputs(s == subcmds ? "" : "|", f);
-		sq(f, *s);
+	for_each_sub(s, subs) {
+		fputs(first ? "" : "|", f);
+		sq(f, s->name);
+		first = false;
 	}
 	fputs(") return 0 ;;\n\tesac\n\treturn 1\n}\n\n", f);
 }
@@ -175,16 +181,25 @@ static void print_table_words(FILE *f, const struct opt_def *t)
 			list_word(f, "--", t->name, t->help);
 }
 
-static void print_sub_words(FILE *f, const struct sub_opt *o)
+/* A subcommand's options: each long name, and its short one with the same help. */
+static void print_sub_words(FILE *f, const struct opt_def *t)
 {
-	for (; o && o->name; o++)
-		if (o->help)	/* not the other spellings */
-			list_word(f, "", o->name, o->help);
+	char s[3] = "-";
+
+	for (; t && t->name; t++) {
+		if (t->flags & OPT_F_HIDDEN)
+			continue;
+		list_word(f, "--", t->name, t->help);
+		s[1] = t->short_name;
+		if (s[1])
+			list_word(f, "", s, t->help);
+	}
 }
 
-static void print_opts_fn(FILE *f)
+static void print_opts_fn(FILE *f, const struct subcommand *subs)
 {
 	const struct bench *const *b;
+	const struct subcommand *s;
 	size_t i;
 
 	fputs("# Appends the options of $1 ('' for the global ones, an option table,\n"
@@ -194,11 +209,11 @@ static void print_opts_fn(FILE *f)
 	if (!opts_find(global_opts, "version"))
 		list_word(f, "--", "version", "version, git commit and libbpf version");
 	fputs(") ;;\n", f);
-	for (i = 0; i < nr_sub_specs; i++) {
-		fprintf(f, "\t'@%s')\n\t\t_bpfbench_list+=(", sub_specs[i].name);
-		print_sub_words(f, sub_specs[i].opts);
-		print_sub_words(f, sub_specs[i].shared);
-		fprintf(f, ")%s ;;\n", sub_specs[i].global_opts ? "\n\t\t_bpfbench_opts ''" : "");
+	for_each_sub(s, subs) {
+		fprintf(f, "\t'@%s')\n\t\t_bpfbench_list+=(", s->name);
+		for (i = 0; i < SUBCMD_MAX_TABLES; i++)
+			print_sub_words(f, s->opts[i]);
+		fprintf(f, ")%s ;;\n", s->global_opts ? "\n\t\t_bpfbench_opts ''" : "");
 	}
 	for (b = bench_table; *b; b++) {
 		if (!first_of_table(b))
@@ -314,14 +329,15 @@ static void print_bench_arg_cases(FILE *f)
 	}
 }
 
-static void print_sub_arg_cases(FILE *f, const char *ctx, const struct sub_opt *so)
+static void print_sub_arg_cases(FILE *f, const char *ctx, const struct opt_def *t)
 {
-	for (; so && so->name; so++)
-		print_arg_case(f, ctx, "", so->name, 0, so->arg, NULL);
+	for (; t && t->name; t++)
+		print_arg_case(f, ctx, "--", t->name, t->short_name, opt_arg(t), t->choices);
 }
 
-static void print_arg_fn(FILE *f)
+static void print_arg_fn(FILE *f, const struct subcommand *subs)
 {
+	const struct subcommand *s;
 	const struct opt_def *o;
 	char ctx[64];
 	size_t i;
@@ -334,10 +350,10 @@ static void print_arg_fn(FILE *f)
 	      "\t_bpfbench_kind=\n\t_bpfbench_choices=()\n"
 	      "\tcase $ctx:$o in\n", f);
 	/* A subcommand's own options first: probe's --json is a flag, the global one is not. */
-	for (i = 0; i < nr_sub_specs; i++) {
-		snprintf(ctx, sizeof(ctx), "@%s", sub_specs[i].name);
-		print_sub_arg_cases(f, ctx, sub_specs[i].opts);
-		print_sub_arg_cases(f, ctx, sub_specs[i].shared);
+	for_each_sub(s, subs) {
+		snprintf(ctx, sizeof(ctx), "@%s", s->name);
+		for (i = 0; i < SUBCMD_MAX_TABLES; i++)
+			print_sub_arg_cases(f, ctx, s->opts[i]);
 	}
 	for (o = global_opts; o->name; o++)
 		print_arg_case(f, "*", "--", o->name, o->short_name, opt_arg(o), o->choices);
@@ -348,24 +364,24 @@ static void print_arg_fn(FILE *f)
 }
 
 static const char *const pos_code[] = {
-	[POS_FILE] = "_bpfbench_what=file",
-	[POS_SUITE] = "_bpfbench_list=(\"${_bpfbench_suites[@]}\")",
-	[POS_SHELL] = "_bpfbench_list=('bash' 'zsh')",
-	[POS_DB_ACTION] = "_bpfbench_list=('record' 'show' 'changes' 'plot' 'export')",
+	[SUBCMD_POS_FILE] = "_bpfbench_what=file",
+	[SUBCMD_POS_SUITE] = "_bpfbench_list=(\"${_bpfbench_suites[@]}\")",
+	[SUBCMD_POS_SHELL] = "_bpfbench_list=('bash' 'zsh')",
+	[SUBCMD_POS_DB_ACTION] = "_bpfbench_list=('record' 'show' 'changes' 'plot' 'export')",
 };
 
-static void print_pos_fn(FILE *f)
+static void print_pos_fn(FILE *f, const struct subcommand *subs)
 {
-	size_t i, j;
+	const struct subcommand *s;
+	size_t j;
 
 	fputs("# The positional argument number $2 (from 0) of subcommand $1:\n"
 	      "# returns 1 if there is none.\n"
 	      "_bpfbench_pos()\n{\n\tcase $1:$2 in\n", f);
-	for (i = 0; i < nr_sub_specs; i++)
-		for (j = 0; j < ARRAY_SIZE(sub_specs[i].pos); j++)
-			if (sub_specs[i].pos[j] != POS_NONE)
-				fprintf(f, "\t'%s':%zu) %s ;;\n", sub_specs[i].name, j,
-					pos_code[sub_specs[i].pos[j]]);
+	for_each_sub(s, subs)
+		for (j = 0; j < ARRAY_SIZE(s->pos); j++)
+			if (s->pos[j] != SUBCMD_POS_NONE)
+				fprintf(f, "\t'%s':%zu) %s ;;\n", s->name, j, pos_code[s->pos[j]]);
 	fputs("\t*) return 1 ;;\n\tesac\n}\n\n", f);
 }
 
@@ -472,7 +488,7 @@ static const char zsh_main[] =
 	"}\n\n"
 	"_bpfbench \"$@\"\n";
 
-static void print_script(FILE *f, bool zsh, const char *const *subcmds)
+static void print_script(FILE *f, bool zsh, const struct subcommand *subs)
 {
 	if (zsh)
 		fputs("#compdef bpfbench\n", f);
@@ -480,16 +496,16 @@ static void print_script(FILE *f, bool zsh, const char *const *subcmds)
 		"# from the tables its parser uses: regenerate it, do not edit it.\n\n",
 		zsh ? "zsh" : "bash", zsh ? "zsh" : "bash");
 	print_names(f);
-	print_subcmds(f, subcmds);
+	print_subcmds(f, subs);
 	print_table_fn(f);
-	print_opts_fn(f);
-	print_arg_fn(f);
-	print_pos_fn(f);
+	print_opts_fn(f, subs);
+	print_arg_fn(f, subs);
+	print_pos_fn(f, subs);
 	fputs(shared_logic, f);
 	fputs(zsh ? zsh_main : bash_main, f);
 }
 
-int complete_cmd(int argc, char **argv, const char *const *subcmds)
+int complete_cmd(int argc, char **argv, const struct subcommand *subs)
 {
 	int i;
 
@@ -497,7 +513,9 @@ int complete_cmd(int argc, char **argv, const char *const *subcmds)
 		printf("Usage: bpfbench completion bash|zsh\n\n"
 		       "Prints a completion script for the shell, e.g.\n"
 		       "  source <(bpfbench completion bash)\n"
-		       "`make install` installs both where bash-completion and zsh look.\n");
+		       "`make install` installs both where bash-completion and zsh look.\n\n"
+		       "Options:\n");
+		opts_print_help(completion_opts, NULL);
 		return 0;
 	}
 	for (i = 1; i < argc; i++) {
@@ -512,6 +530,6 @@ int complete_cmd(int argc, char **argv, const char *const *subcmds)
 		errmsg("completion: name a shell: bpfbench completion bash|zsh");
 		return EXIT_USAGE;
 	}
-	print_script(stdout, !strcmp(argv[1], "zsh"), subcmds);
+	print_script(stdout, !strcmp(argv[1], "zsh"), subs);
 	return 0;
 }

@@ -6,10 +6,15 @@
 #ifndef BPFBENCH_COMPLETE_H
 #define BPFBENCH_COMPLETE_H
 
+#include "subcmd.h"
+
 /*
- * argv[0] is "completion", argv[1] the shell.  subcmds: the subcommands
- * main() dispatches, NULL terminated.  Returns the exit code.
+ * argv[0] is "completion", argv[1] the shell.  subs: the subcommands
+ * main() dispatches (src/cli/subcmds.c), their options and positional
+ * words.  Returns the exit code.
  */
-int complete_cmd(int argc, char **argv, const char *const *subcmds);
+int complete_cmd(int argc, char **argv, const struct subcommand *subs);
+/* completion's own options, as its --help and the docs show them. */
+extern const struct opt_def completion_opts[];
 
 #endif

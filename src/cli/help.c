@@ -3,32 +3,29 @@
 #include <stdio.h>
 #include "bench.h"
 #include "help.h"
+#include "subcmds.h"
 
 void cli_usage(void)
 {
-	/* every subcommand of main()'s table (tests/cli.t holds them to it) */
+	const struct subcommand *s;
+
 	printf("Usage: bpfbench [options] BENCH [bench options]\n"
 	       "       bpfbench --list | --version | BENCH --help\n"
-	       "       bpfbench probe [--json]\n"
-	       "       bpfbench suite NAME [options] | suite --list\n"
-	       "       bpfbench compare OLD.json NEW.json [options]\n"
-	       "       bpfbench ab \"ARGS A\" \"ARGS B\" [-r N] [options]\n"
-	       "       bpfbench --kernel K BENCH|suite|probe ... (in a VM on kernel K; --kernel anywhere)\n"
-	       "       bpfbench ab --kernel A --kernel B \"ARGS\" [options] (one line, two kernels)\n"
-	       "       bpfbench bisect --good REV --bad REV [options] -- BENCH [ARGS...]\n"
-	       "                      (the kernel commit that moved a figure)\n"
-	       "       bpfbench plot FILE.json -o OUT.svg|OUT.png [options]\n"
-	       "       bpfbench db record|show|changes|export ... (a history of results)\n"
-	       "       bpfbench profile [options] -- CMD [ARGS...] | profile --diff A B\n"
-	       "       bpfbench host show [--json] [--quick] | host tune | host reset (the host's state)\n"
-	       "       bpfbench completion bash|zsh\n"
-	       "       (SUBCOMMAND --help gives its options)\n\n"
-	       "Measures BPF maps and helpers on the running kernel.\n"
-	       "--kernel K runs in a QEMU VM on kernel K instead; a Debian kernel is downloaded\n"
-	       "once into $BPFBENCH_VM_CACHE (default $XDG_CACHE_HOME/bpfbench-vm, else\n"
-	       "~/.cache/bpfbench-vm).\n"
+	       "       bpfbench --kernel K BENCH|suite|probe ... (in a VM on kernel K; --kernel anywhere)\n");
+	for (s = subcommands; s->name; s++)
+		if (!s->hidden)
+			printf("       bpfbench %s\n", s->usage);
+	printf("\nSubcommands (SUBCOMMAND --help gives its options):\n");
+	for (s = subcommands; s->name; s++)
+		if (!s->hidden)
+			printf("  %-12s %s\n", s->name, s->summary);
+	printf("\nMeasures BPF maps and helpers on the running kernel.\n"
+	       "--kernel K runs in a QEMU VM on kernel K instead (a name as 7.3, 6.12, 6.1, a Debian\n"
+	       "package, a vmlinuz or a built kernel tree); a Debian kernel is downloaded once into\n"
+	       "$BPFBENCH_VM_CACHE (default $XDG_CACHE_HOME/bpfbench-vm, else ~/.cache/bpfbench-vm).\n"
 	       "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 4 kernel lacks a feature (skip),\n"
-	       "5 a gate (compare, ab, db changes) found no regression but could not judge it all.\n\n");
+	       "5 a gate (compare, ab, db changes) found no regression but could not judge it all.\n"
+	       "Troubleshooting, by the message you see: doc/troubleshooting.md.\n\n");
 	opts_print_help(global_opts, "Options:");
 }
 

@@ -33,23 +33,28 @@ struct host_show {
 	bool json, quick;
 };
 
-static void usage(FILE *out)
+const struct opt_def host_opts[] = {
+	{ "json", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "show: a JSON object instead" },
+	{ "quick", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "show: without the measurements" },
+	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
+	{ NULL },
+};
+
+static void usage(void)
 {
-	fprintf(out,
-		"usage: bpfbench host show [--json] [--quick] | host tune | host reset\n"
-		"  show    the host's state that moves a figure, and what each is worth: a VM or\n"
-		"          not, cpufreq governor and boost, SMT, isolcpus/nohz_full, interrupts and\n"
-		"          steal per CPU over a second, CPU pressure, transparent hugepages; then\n"
-		"          measured: each CPU's speed now (a user-space loop and an empty BPF\n"
-		"          program, %d rounds alternating), and the spread of 5 short noop runs\n"
-		"  tune    (root) governors to performance, boost off, where this host has them;\n"
-		"          the old values are kept in %s ($BPFBENCH_HOST_STATE)\n"
-		"  reset   (root) writes back what tune changed\n"
-		"  --json  show as a JSON object\n"
-		"  --quick show without the measurements\n"
-		"In a VM, what the host does with the vCPUs (their speed, steal, the host's SMT)\n"
-		"cannot be changed from inside: show measures it, tune says so.\n",
-		SPEED_ROUNDS, host_state_path());
+	printf("Usage: bpfbench host show [--json] [--quick] | host tune | host reset\n\n"
+	       "  show    the host's state that moves a figure, and what each is worth: a VM or\n"
+	       "          not, cpufreq governor and boost, SMT, isolcpus/nohz_full, interrupts and\n"
+	       "          steal per CPU over a second, CPU pressure, transparent hugepages; then\n"
+	       "          measured: each CPU's speed now (a user-space loop and an empty BPF\n"
+	       "          program, %d rounds alternating), and the spread of 5 short noop runs\n"
+	       "  tune    (root) governors to performance, boost off, where this host has them;\n"
+	       "          the old values are kept in %s ($BPFBENCH_HOST_STATE)\n"
+	       "  reset   (root) writes back what tune changed\n\n"
+	       "In a VM, what the host does with the vCPUs (their speed, steal, the host's SMT)\n"
+	       "cannot be changed from inside: show measures it, tune says so.\n\n"
+	       "Options:\n", SPEED_ROUNDS, host_state_path());
+	opts_print_help(host_opts, NULL);
 }
 
 static void median_cv(const double *v, int n, double *med, double *cv)
@@ -317,9 +322,11 @@ static int reset(void)
 
 int host_cmd(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_USAGE : 0;
+	if (argc < 2)
+		return usage_error("host: name an action: show, tune or reset (see 'bpfbench host --help')");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage();
+		return 0;
 	}
 	if (!strcmp(argv[1], "show"))
 		return show(argc - 2, argv + 2);

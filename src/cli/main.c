@@ -12,6 +12,8 @@
  *   bpfbench profile -- CMD | --diff A B        where a command's time goes
  *   bpfbench completion bash|zsh                a shell completion script
  *   bpfbench --version | -V
+ *
+ * The subcommands are src/cli/subcmds.c's table.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -19,24 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
-#include "ab.h"
 #include "bench.h"
 #include "args.h"
-#include "compare.h"
-#include "complete.h"
-#include "db_cli.h"
 #include "deliver.h"
 #include "export.h"
 #include "help.h"
-#include "host_cmd.h"
 #include "history.h"
-#include "mangen.h"
-#include "plot.h"
 #include "probe.h"
-#include "probe_cmd.h"
-#include "profile_cmd.h"
 #include "report.h"
 #include "runner.h"
+#include "subcmds.h"
 #include "suite.h"
 #include "sysenv.h"
 #include "outfile.h"
@@ -73,41 +67,6 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	if (*fmt && fmt[strlen(fmt) - 1] == '\n')
 		progress_line_redraw();
 	return n;
-}
-
-struct subcommand {
-	const char *name;
-	int (*main)(int argc, char **argv);
-	bool hidden;		/* used by the build; not offered to users */
-};
-
-static int completion_cmd(int argc, char **argv);
-
-static const struct subcommand subcommands[] = {
-	{ "probe", probe_cmd },
-	{ "suite", suite_cmd },
-	{ "compare", compare_cmd },
-	{ "plot", plot_cmd },
-	{ "ab", ab_cmd },
-	{ "bisect", bisect_cmd },
-	{ "db", db_cmd },
-	{ "profile", profile_cmd },
-	{ "host", host_cmd },
-	{ "completion", completion_cmd },
-	{ "gen-man", mangen_cmd, true },
-};
-
-/* Completion offers the subcommands of the table above, so none is forgotten. */
-static int completion_cmd(int argc, char **argv)
-{
-	const char *names[ARRAY_SIZE(subcommands) + 1];
-	size_t i, n = 0;
-
-	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
-		if (!subcommands[i].hidden)
-			names[n++] = subcommands[i].name;
-	names[n] = NULL;
-	return complete_cmd(argc, argv, names);
 }
 
 /* One run, then its result down the one road: human lines, exports. */
@@ -160,16 +119,6 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 	return ret;
 }
 
-static const struct subcommand *find_subcommand(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
-		if (!strcmp(name, subcommands[i].name))
-			return &subcommands[i];
-	return NULL;
-}
-
 /*
  * `bpfbench -w0 -d1 suite NAME`: options before a subcommand go after its
  * own first words, where the subcommand takes its options.
@@ -202,11 +151,11 @@ int main(int argc, char **argv)
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
 		return print_version(argc, argv);
 	if (vm_wanted(argc, argv, false))
-		return vm_exec(argc, argv, false);
+		return vm_exec(argc, argv, false, subcommands);
 	if (vm_wanted(argc, argv, true))
-		return vm_exec(argc, argv, true);
+		return vm_exec(argc, argv, true, subcommands);
 	at = cli_first_word(argc, argv);
-	sub = at > 0 ? find_subcommand(argv[at]) : NULL;
+	sub = at > 0 ? subcmd_find(subcommands, argv[at]) : NULL;
 	if (sub)
 		return run_subcommand(sub, argc, argv, at);
 	ret = cli_parse(argc, argv, &spec);

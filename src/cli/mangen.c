@@ -192,11 +192,32 @@ static void suites(FILE *f)
 	}
 }
 
+/* The subcommands main() passes: their options are in its table. */
+static const struct subcommand *man_subs;
+
+/* Each subcommand's options, a subsection each, as the global ones. */
+static void subcommand_options(FILE *f)
+{
+	const struct subcommand *s;
+	int i;
+
+	for (s = man_subs; s && s->name; s++) {
+		if (s->hidden || !s->opts[0])
+			continue;
+		fputs("## ", f);
+		text(f, s->name, false);
+		fputs(" options\n\n", f);
+		for (i = 0; i < SUBCMD_MAX_TABLES; i++)
+			opt_table(f, s->opts[i]);
+	}
+}
+
 static const struct {
 	const char *line;
 	void (*print)(FILE *f);
 } expansions[] = {
 	{ "@GLOBAL_OPTIONS@", global_options },
+	{ "@SUBCOMMAND_OPTIONS@", subcommand_options },
 	{ "@BENCHMARKS@", benchmarks },
 	{ "@SUITES@", suites },
 };
@@ -220,7 +241,7 @@ static void copy_line(FILE *f, const char *line)
 	fprintf(f, "%s\n", line);
 }
 
-int mangen_cmd(int argc, char **argv)
+int mangen_cmd(int argc, char **argv, const struct subcommand *subs)
 {
 	char line[4096];
 	FILE *in;
@@ -230,6 +251,7 @@ int mangen_cmd(int argc, char **argv)
 		errmsg("gen-man: usage: bpfbench gen-man TEMPLATE.scd.in");
 		return EXIT_USAGE;
 	}
+	man_subs = subs;
 	in = fopen(argv[1], "r");
 	if (!in) {
 		errmsg("gen-man: %s: %s", argv[1], strerror(errno));

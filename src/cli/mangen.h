@@ -6,11 +6,14 @@
 #ifndef BPFBENCH_MANGEN_H
 #define BPFBENCH_MANGEN_H
 
+#include "subcmd.h"
+
 /*
  * `bpfbench gen-man TEMPLATE.scd.in` (used by the build): copies the
- * template to stdout, expanding the lines @GLOBAL_OPTIONS@, @BENCHMARKS@
- * and @SUITES@, and @VERSION@ anywhere, into scdoc(5).
+ * template to stdout, expanding the lines @GLOBAL_OPTIONS@,
+ * @SUBCOMMAND_OPTIONS@ (of subs, main()'s table), @BENCHMARKS@ and
+ * @SUITES@, and @VERSION@ anywhere, into scdoc(5).
  */
-int mangen_cmd(int argc, char **argv);
+int mangen_cmd(int argc, char **argv, const struct subcommand *subs);
 
 #endif

@@ -10,13 +10,19 @@
 #include "probe_cmd.h"
 #include "probe_int.h"
 
-static void usage(FILE *out)
+const struct opt_def probe_opts[] = {
+	{ "json", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "print a JSON object instead of a table" },
+	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
+	{ NULL },
+};
+
+static void usage(void)
 {
-	fprintf(out,
-		"usage: bpfbench probe [--json]\n"
-		"  Report which BPF features this kernel lets us use.\n"
-		"  --json   print a JSON object instead of a table\n"
-		"  --help   show this help\n");
+	printf("Usage: bpfbench probe [--json]\n\n"
+	       "Which BPF features this kernel lets bpfbench use with the current privileges,\n"
+	       "and which benchmarks it can run.\n\n"
+	       "Options:\n");
+	opts_print_help(probe_opts, NULL);
 }
 
 static const char *verdict(int ret)
@@ -117,7 +123,7 @@ int probe_cmd(int argc, char **argv)
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
+			usage();
 			return 0;
 		} else {
 			errmsg("probe: unknown argument '%s' (try --help)", argv[i]);

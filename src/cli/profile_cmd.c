@@ -20,21 +20,33 @@ struct profile_args {
 	char **cmd;
 };
 
-static void usage(FILE *out)
+const struct opt_def profile_opts[] = {
+	{ "folded", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
+	  "write the collapsed stacks (FlameGraph, inferno, speedscope read them)" },
+	{ "flame", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE.svg", "write a flame graph",
+	  OPT_F_PATH },
+	{ "duration", 'd', OPT_STRING, 0, NULL, 0, 0, NULL, "SEC",
+	  "sample SEC seconds, then stop CMD (SIGTERM); its BPF programs are named only while it "
+	  "still holds them (default: until it exits)" },
+	{ "freq", 0, OPT_UINT, 0, OPT_STR(PROFILE_FREQ_DEFAULT), 1, 100000, NULL, "HZ",
+	  "samples per second per CPU" },
+	{ "profile-freq", 0, OPT_UINT, 0, NULL, 1, 100000, NULL, "HZ", "--freq", OPT_F_HIDDEN },
+	{ "diff", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "A.folded B.folded",
+	  "which functions grew or shrank from A to B (two --folded files), instead of a command",
+	  OPT_F_PATH },
+	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
+	{ NULL },
+};
+
+static void usage(void)
 {
-	fprintf(out,
-		"usage: bpfbench profile [--folded FILE] [--flame FILE.svg] [-d SEC] [--freq HZ] "
-		"-- CMD [ARGS...]\n"
-		"       bpfbench profile --diff A.folded B.folded\n"
-		"  Sample CMD's kernel and user stacks on every online CPU, as --profile samples a\n"
-		"  benchmark (cpu-clock where there is no PMU), and print its top functions.\n"
-		"  --folded FILE     write the collapsed stacks (FlameGraph, inferno, speedscope)\n"
-		"  --flame FILE.svg  write a flame graph\n"
-		"  -d, --duration SEC  sample SEC seconds, then stop CMD (SIGTERM); its BPF programs\n"
-		"                    are named only while it still holds them (default: until it exits)\n"
-		"  --freq HZ         samples per second per CPU (default 999)\n"
-		"  --diff A B        which functions grew or shrank from A to B (two --folded files)\n"
-		"  --help            show this help\n");
+	printf("Usage: bpfbench profile [--folded FILE] [--flame FILE.svg] [-d SEC] [--freq HZ] "
+	       "-- CMD [ARGS...]\n"
+	       "       bpfbench profile --diff A.folded B.folded\n\n"
+	       "Samples CMD's kernel and user stacks on every online CPU, as --profile samples a\n"
+	       "benchmark (cpu-clock where there is no PMU), and prints its top functions.\n\n"
+	       "Options:\n");
+	opts_print_help(profile_opts, NULL);
 }
 
 static int need_value(int argc, char **argv, int i)
@@ -94,7 +106,7 @@ static int parse(int argc, char **argv, struct profile_args *a)
 			break;
 		}
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
+			usage();
 			return -1;
 		}
 		ret = parse_opt(argc, argv, &i, a);

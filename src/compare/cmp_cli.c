@@ -8,6 +8,57 @@
 #include "opts.h"
 #include "util.h"
 
+/* Only the names and what they take are read here: the parser is parse_one(). */
+const struct opt_def compare_opts[] = {
+	{ "paired", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "the runs of OLD and NEW were taken in pairs, in order (as ab runs them): a paired test "
+	  "on each pair's ratio" },
+	{ "normalized", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "answer and gate on NAME-normalized where a run has it (runs taken with --normalize: the "
+	  "figure per whole CPU at the speed reference's nominal speed), not on NAME" },
+	{ "drift", 0, OPT_STRING, 0, OPT_STR(CMP_DRIFT_PCT), 0, 0, NULL, "PCT",
+	  "two sessions (files) of one configuration may lie this far apart beyond their runs' "
+	  "spread; it widens every unpaired CI (0: trust the spread alone)" },
+	{ "run-noise", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "PCT",
+	  "how far one run's mean strays from its configuration's on this host (the sd of -r 10 "
+	  "runs' means, in %): with it, one run a side is tested; without, it is no verdict (a "
+	  "run's samples never show it); 0: trust the samples alone (crafted data). One run "
+	  "against a side of -r 3 or more takes that side's spread instead" },
+	{ "match", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "OPT,...",
+	  "runs match on the benchmark and these parts only (bench, suite, section, label and any "
+	  "recorded option)" },
+	{ "ignore-option", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "OPT,...",
+	  "runs match ignoring these parts" },
+	{ "names", 0, OPT_STRING, 0, "OLD,NEW", 0, 0, NULL, "OLD,NEW",
+	  "what the lines call the two sides" },
+	{ "name", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "NAME",
+	  "the same, one at a time, as ab's: --name OLD --name NEW" },
+	{ "json", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
+	  "the rows and verdicts as JSON ('-': stdout)" },
+	{ NULL },
+};
+
+/* The verdicts' options and how much is printed: ab takes them too. */
+const struct opt_def cmp_verdict_opts[] = {
+	{ "quiet", 'q', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "only the answer lines" },
+	{ "verbose", 'v', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "also the methods, p-values, MDE and basis of each row" },
+	{ "fail-on-regression", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "PCT",
+	  "exit 1 if a slower/worse verdict changes more than PCT%, else " OPT_STR(EXIT_UNJUDGED)
+	  " if a row it gates has "
+	  "no verdict or cannot tell whether it got worse by more than PCT%" },
+	{ "gate-unjudged", 0, OPT_CHOICE, 0, "fail", 0, 0, (const char *const[]){ "fail", "pass", NULL },
+	  "HOW", "what the rows the gate could not judge do to it" },
+	{ "noise", 0, OPT_STRING, 0, OPT_STR(CMP_NOISE_PCT), 0, 0, NULL, "PCT",
+	  "equal within +-PCT%" },
+	{ "alpha", 0, OPT_STRING, 0, "0.05", 0, 0, NULL, "A",
+	  "significance level after adjustment" },
+	{ "adjust", 0, OPT_CHOICE, 0, "holm", 0, 0, (const char *const[]){ "holm", "bh", "none", NULL },
+	  "M", "how the p-values are adjusted across the rows" },
+	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
+	{ NULL },
+};
+
 static int parse_real(const char *opt, const char *text, double lo, double hi, bool lo_open,
 		      double *out)
 {
@@ -70,6 +121,22 @@ static int parse_sides(char *text, struct cmp_args *a)
 	*comma = 0;
 	a->o.old_name = text;
 	a->o.new_name = comma + 1;
+	a->nr_sides = 2;
+	return 0;
+}
+
+/* --name OLD --name NEW: the sides one at a time, as ab takes them. */
+static int parse_side(char *text, struct cmp_args *a)
+{
+	if (!text || !*text || a->nr_sides == 2) {
+		errmsg(a->nr_sides == 2 ? "compare: --name twice at most: OLD's, then NEW's" :
+		       "compare: --name needs a name");
+		return EXIT_USAGE;
+	}
+	if (a->nr_sides++)
+		a->o.new_name = text;
+	else
+		a->o.old_name = text;
 	return 0;
 }
 
@@ -99,7 +166,8 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 	    opt_is(arg, "--fail-on-regression") || opt_is(arg, "--noise") || opt_is(arg, "--drift") ||
 	    opt_is(arg, "--run-noise") ||
 	    opt_is(arg, "--adjust") || opt_is(arg, "--match") || opt_is(arg, "--ignore-option") ||
-	    opt_is(arg, "--json") || opt_is(arg, "--names") || opt_is(arg, "--gate-unjudged")))
+	    opt_is(arg, "--json") || opt_is(arg, "--names") || opt_is(arg, "--name") ||
+	    opt_is(arg, "--gate-unjudged")))
 		++*i;	/* the value is the next word */
 	if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet") || !strcmp(arg, "-v") ||
 	    !strcmp(arg, "--verbose")) {
@@ -149,6 +217,8 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 		return parse_adjust(val, &a->o.adjust);
 	if (opt_is(arg, "--names"))
 		return parse_sides(val, a);
+	if (opt_is(arg, "--name"))
+		return parse_side(val, a);
 	if (opt_is(arg, "--json")) {
 		if (!val || !*val) {
 			errmsg("compare: --json needs a file name ('-': stdout)");
@@ -175,6 +245,10 @@ static int check_gate(const struct cmp_args *a)
 {
 	if (a->unjudged_given && a->o.fail_pct < 0) {
 		errmsg("--gate-unjudged is for a gate: give --fail-on-regression PCT");
+		return EXIT_USAGE;
+	}
+	if (a->nr_sides == 1) {
+		errmsg("compare: --name names both sides: --name OLD --name NEW (or --names OLD,NEW)");
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -4,6 +4,7 @@
 #define BPFBENCH_CMP_CLI_H
 
 #include <stdbool.h>
+#include "opts.h"
 #include "verdict.h"
 
 #define MAX_KEY_NAMES	64
@@ -16,9 +17,17 @@ struct cmp_args {
 	struct cmp_opts o;
 	bool match_only;		/* --match: only the bench and these parts */
 	bool unjudged_given;		/* --gate-unjudged: only with a gate */
+	int nr_sides;			/* --name given so often (twice: OLD's, NEW's) */
 	int nr_names;
 	const char *names[MAX_KEY_NAMES];	/* --match or --ignore-option parts */
 };
+
+/*
+ * compare's options as --help, completion and the docs show them (its own,
+ * then the verdicts' that ab shares); the parser below takes these names.
+ */
+extern const struct opt_def compare_opts[];
+extern const struct opt_def cmp_verdict_opts[];
 
 /* OLD.json NEW.json and compare's options: 0, or EXIT_USAGE after one line. */
 int cmp_parse_args(int argc, char **argv, struct cmp_args *a);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmp_cli.h"
 #include "cmp_print.h"
 #include "figure.h"
 #include "opts.h"
@@ -36,47 +37,20 @@ void cmp_print_help(void)
 {
 	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--paired] [--normalized]\n"
 	       "       [--fail-on-regression PCT] [--noise PCT] [--drift PCT] [--run-noise PCT]\n"
-	       "       [--alpha A]"
-	       " [--adjust holm|bh|none]\n"
+	       "       [--alpha A] [--adjust holm|bh|none]\n"
 	       "       [--match OPT,...|--ignore-option OPT,...] [--names OLD,NEW] [--json FILE]\n\n"
 	       "First a line per matching run, one of: NEW is 1.35× faster/slower than OLD\n"
 	       "(NEW/OLD × r [95%% CI]); equal (the CI inside ±--noise); cannot tell (the CI is\n"
 	       "wider, and what would narrow it); no verdict (no test is valid, why, and what\n"
 	       "would make one).  Then per metric old and new figures, the change, new/old with\n"
 	       "its 95%% CI and the verdict.  Metrics pair by name and key, shown as name{key};\n"
-	       "units must agree.\n"
-	       "-q, --quiet                only the answer lines\n"
-	       "-v, --verbose              also the methods, p-values, MDE and basis of each row\n"
-	       "--paired                   the runs of OLD and NEW were taken in pairs, in order\n"
-	       "                           (as ab runs them): a paired test on each pair's ratio\n"
-	       "--normalized               answer and gate on NAME-normalized where a run has it\n"
-	       "                           (runs taken with --normalize: the figure per whole CPU\n"
-	       "                           at the speed reference's nominal speed), not on NAME\n"
-	       "--fail-on-regression PCT   exit 1 if a slower/worse verdict changes more than PCT%%,\n"
-	       "                           else %d if a row it gates has no verdict or cannot\n"
-	       "                           tell whether it got worse by more than PCT%%\n"
-	       "--gate-unjudged fail|pass  what such rows do to the gate (default fail)\n"
-	       "--noise PCT                equal within +-PCT%%, default %g\n"
-	       "--drift PCT                two sessions (files) of one configuration may lie this\n"
-	       "                           far apart beyond their runs' spread, default %g; it\n"
-	       "                           widens every unpaired CI (0: trust the spread alone)\n"
-	       "--run-noise PCT            how far one run's mean strays from its configuration's\n"
-	       "                           on this host (the sd of -r 10 runs' means, in %%): with\n"
-	       "                           it, one run a side is tested; without, it is no verdict\n"
-	       "                           (a run's samples never show it); 0: trust the samples\n"
-	       "                           alone (crafted data).  One run against a side of -r 3\n"
-	       "                           or more takes that side's spread instead.\n"
-	       "--alpha A                  significance level after adjustment, default 0.05\n"
-	       "--adjust M                 across the rows: holm (default), bh, none\n"
-	       "--match OPT,...            runs match on the benchmark and these parts only\n"
-	       "--ignore-option OPT,...    runs match ignoring these parts\n"
-	       "Parts: bench, suite, section, label and any recorded option.\n"
-	       "--names OLD,NEW            what the lines call the two sides (default OLD,NEW)\n\n"
-	       "--json FILE                the rows and verdicts as JSON ('-': stdout)\n"
-	       "Exit status: 0, 1 regression, a failed or interrupted NEW run under\n"
+	       "units must agree.\n\n"
+	       "Options:\n");
+	opts_print_help(compare_opts, NULL);
+	opts_print_help(cmp_verdict_opts, NULL);
+	printf("\nExit status: 0, 1 regression, a failed or interrupted NEW run under\n"
 	       "--fail-on-regression, or nothing matched; 2 bad usage or input; %d no\n"
-	       "regression but rows the gate could not judge.\n",
-	       EXIT_UNJUDGED, CMP_NOISE_PCT, CMP_DRIFT_PCT, EXIT_UNJUDGED);
+	       "regression but rows the gate could not judge.\n", EXIT_UNJUDGED);
 }
 
 /* Fields every run has its own of: not a difference in the conditions. */

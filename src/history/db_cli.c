@@ -19,6 +19,52 @@
 #define USAGE	"usage: bpfbench db record FILE.json... | show BENCH | changes [BENCH] | " \
 		"plot BENCH -o OUT.svg | export --otava-csv BENCH [options] (db --help)"
 
+const struct opt_def db_opts[] = {
+	{ "db", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "PATH|URI",
+	  "the database: a SQLite file or postgresql://... (default: $BPFBENCH_DB, else the "
+	  "user's SQLite file, below)", OPT_F_PATH },
+	{ "db-trust", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "a SQLite file another user owns or can write, or in a folder others can change, is "
+	  "used (else refused, exit 2; also $BPFBENCH_DB_TRUST=1); a planted link never is" },
+	{ "host", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "NAME",
+	  "record: the host's name instead of the file's env.hostname; else only that host's "
+	  "series" },
+	{ "metric", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "NAME", "only this metric (NAME or NAME{key})" },
+	{ "since", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "DATE",
+	  "only results dated DATE or later (RFC 3339, or a day YYYY-MM-DD: from its start, UTC)" },
+	{ "until", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "DATE",
+	  "only results dated DATE or earlier (a day: to its end)" },
+	{ "options", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "TEXT",
+	  "only runs of these measured options, as show prints them" },
+	{ "by-kernel", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "a kernel's runs are a series of their own" },
+	{ "counts", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "also metrics that are exact counts" },
+	{ "normalized", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "only the NAME-normalized metrics (runs taken with --normalize): a history judged on the "
+	  "figure per whole CPU at the speed reference's speed (doc/variance.md)" },
+	{ "fail-on-change", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "PCT",
+	  "changes: exit 1 on a change for the worse beyond PCT%, else " OPT_STR(EXIT_UNJUDGED)
+	  " if a series is too short or too noisy to show such a step (not judged)" },
+	{ "gate-unjudged", 0, OPT_CHOICE, 0, "fail", 0, 0,
+	  (const char *const[]){ "fail", "pass", NULL }, "HOW",
+	  "what series not judged do to the gate" },
+	{ "alpha", 0, OPT_STRING, 0, OPT_STR(ED_ALPHA), 0, 0, NULL, "A",
+	  "changes: a change point's p-value at most A" },
+	{ "permutations", 0, OPT_STRING, 0, OPT_STR(ED_PERMUTATIONS), 0, 0, NULL, "N",
+	  "changes: permutations of the test" },
+	{ "json", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "show, changes: JSON on stdout (show: every sample)" },
+	{ "otava-csv", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "export: the CSV Apache Otava reads (one options set: no empty cell; lower-is-better "
+	  "metrics need direction: -1)" },
+	{ "output", 'o', OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
+	  "plot: the image, .svg or .png (one series, its change points)" },
+	{ "quiet", 'q', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "record: no line per file; changes: the summary only" },
+	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
+	{ NULL },
+};
+
 static void db_help(void)
 {
 	char def[4096];
@@ -33,44 +79,17 @@ static void db_help(void)
 	       "PostgreSQL for a fleet), show a benchmark's figures over time and kernels, find\n"
 	       "the change points of every series (benchmark x measured options x metric x host)\n"
 	       "by E-divisive means with a permutation test (Matteson & James 2014, as Otava).\n\n"
-	       "Options:\n"
-	       "  --db PATH|URI          the database: a SQLite file or postgresql://... (default\n"
-	       "                         $BPFBENCH_DB, else %s);\n"
-	       "                         PostgreSQL: connect_timeout 10 s and statement_timeout 300 s\n"
-	       "                         unless the URI says (?connect_timeout=N&options=-c%%20\n"
-	       "                         statement_timeout%%3DMS); a silence past it ends the command\n"
-	       "  --db-trust             a SQLite file another user owns or can write, or in a\n"
-	       "                         folder others can change, is used (else refused, exit 2;\n"
-	       "                         also $BPFBENCH_DB_TRUST=1); a planted link never is\n"
-	       "  --host NAME            record: the host's name instead of the file's env.hostname;\n"
-	       "                         else only that host's series\n"
-	       "  --metric NAME          only this metric (NAME or NAME{key})\n"
-	       "  --since DATE           only results dated DATE or later (RFC 3339, or a day\n"
-	       "                         YYYY-MM-DD: from its start, UTC)\n"
-	       "  --until DATE           only results dated DATE or earlier (a day: to its end)\n"
-	       "  --options TEXT         only runs of these measured options, as show prints them\n"
-	       "  --by-kernel            a kernel's runs are a series of their own\n"
-	       "  --counts               also metrics that are exact counts\n"
-	       "  --normalized           only the NAME-normalized metrics (runs taken with\n"
-	       "                         --normalize): a history judged on the figure per whole\n"
-	       "                         CPU at the speed reference's speed (doc/variance.md)\n"
-	       "  --fail-on-change PCT   changes: exit 1 on a change for the worse beyond PCT%%,\n"
-	       "                         else %d if a series is too short or too noisy to show\n"
-	       "                         such a step (not judged)\n"
-	       "  --gate-unjudged fail|pass  what series not judged do to the gate (default fail)\n"
-	       "  --alpha A              changes: a change point's p-value at most A (%g)\n"
-	       "  --permutations N       changes: permutations of the test (%d)\n"
-	       "  --json                 show, changes: JSON on stdout (show: every sample)\n"
-	       "  --otava-csv            export: the CSV Apache Otava reads (one options set: no\n"
-	       "                         empty cell; lower-is-better metrics need direction: -1)\n"
-	       "  -o, --output FILE      plot: the image, .svg or .png (one series, its change points)\n"
-	       "  -q, --quiet            record: no line per file; changes: the summary only\n"
-	       "  --help                 this text\n\n"
+	       "Options:\n");
+	opts_print_help(db_opts, NULL);
+	printf("\nThe user's SQLite file: %s.\n"
+	       "PostgreSQL (postgresql://USER:PASSWORD@HOST/DB, or the password in $PGPASSWORD or\n"
+	       "~/.pgpass): connect_timeout 10 s and statement_timeout 300 s unless the URI says\n"
+	       "(?connect_timeout=N&options=-c%%20statement_timeout%%3DMS); a silence past it ends\n"
+	       "the command.\n\n"
 	       "Exit status: 0 ok, 1 a database failure or (changes) a regression beyond\n"
 	       "--fail-on-change, 2 bad usage or a result file refused (nothing written),\n"
 	       "%d (changes) no regression but series the gate could not judge.\n",
-	       store_default_path(def, sizeof(def)), EXIT_UNJUDGED, ED_ALPHA, ED_PERMUTATIONS,
-	       EXIT_UNJUDGED);
+	       store_default_path(def, sizeof(def)), EXIT_UNJUDGED);
 }
 
 static int usage_err(const char *msg, const char *what)

@@ -37,7 +37,6 @@
 #include "stats.h"
 #include "util.h"
 
-#define AB_DEFAULT_PAIRS	5	/* >= 3: a paired test has a few degrees of freedom */
 /*
  * --precision: the first stage's pairs unless -r says more.  After them,
  * Stein's second stage (stats_pairs_needed): the pairs in all, decided
@@ -47,9 +46,7 @@
  * calibration's idle-host model; decided once, 3.7-5% (doc/calibration.md).
  */
 #define AB_PRECISION_PAIRS	5
-#define AB_MAX_PAIRS		1000
 #define AB_MAX_WORDS		64
-#define AB_MAX_DURATION		300	/* --precision's default bound, s */
 #define AB_MAX_NAME		64	/* --name: a label, not a text */
 
 struct ab_side {
@@ -66,6 +63,7 @@ struct ab_args {
 	struct ab_side side[2];
 	const char *name[2];		/* "A", "B" or --name */
 	int nr_names;
+	char *names_copy;		/* --names A,B: A's */
 	uint64_t pairs;			/* -r: the pairs, or with --precision the first stage */
 	int needed;			/* --precision: the pairs in all, once the first stage ran */
 	uint64_t seed;
@@ -85,41 +83,6 @@ struct ab_args {
 	char **cmp;			/* options handed on to compare */
 	char **glob;			/* options before or after the sides: both sides' */
 };
-
-static void ab_usage(void)
-{
-	printf("Usage: bpfbench [OPTIONS] ab \"ARGS A\" \"ARGS B\" [-r N] [--precision PCT\n"
-	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
-	       "                  [--json FILE [--record]] [--noise PCT] [--alpha A] [--adjust M]\n"
-	       "                  [--fail-on-regression PCT [--gate-unjudged pass|fail]] [--no-pin]\n"
-	       "                  [--normalized]\n\n"
-	       "Runs two command lines of one benchmark alternately, N pairs (default %d) in\n"
-	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
-	       "against A pair by pair (Student's t on the mean log ratio of the pairs,\n"
-	       "Wilcoxon's signed-rank beside) and prints first B's speed relative to A with\n"
-	       "its 95%% CI.  --precision PCT: a first stage of -r pairs (default 5), then as\n"
-	       "many more (at least 3) as its spread says the CI of B/A in the first metric\n"
-	       "needs to be within +-PCT%%, or until --max-duration (default %d s) has passed.\n"
-	       "Other options (-w, -d, -p, ...) apply to both sides.  -q: the\n"
-	       "answer lines only; -v: the methods and every column.  Progress on stderr: the\n"
-	       "pair, the time and the CI of B/A against the target, on a terminal one line\n"
-	       "rewritten, else under -v a line per pair.  --json writes both sides\n"
-	       "(labelled as named); --record then records that file into the history\n"
-	       "(bpfbench db; $BPFBENCH_DB or the default), as a run's --record does.\n"
-	       "Both runs of a pair run on the same CPUs (as -a, starting at CPU k for pair k),\n"
-	       "unless a side places its threads itself or --no-pin is given.  --normalized:\n"
-	       "both sides run with --normalize and the answer, the gate and --precision follow\n"
-	       "the first metric's NAME-normalized (the figure per whole CPU at the speed\n"
-	       "reference's nominal speed: doc/variance.md), not the raw figure.\n"
-	       "Exit status as compare's: 1 on a regression beyond --fail-on-regression, else\n"
-	       "%d when a row it gates has no verdict or cannot tell whether B is worse by\n"
-	       "more than PCT%% (--gate-unjudged pass: 0).\n\n"
-	       "  bpfbench ab --kernel A --kernel B \"ARGS\" [-r N] [--json FILE] [OPTIONS]\n"
-	       "runs one command line on two kernels instead, each run in a fresh VM (a name\n"
-	       "as 7.3, 6.12, 6.1, a Debian package, a vmlinuz or a built tree:\n"
-	       "doc/another-kernel.md); OPTIONS after \"ARGS\" apply to both sides.\n",
-	       AB_DEFAULT_PAIRS, AB_MAX_DURATION, EXIT_UNJUDGED);
-}
 
 /* "bpfbench", the options given for both sides, then the side's own words (which win). */
 static int split_side(struct ab_side *s, const char *text, const struct ab_args *a)
@@ -203,6 +166,24 @@ static int ab_real(const char *opt, const char *text, double min, double max, do
 	return 0;
 }
 
+/* --names A,B: both at once, as compare takes them. */
+static int ab_names(const char *text, struct ab_args *a)
+{
+	const char *comma = strchr(text, ',');
+
+	if (a->nr_names || !comma || strchr(comma + 1, ',')) {
+		errmsg(a->nr_names ? "ab: --names and --name name the sides once: give one of them" :
+		       "ab: --names needs two names: A,B (e.g. old,new)");
+		return EXIT_USAGE;
+	}
+	a->name[0] = a->names_copy = strndup(text, comma - text);
+	if (!a->names_copy)
+		die("out of memory");
+	a->name[1] = comma + 1;
+	a->nr_names = 2;
+	return 0;
+}
+
 static bool is_cmp_opt(const char *arg)
 {
 	return !strcmp(arg, "--noise") || !strcmp(arg, "--alpha") || !strcmp(arg, "--adjust") ||
@@ -239,6 +220,8 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 		return ab_value(argc, argv, i, &v) ?: ab_real(arg, v, 0, 100, &a->precision);
 	if (!strcmp(arg, "--max-duration"))
 		return ab_value(argc, argv, i, &v) ?: ab_real(arg, v, 0, 86400, &a->max_duration);
+	if (!strcmp(arg, "--names"))
+		return ab_value(argc, argv, i, &v) ?: ab_names(v, a);
 	if (!strcmp(arg, "--name")) {
 		if (a->nr_names == 2) {
 			errmsg("ab: --name twice at most: the names of A and of B");
@@ -575,7 +558,7 @@ int ab_cmd(int argc, char **argv)
 	int st, i;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		ab_usage();
+		ab_help();
 		return 0;
 	}
 	if (argc < 3) {
@@ -604,6 +587,7 @@ int ab_cmd(int argc, char **argv)
 		free(a.side[i].first);
 	}
 	free(a.cmp);
+	free(a.names_copy);
 	free(a.glob);
 	return st;
 }

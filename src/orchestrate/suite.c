@@ -125,14 +125,23 @@ static void suite_list(void)
 	printf("%-16s %s\n", "quick", "every benchmark once with its defaults, short: -w0 -d1 (the maps matrix -d0.1)");
 }
 
+const struct opt_def suite_opts[] = {
+	{ "list", 'l', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "the suites (no NAME)" },
+	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "this help; after NAME, the steps of that suite" },
+	{ NULL },
+};
+
 static void suite_usage(void)
 {
 	printf("Usage: bpfbench suite NAME [options]   run a suite, one table row per step\n"
 	       "       bpfbench suite --list           the suites\n"
 	       "       bpfbench suite NAME --help      the steps of a suite\n\n"
-	       "Options after NAME apply to every step (e.g. -w0 -d1, --precision 2);\n"
-	       "--json, --csv and --md FILE export every row.\n"
-	       "Exit status: 0, 1 if a step failed (a skipped step is not a failure), 2 bad usage,\n"
+	       "Options after NAME apply to every step (e.g. -w0 -d1, --precision 2): the global\n"
+	       "options (bpfbench --help); --json, --csv and --md FILE export every row.\n\n"
+	       "Options:\n");
+	opts_print_help(suite_opts, NULL);
+	printf("\nExit status: 0, 1 if a step failed (a skipped step is not a failure), 2 bad usage,\n"
 	       "4 if every step was skipped (nothing measured: no file written).\n");
 }
 

@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "args.h"
+#include "bisect_help.h"
 #include "history.h"
 #include "opts.h"
 #include "outfile.h"
@@ -245,8 +246,9 @@ static bool has_prefix_word(char **words, int n, const char *prefix)
  * given to the guest as its return file instead.  "-" stays: stdout comes
  * back as it is.
  */
-static int run_outputs(struct vm_job *j, char **words, int n)
+static int run_outputs(struct vm_job *j, char **words, int n, const struct subcommand *subs)
 {
+	const struct subcommand *sub;
 	static const char *const names[VM_MAX_OUTS] = { "json", "csv", "md", "folded", "flame" };
 	char **pargv = xcalloc((size_t)n + 2, sizeof(char *));
 	const char *paths[VM_MAX_OUTS];
@@ -262,20 +264,20 @@ static int run_outputs(struct vm_job *j, char **words, int n)
 	for (i = 0; i < n; i++)
 		pargv[k++] = words[i];
 	at = cli_first_word(k, pargv);
-	if (at > 0 && (!strcmp(pargv[at], "plot") || !strcmp(pargv[at], "ab"))) {
-		errmsg("--kernel: %s runs on this machine, not in a VM (ab compares kernels as "
-		       "'ab --kernel A --kernel B \"ARGS\"')", pargv[at]);
+	sub = at > 0 ? subcmd_find(subs, pargv[at]) : NULL;
+	if (sub && sub->vm == SUBCMD_VM_NO) {
+		errmsg("--kernel: %s runs on this machine, not in a VM%s%s%s", sub->name,
+		       sub->vm_instead ? " (" : "", sub->vm_instead ?: "", sub->vm_instead ? ")" : "");
 		free(pargv);
 		return EXIT_USAGE;
 	}
-	if (at > 0 && (!strcmp(pargv[at], "probe") || !strcmp(pargv[at], "compare") ||
-		       !strcmp(pargv[at], "completion") || !strcmp(pargv[at], "gen-man"))) {
+	if (sub && (sub->vm == SUBCMD_VM_STDOUT || sub->vm == SUBCMD_VM_ANNOUNCED)) {
 		/* stdout only; probe's text is the kernel's, its --json a document */
-		j->announce = !strcmp(pargv[at], "probe") && !has_prefix_word(pargv, k, "--j");
+		j->announce = sub->vm == SUBCMD_VM_ANNOUNCED && !has_prefix_word(pargv, k, "--j");
 		free(pargv);
 		return 0;
 	}
-	if (at > 0 && !strcmp(pargv[at], "suite")) {	/* suite NAME: the options around it */
+	if (sub && sub->vm == SUBCMD_VM_SUITE) {	/* suite NAME: the options around it */
 		w = at + 1 < k ? 2 : 1;
 		memmove(pargv + at, pargv + at + w, (size_t)(k - at - w) * sizeof(char *));
 		k -= w;
@@ -555,7 +557,7 @@ static void job_done(struct vm_job *j)
 	free(j->args);
 }
 
-int vm_exec(int argc, char **argv, bool ab)
+int vm_exec(int argc, char **argv, bool ab, const struct subcommand *subs)
 {
 	char self[PATH_MAX], script[PATH_MAX + 16];
 	struct vm_job j = { .lock = -1 };
@@ -602,7 +604,7 @@ int vm_exec(int argc, char **argv, bool ab)
 			       "path: a vmlinuz or a built kernel tree (./FILE, /DIR)");
 			return EXIT_USAGE;
 		}
-		st = job_dir(&j) ?: run_outputs(&j, argv + rest, argc - rest);
+		st = job_dir(&j) ?: run_outputs(&j, argv + rest, argc - rest, subs);
 		j.args[j.n++] = "--kernel";
 		j.args[j.n++] = (char *)kernel;
 		j.args[j.n++] = "--return";
@@ -627,52 +629,6 @@ int vm_exec(int argc, char **argv, bool ab)
 	return st;
 }
 
-static void bisect_usage(void)
-{
-	printf("Usage: bpfbench bisect --good REV --bad REV [--tree DIR] [--work DIR] [--build CMD]\n"
-	       "                       [--config FILE] [--pairs N] [--max-pairs M] [--threshold PCT]\n"
-	       "                       [--metric NAME] [--seed S] [--json FILE] [--record [--db DB]]\n"
-	       "                       [-q|-v] -- BENCH [ARGS...]      (or \"BENCH ARGS\" as one word)\n\n"
-	       "Finds the kernel commit between --good and --bad that moved BENCH's figure, as\n"
-	       "git bisect does: every commit it tries is built and booted in a fresh VM per run\n"
-	       "(as 'ab --kernel'), measured in pairs against good, and called good or bad.\n\n"
-	       "  --good REV, --bad REV  the two ends: commits of the tree, good an ancestor of bad\n"
-	       "  --tree DIR             the kernel's git work tree (default: here); it must be\n"
-	       "                         clean, and is only read: the commits are built in a\n"
-	       "                         clone of it (git bisect runs there, your own is untouched)\n"
-	       "  --work DIR             the clone (src/), the O= build directory (build/, kept:\n"
-	       "                         builds are incremental), each commit's image (images/), the\n"
-	       "                         log and the report (default: $XDG_CACHE_HOME/bpfbench/\n"
-	       "                         bisect/NAME-HASH, else ~/.cache/...)\n"
-	       "  --build CMD            how a commit is built, by sh -c in src/ with BPFBENCH_SRC\n"
-	       "                         and BPFBENCH_BUILD set; the image it leaves at\n"
-	       "                         $BPFBENCH_BUILD/arch/x86/boot/bzImage (default: make\n"
-	       "                         olddefconfig and bzImage, O=build/, -j$(nproc), niced)\n"
-	       "  --config FILE          the default build's first .config (else x86_64_defconfig\n"
-	       "                         + kvm_guest.config); the runner's fragment is merged in\n"
-	       "  --pairs N              pairs of runs first (default 3), then one more at a time\n"
-	       "  --max-pairs M          ... up to M (default 8)\n"
-	       "  --threshold PCT        a commit is bad when its 95%% CI against good lies wholly\n"
-	       "                         past PCT%% of the change good->bad (default 50), good when\n"
-	       "                         wholly short of it, else skipped at M pairs\n"
-	       "  --metric NAME          the metric (default: the benchmark's first)\n"
-	       "  --seed S               the seed of each pair's order\n"
-	       "  --json FILE            also the report as JSON (a new file; doc/json.md)\n"
-	       "  --record               record the first bad commit's and its parent's results\n"
-	       "                         into the history (bpfbench db), --db DB or the default\n"
-	       "  -q, -v                 the answer line alone; a progress line per pair too\n\n"
-	       "Good and bad are measured first, until the CI of bad/good excludes 1 (else there\n"
-	       "is nothing to bisect). A commit whose build fails is skipped. The report (stdout,\n"
-	       "for a mail): the first bad commit, its figures and its parent's with their 95%%\n"
-	       "intervals, the change as 'commit X: BENCH METRIC -47.3%% [-52.1, -41.9]', each\n"
-	       "step, the time, the conditions (KVM or TCG, the .config, bpfbench's version).\n"
-	       "Exit status: 0 the first bad commit found, 1 an error (a build of good or bad, a\n"
-	       "run) or nothing to bisect, 2 bad usage or a tree refused (not a kernel's git\n"
-	       "tree, not clean, good not an ancestor of bad), 3 the bisection ended among\n"
-	       "skipped commits (the candidates listed), 125 the work directory or the VM\n"
-	       "runner failed, 128+N a signal N (the builds and runs under way stopped).\n");
-}
-
 int bisect_cmd(int argc, char **argv)
 {
 	char self[PATH_MAX], script[PATH_MAX + 16];
@@ -681,7 +637,7 @@ int bisect_cmd(int argc, char **argv)
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			bisect_usage();
+			bisect_help();
 			return 0;
 		}
 	}

@@ -55,8 +55,12 @@ void counters_lines(FILE *out, const struct run_result *res)
 		"%.3f s measured)\n", per_op(c, CNT_TASK_CLOCK, ops),
 		per_op(c, CNT_CTX_SWITCHES, ops), ops, res->wall_ns / 1e9);
 	if (!c->pmu) {
-		fprintf(out, "Counters: cycles, instructions, IPC, cache and branch misses per op "
-			"skipped: %s\n", c->why);
+		char line[512];
+
+		/* the reason is the kernel's: its words go on under the line past 120 columns */
+		snprintf(line, sizeof(line), "Counters: cycles, instructions, IPC, cache and branch "
+			 "misses per op skipped: %s", c->why);
+		wrap_words(out, 0, 2, 120, NULL, line);
 		return;
 	}
 	fprintf(out, "Counters: %.3f cycles/op, %.3f instructions/op, IPC %.3f, %.4f cache "

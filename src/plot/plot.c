@@ -500,21 +500,35 @@ static void fig_free(struct plot_fig *fig)
 	free(fig->cats);
 }
 
+const struct opt_def plot_opts[] = {
+	{ "output", 'o', OPT_STRING, 0, NULL, 0, 0, NULL, "OUT.svg|OUT.png",
+	  "the image: its extension chooses SVG or PNG", OPT_F_PATH },
+	{ "x", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "PARAM",
+	  "the x axis: an option (default: the swept one) or a field of the metrics' keys "
+	  "(map-batch: --x batch --metric rate)", OPT_F_OPTNAME },
+	{ "metric", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "NAME[,NAME...]",
+	  "the metrics on the y axes (default: the first), names, or name{key} for one keyed "
+	  "metric; one unit per y axis, two at most" },
+	{ "cdf", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "the cumulative distribution of each run's per-op histograms (--latency), p50 and p99 "
+	  "marked, instead" },
+	{ "script", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
+	  "also write the gnuplot script that draws the image to FILE, to edit and run again" },
+	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
+	{ NULL },
+};
+
 static int plot_help(void)
 {
 	printf("Usage: bpfbench plot FILE.json -o OUT.svg|OUT.png [--x PARAM] "
-	       "[--metric NAME[,NAME...]] [--cdf]\n\n"
-	       "Mean ± stddev of metrics (default: the first) against an option\n"
-	       "(default: the swept one) or a field of the metrics' keys (map-batch:\n"
-	       "--x batch --metric rate), one curve per benchmark, metric, other key\n"
-	       "fields and configuration, one unit per y axis (two at most), drawn by\n"
-	       "gnuplot. --metric takes names, or name{key} for one keyed metric.\n"
-	       "--cdf draws the cumulative distribution of each run's per-op histograms,\n"
-	       "p50 and p99 marked. The title gives the run conditions and the options\n"
-	       "every curve shares.\n");
+	       "[--metric NAME[,NAME...]] [--cdf] [--script FILE]\n\n"
+	       "Mean ± stddev of metrics against an option or a field of the metrics' keys,\n"
+	       "one curve per benchmark, metric, other key fields and configuration, drawn by\n"
+	       "gnuplot. The title gives the run conditions and the options every curve shares.\n\n"
+	       "Options:\n");
+	opts_print_help(plot_opts, NULL);
 	return 0;
 }
-
 
 int plot_cmd(int argc, char **argv)
 {
