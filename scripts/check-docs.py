@@ -260,7 +260,8 @@ def shape(line):
 		elif re.match(VERDICTS, tok):
 			out += VERDICTS
 		else:
-			out += r'[-+]?(?:\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan|inf)'
+			# figures are padded to their width: "( 95.583us)" is "(141.438us)"'s shape
+			out += r'\s*[-+]?(?:\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan|inf)'
 		pos = m.end()
 	out += re.escape(line[pos:])
 	# a unit's SI prefix follows the figure (k/M ops/s, KiB/MiB), a trigger its own words
