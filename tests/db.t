@@ -46,6 +46,25 @@ ok $? "ab --json F --record: both sides recorded, each with its options" || diag
 run ab "noop -w0 -d1" "noop -w0 -d1" --record
 [ "$RC" -eq 2 ] && grep -q "^bpfbench: error: ab: --record records the file --json FILE writes" <<<"$ERR"
 ok $? "ab --record without --json FILE: a usage error before anything runs"
+# --record --db PATH (issue 43: "unknown option --db"): into that database, over $BPFBENCH_DB;
+# the path is not written into the result (a URI may carry a password)
+BPFBENCH_DB=$TMPD/not.db run noop -w0 -d1 --json "$TMPD/db-opt.json" --record --db "$TMPD/opt.db" -q
+[ "$RC" -eq 0 ] && grep -q "db-opt.json: recorded (1 run" <<<"$OUT" && [ ! -e "$TMPD/not.db" ] &&
+	run db show noop --db "$TMPD/opt.db" --metric throughput && [ "$(grep -c ' throughput ' <<<"$OUT")" -eq 1 ] &&
+	[ "$(jq '.runs[0].options | has("db")' "$TMPD/db-opt.json")" = false ]
+ok $? "BENCH --json F --record --db DB: recorded into DB, db show finds it; no db in the result" ||
+	diag "$OUT" "$ERR"
+run noop -w0 -d1 --db "$TMPD/opt.db"
+[ "$RC" -eq 2 ] && grep -q "^bpfbench: error: --db names the database --record records into" <<<"$ERR"
+ok $? "--db without --record: a usage error before anything runs" || diag "$ERR"
+BPFBENCH_DB=$TMPD/not.db run ab "noop -w0 -d1" "noop -w0 -d1 -p 2" -r 1 -q --json "$TMPD/ab2.json" \
+	--record --db "$TMPD/ab-opt.db"
+[ "$RC" -eq 0 ] && [ ! -e "$TMPD/not.db" ] && run db show noop --db "$TMPD/ab-opt.db" --metric throughput &&
+	[ "$(grep -c 'producers=2 ' <<<"$OUT")" -eq 1 ]
+ok $? "ab --json F --record --db DB: both sides recorded into DB" || diag "$OUT" "$ERR"
+run --help
+grep -q -- '--db PATH|URI' <<<"$OUT"
+ok $? "--help names --db PATH|URI" || diag "$OUT"
 
 # migration: version 1's schema and one result -> version 3, the result kept
 DB=$TMPD/old.db

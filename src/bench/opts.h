@@ -66,6 +66,11 @@ struct opt_def {
 
 /* Accepted, but left out of --help, the man page and completion: the tests' own aids. */
 #define OPT_F_HIDDEN	(1u << 0)
+/*
+ * Where a result goes after the run, not what ran: left out of a
+ * result's recorded options (a database URI may carry a password).
+ */
+#define OPT_F_UNRECORDED	(1u << 1)
 
 #define OPT_OFF(type, field)	offsetof(type, field)
 

@@ -51,6 +51,7 @@ static const struct sub_opt ab_opts[] = {
 	{ "--seed", ARG_VALUE, "the seed of each pair's order" },
 	{ "--json", ARG_FILE, "both sides as a result file" },
 	{ "--record", ARG_FLAG, "then record the --json FILE into the history" },
+	{ "--db", ARG_VALUE, "--record's database: a SQLite file or postgresql://..." },
 	{ "--fail-on-regression", ARG_VALUE, "exit 1 if B is slower/worse beyond PCT%" },
 	{ "--gate-unjudged", ARG_VALUE, "pass or fail (default) the rows the gate could not judge (exit 5)" },
 	{ "--precision", ARG_VALUE, "add pairs until the CI of B/A is within +-PCT%" },

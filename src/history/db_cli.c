@@ -201,10 +201,10 @@ static int open_db(struct store *s, const struct db_args *a, bool write)
 			     (a->trust || (trust && !strcmp(trust, "1")) ? STORE_TRUST : 0));
 }
 
-int history_record_written(const char *path)
+int history_record_written(const char *path, const char *db)
 {
 	struct record_opts o = { 0 };
-	struct db_args a = { 0 };
+	struct db_args a = { .db = db };
 	struct store s;
 	int ret = open_db(&s, &a, true);
 

@@ -71,6 +71,7 @@ struct ab_args {
 	uint64_t seed;
 	const char *json;
 	bool record;			/* --record: the --json file into the history */
+	const char *db;			/* --db: that history's database; NULL: the default */
 	double precision;		/* --precision PCT: 0, a fixed number of pairs */
 	bool normalized;		/* --normalized: the first metric's -normalized leads */
 	double max_duration;		/* --max-duration S: --precision's bound */
@@ -105,7 +106,8 @@ static void ab_usage(void)
 	       "pair, the time and the CI of B/A against the target, on a terminal one line\n"
 	       "rewritten, else under -v a line per pair.  --json writes both sides\n"
 	       "(labelled as named); --record then records that file into the history\n"
-	       "(bpfbench db; $BPFBENCH_DB or the default), as a run's --record does.\n"
+	       "(bpfbench db; --db PATH|URI, else $BPFBENCH_DB, else the default), as a run's\n"
+	       "--record does.\n"
 	       "Both runs of a pair run on the same CPUs (as -a, starting at CPU k for pair k),\n"
 	       "unless a side places its threads itself or --no-pin is given.  --normalized:\n"
 	       "both sides run with --normalize and the answer, the gate and --precision follow\n"
@@ -225,6 +227,8 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 		a->record = true;
 		return 0;
 	}
+	if (!strcmp(arg, "--db"))
+		return ab_value(argc, argv, i, &a->db);
 	if (!strcmp(arg, "--no-pin")) {
 		a->no_pin = true;
 		return 0;
@@ -334,6 +338,10 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 	}
 	if (!ret && a->record && (!a->json || !strcmp(a->json, "-"))) {
 		errmsg("ab: --record records the file --json FILE writes: give --json FILE");
+		ret = EXIT_USAGE;
+	}
+	if (!ret && a->db && !a->record) {
+		errmsg("ab: --db names the database --record records into: give --record");
 		ret = EXIT_USAGE;
 	}
 	if (!ret && a->json)
@@ -613,7 +621,7 @@ int ab_cmd(int argc, char **argv)
 		st = verdict(&a);
 		/* recorded whatever the verdict: a regression is history too */
 		if (a.json && (write_both(&a) ||
-			       (a.record && history_record_written(a.json))) &&
+			       (a.record && history_record_written(a.json, a.db))) &&
 		    (!st || st == EXIT_UNJUDGED))
 			st = 1;
 	}
