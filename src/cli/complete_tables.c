@@ -101,6 +101,7 @@ static const struct sub_opt db_opts[] = {
 	{ "--options", ARG_VALUE, "only runs of these measured options, as show prints them" },
 	{ "-o", ARG_FILE, "plot: the image, .svg or .png" },
 	{ "--output", ARG_FILE, NULL },
+	{ "--script", ARG_FILE, "plot: also the gnuplot script that draws it" },
 	{ "--by-kernel", ARG_FLAG, "a kernel's runs are a series of their own" },
 	{ "--counts", ARG_FLAG, "also metrics that are exact counts" },
 	{ "--normalized", ARG_FLAG, "only the NAME-normalized metrics (runs with --normalize)" },

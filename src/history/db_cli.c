@@ -64,6 +64,7 @@ static void db_help(void)
 	       "  --otava-csv            export: the CSV Apache Otava reads (one options set: no\n"
 	       "                         empty cell; lower-is-better metrics need direction: -1)\n"
 	       "  -o, --output FILE      plot: the image, .svg or .png (one series, its change points)\n"
+	       "  --script FILE          plot: also write the gnuplot script that draws it\n"
 	       "  -q, --quiet            record: no line per file; changes: the summary only\n"
 	       "  --help                 this text\n\n"
 	       "Exit status: 0 ok, 1 a database failure or (changes) a regression beyond\n"
@@ -114,6 +115,8 @@ static const char **value_slot(struct db_args *a, const char *arg, const char **
 		return &a->f.options;
 	if (!strcmp(arg, "-o") || !strcmp(arg, "--output"))
 		return &a->out;
+	if (!strcmp(arg, "--script"))
+		return &a->script;
 	if (!strcmp(arg, "--gate-unjudged"))
 		return &a->gate_unjudged;
 	if (!strcmp(arg, "--fail-on-change") || !strcmp(arg, "--alpha") ||
@@ -242,6 +245,8 @@ static int check_operands(const char *action, const struct db_args *a, int npos)
 		return usage_err("export writes --otava-csv (the one format so far)", NULL);
 	if (!strcmp(action, "plot") != (a->out != NULL))
 		return usage_err(a->out ? "-o is for plot" : "plot needs -o OUT.svg|OUT.png", NULL);
+	if (a->script && strcmp(action, "plot"))
+		return usage_err("--script is for plot", NULL);
 	if (a->json && strcmp(action, "show") && strcmp(action, "changes"))
 		return usage_err("--json is for show and changes", NULL);
 	if (!isnan(a->fail_pct) && !chg)

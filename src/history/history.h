@@ -85,6 +85,7 @@ struct db_args {
 	const char *db;
 	struct series_filter f;
 	const char *out;	/* plot: -o OUT.svg|OUT.png */
+	const char *script;	/* plot: --script FILE, the gnuplot script kept */
 	char since[HDATE_LEN], until[HDATE_LEN];	/* f.since, f.until as UTC text */
 	bool json, quiet, otava;
 	bool trust;		/* --db-trust */
