@@ -160,6 +160,22 @@ run profile --diff "$TMPD/A.folded" "$TMPD/B.folded"
 rows=$(grep '^ ' <<<"$OUT" | awk 'NR > 1 { print $7, $3, $6 }' | tr '\n' '|')
 [ "$RC" -eq 0 ] && [ "$rows" = "c -30.0pp -2.000|e +20.0pp +2.000|d +15.0pp +2.000|b -5.0pp +0.000|" ]
 ok $? "--diff: the crafted shifts, largest first, in share and ns/op" || diag "$OUT" "$rows"
+# one program in two configurations (its tag changed) is one row, keyed by its name (issue 43:
+# two rows of -50 and +50 points); two programs of one name on a side keep their tags
+T1=1111111111111111 T2=2222222222222222 T3=3333333333333333
+printf 'a;bpf_prog_%s_run 10\na;bpf_prog_%s_cb 10\n' $T1 $T3 >"$TMPD/PA.folded"
+printf 'a;bpf_prog_%s_run 5\na;bpf_prog_%s_cb 15\n' $T2 $T3 >"$TMPD/PB.folded"
+run profile --diff "$TMPD/PA.folded" "$TMPD/PB.folded"
+rows=$(grep '^ ' <<<"$OUT" | awk 'NR > 1' | sed 's/^ *//; s/  */ /g' | tr '\n' '|')
+[ "$RC" -eq 0 ] &&
+	[ "$rows" = "50.0% 25.0% -25.0pp bpf_prog_run (tag $T1 -> $T2)|50.0% 75.0% +25.0pp bpf_prog_$T3""_cb|" ]
+ok $? "--diff: a program whose tag changed is matched by its name, one row saying so" || diag "$OUT" "$rows"
+printf 'a;bpf_prog_%s_run 10\na;bpf_prog_%s_run 10\n' $T1 $T3 >"$TMPD/PC.folded"
+run profile --diff "$TMPD/PC.folded" "$TMPD/PB.folded"
+[ "$RC" -eq 0 ] && [ "$(grep -c "bpf_prog_$T1""_run$" <<<"$OUT")" -eq 1 ] &&
+	[ "$(grep -c "bpf_prog_$T3""_run$" <<<"$OUT")" -eq 1 ] && [ "$(grep -c "bpf_prog_$T2""_run$" <<<"$OUT")" -eq 1 ] &&
+	! grep -q '(tag ' <<<"$OUT"
+ok $? "--diff: a name two programs share on a side: matched by tag, each its own row" || diag "$OUT"
 printf 'a;b notanumber\n' >"$TMPD/bad.folded"
 run profile --diff "$TMPD/A.folded" "$TMPD/bad.folded"
 [ "$RC" -eq 2 ] && grep -q 'bad.folded:1: not a folded stack line' <<<"$ERR"
