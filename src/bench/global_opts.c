@@ -38,8 +38,8 @@ const struct opt_def global_opts[] = {
 	  "then record the --json FILE into the history (bpfbench db; --db, $BPFBENCH_DB or the "
 	  "default)" },
 	{ "db", 0, OPT_STRING, G(db_path), NULL, 0, 0, NULL, "PATH|URI",
-	  "--record: into this database, a SQLite file or postgresql://... (as 'bpfbench db --db'; "
-	  "not written into the result)", OPT_F_UNRECORDED },
+	  "the database --record records into: a SQLite file or postgresql://..., as bpfbench "
+	  "db's (not written into the result)", OPT_F_UNRECORDED },
 	{ "csv", 0, OPT_STRING, G(csv_path), NULL, 0, 0, NULL, "FILE",
 	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)" },
 	{ "md", 0, OPT_STRING, G(md_path), NULL, 0, 0, NULL, "FILE",
