@@ -188,6 +188,35 @@ rows=$(grep ' row [0-9] ' <<<"$OUT")
 	[ "$(grep -c 'throughput .* n 1/1, no test  *no verdict$' <<<"$rows")" -eq 3 ]
 ok $? "n = 1: values without ±, no test, no verdict; the gate did not judge them, exit 5" || diag "$OUT"
 
+# ---- counts of one sample a side follow the rate (issue 43) ----
+# two single runs whose ops and runs differ with their rate: the counts get
+# no word of their own ("higher"/"lower", an answer line) and no place in the
+# summary's tally; it used to say "NEW is 1.32× higher than OLD (ops ...)"
+gen "$TMPD/o.json" --seed 7 --samples 1
+gen "$TMPD/n.json" --seed 8 --samples 1 --rate-scale 1.32
+for f in o n; do
+	python3 - "$TMPD/$f.json" "$TMPD/c1-$f.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    for name, scale in (("ops", 1e6), ("runs", 1e3)):
+        v = r["samples"][0]["throughput"] * scale
+        r["samples"][0][name] = v
+        r["metrics"][name] = {"unit": name, "kind": "count", "better": "none", "n": 1,
+                              "mean": v, "stddev": None}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+run compare "$TMPD/c1-o.json" "$TMPD/c1-n.json"
+! grep -qE '(higher|lower)' <<<"$(grep -v '^Summary' <<<"$OUT")" &&
+	grep -q ' 0 higher/lower;' <<<"$OUT" && ! grep -qE '^  (ops|runs) +(ops|runs) ' <<<"$OUT" &&
+	! grep -qE '\((ops|runs) ' <<<"$OUT" && grep -q '^Note: 6 of 18 rows compare one run a side' <<<"$OUT"
+ok $? "single runs: counts that differ with the rate get no higher/lower and no summary count" ||
+	diag "$OUT"
+run compare -v "$TMPD/c1-o.json" "$TMPD/c1-n.json"
+[ "$(grep -cE ' (ops|runs) .* follows the rate  *-$' <<<"$OUT")" -eq 6 ]
+ok $? "single runs, -v: the counts listed as following the rate, without a verdict" || diag "$OUT"
+
 # ---- identity and matching (little noise: identical samples are equal) ----
 gen "$TMPD/o.json" --seed 7 --cv 0.002
 jq '.runs[].options.nr_loops = 1000' "$TMPD/o.json" >"$TMPD/n.json"

@@ -46,6 +46,60 @@ ok $? "ab --json F --record: both sides recorded, each with its options" || diag
 run ab "noop -w0 -d1" "noop -w0 -d1" --record
 [ "$RC" -eq 2 ] && grep -q "^bpfbench: error: ab: --record records the file --json FILE writes" <<<"$ERR"
 ok $? "ab --record without --json FILE: a usage error before anything runs"
+# --record --db PATH (issue 43: "unknown option --db"): into that database, over $BPFBENCH_DB;
+# the path is not written into the result (a URI may carry a password)
+BPFBENCH_DB=$TMPD/not.db run noop -w0 -d1 --json "$TMPD/db-opt.json" --record --db "$TMPD/opt.db" -q
+[ "$RC" -eq 0 ] && grep -q "db-opt.json: recorded (1 run" <<<"$OUT" && [ ! -e "$TMPD/not.db" ] &&
+	run db show noop --db "$TMPD/opt.db" --metric throughput && [ "$(grep -c ' throughput ' <<<"$OUT")" -eq 1 ] &&
+	[ "$(jq '.runs[0].options | has("db")' "$TMPD/db-opt.json")" = false ]
+ok $? "BENCH --json F --record --db DB: recorded into DB, db show finds it; no db in the result" ||
+	diag "$OUT" "$ERR"
+run noop -w0 -d1 --db "$TMPD/opt.db"
+[ "$RC" -eq 2 ] && grep -q "^bpfbench: error: --db names the database --record records into" <<<"$ERR"
+ok $? "--db without --record: a usage error before anything runs" || diag "$ERR"
+BPFBENCH_DB=$TMPD/not.db run ab "noop -w0 -d1" "noop -w0 -d1 -p 2" -r 1 -q --json "$TMPD/ab2.json" \
+	--record --db "$TMPD/ab-opt.db"
+[ "$RC" -eq 0 ] && [ ! -e "$TMPD/not.db" ] && run db show noop --db "$TMPD/ab-opt.db" --metric throughput &&
+	[ "$(grep -c 'producers=2 ' <<<"$OUT")" -eq 1 ]
+ok $? "ab --json F --record --db DB: both sides recorded into DB" || diag "$OUT" "$ERR"
+run --help
+grep -q -- '--db PATH|URI' <<<"$OUT"
+ok $? "--help names --db PATH|URI" || diag "$OUT"
+
+# db plot's ticks (issue 43: every tick read the same date): results minutes apart on one day
+# are told apart by their time, the day in the axis's label; results of one second by number
+mkdir -p "$TMPD/min"
+python3 - "$TMPD/db-opt.json" "$TMPD/min" <<'PY'
+import copy, json, sys
+base = json.load(open(sys.argv[1]))
+for i in range(8):
+    d = copy.deepcopy(base)
+    d["env"]["hostname"] = "minutes" if i < 6 else "second"
+    d["env"]["date"] = "2026-12-04T10:%02d:00Z" % (i * 7) if i < 6 else "2026-12-04T11:00:00Z"
+    d["env"]["git_commit"] = "m%06d" % i
+    json.dump(d, open("%s/m%d.json" % (sys.argv[2], i), "w"))
+PY
+tics() {	# the tick labels of a gnuplot script's "set xtics (...)", a line each
+	python3 -c 'import re, sys
+line = [l for l in open(sys.argv[1]) if l.startswith("set xtics")][0]
+print("\n".join(re.findall(r"\x27([^\x27]*)\x27 [0-9]+", line)))' "$1"
+}
+"$BPFBENCH" db record -q --db "$TMPD/min.db" "$TMPD"/min/m*.json
+run db plot noop --db "$TMPD/min.db" --host minutes --metric throughput -o "$TMPD/min.svg" \
+	--script "$TMPD/min.gp"
+[ "$RC" -eq 0 ] && [ "$(tics "$TMPD/min.gp" | wc -l)" -eq 6 ] &&
+	[ "$(tics "$TMPD/min.gp" | sort -u | wc -l)" -eq 6 ] && [ "$(tics "$TMPD/min.gp" | head -1)" = 10:00 ] &&
+	grep -q "^set xlabel 'the result''s time on 2026-12-04 (UTC)'" "$TMPD/min.gp" && [ -s "$TMPD/min.svg" ]
+ok $? "db plot of results minutes apart: six distinct tick labels (their time), the day in the axis's label" ||
+	diag "$ERR" "$(cat "$TMPD/min.gp" 2>&1)"
+run db plot noop --db "$TMPD/min.db" --host second --metric throughput -o "$TMPD/sec.svg" \
+	--script "$TMPD/sec.gp"
+[ "$RC" -eq 0 ] && [ "$(tics "$TMPD/sec.gp" | tr '\n' ' ')" = "#1 #2 " ] &&
+	grep -q "^set xlabel 'results in date order, 2026-12-04 to 2026-12-04 (UTC)'" "$TMPD/sec.gp"
+ok $? "db plot of results of one second: numbered ticks" || diag "$ERR" "$(cat "$TMPD/sec.gp" 2>&1)"
+run db show noop --db "$TMPD/min.db" --script "$TMPD/x.gp"
+[ "$RC" -eq 2 ] && grep -q "db: --script is for plot" <<<"$ERR"
+ok $? "db --script outside plot: a usage error" || diag "$ERR"
 
 # migration: version 1's schema and one result -> version 3, the result kept
 DB=$TMPD/old.db

@@ -303,6 +303,11 @@ PY
 	[ "$RC" -eq 1 ] && grep -q "regression: noop throughput on testhost: -" <<<"$ERR" &&
 		grep -q "regression: noop latency on testhost: +" <<<"$ERR"
 	ok $? "changes --fail-on-change 5: exit 1 naming throughput down and latency up" || diag "$ERR"
+	# a side that spans kernels says so (issue 43: it named the last point's kernel alone, so a
+	# change within a side read "X-planted -> X-planted")
+	[ "$(grep -c "at point 13; kernel 6.1.0-27-amd64..6.1.0-28-amd64 (2 kernels) -> 6.12.9-amd64; commit c000000..c000011 (12 commits) -> c000012..c000023 (12 commits)$" <<<"$ERR")" -eq 2 ]
+	ok $? "changes --fail-on-change: each side's kernels and commits as first..last (k kernels), one alone as itself" ||
+		diag "$ERR"
 	# (one host: the real run's own host has a single point, which no gate can judge)
 	db changes noop --host testhost --fail-on-change 20 -q
 	[ "$RC" -eq 0 ]

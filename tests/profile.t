@@ -62,6 +62,26 @@ p = d['runs'][0]['profile']; r = d['runs'][0]
 ns = 1000 / r['metrics']['throughput']['mean']
 all(abs(t['ns_per_op'] - t['self_share'] * ns) <= 1e-6 * ns for t in p['top'])"
 ok $? "ns/op attributed = self share x the run's ns/op (1000 / M ops/s)"
+# The table's ns/op column adds up (issue 43: its top ten summed to 22.87 where the Summary said
+# 21.42): the rest of the functions in one row, then the total it adds up to, said what it is.
+# table_sum: "SUM TOTAL ROWS" of the ns/op column of a Profile table on stdin
+table_sum() {
+	awk '/^ +self +total +ns\/op +function$/ { on = 1; next }
+	     on && / all: / { total = $2; exit }
+	     on && / more functions?\)$/ { sum += $2; rows++; next }
+	     on && /%/ { sum += $3; rows++ }
+	     END { printf "%.6f %s %d\n", sum, total, rows }'
+}
+read -r sum total rows < <(table_sum <<<"$OUT")
+lat=$(tail -1 <<<"$OUT" | sed -n 's/.*latency *\([0-9.]*\) ns\/op.*/\1/p')
+awk -v s="$sum" -v t="$total" -v n="$rows" -v l="$lat" 'BEGIN {
+	exit !(n > 0 && t > 0 && (s - t < 0 ? t - s : s - t) <= 0.0005 * n + 1e-9 &&
+	       (t - l < 0 ? l - t : t - l) <= 0.0015) }' &&
+	grep -q '^ *100\.0% *[0-9.]*  all: the wall time of an op, 1 / throughput [0-9.]* M ops/s$' <<<"$OUT"
+ok $? "the ns/op column's rows add up to its stated total ($sum of $total, $rows rows), the Summary's latency ($lat)" ||
+	diag "$(grep -A14 '^Profile' <<<"$OUT")"
+! grep -q '^Profile: only ' <<<"$OUT"
+ok $? "a second of one busy thread: enough samples, no note of too few" || diag "$(grep '^Profile' <<<"$OUT")"
 grep -q '^# ns_per_op=[0-9.e+-]*$' "$TMPD/l.folded" && grep -q '^# ours=bpf_prog_' "$TMPD/l.folded"
 ok $? "the folded file's header: ns_per_op and our programs, in lines the tools skip"
 xml_ok "$TMPD/l.svg"
@@ -74,6 +94,21 @@ run -q -w0 -d1 --folded "$TMPD/m.folded" map-lookup --map_type hash
 [ "$RC" -eq 0 ] && grep -Eq 'htab_map_lookup_elem|lookup_nulls_elem_raw' "$TMPD/m.folded"
 ok $? "a hash map's lookup is in map-lookup's profile (--folded implies --profile)" ||
 	diag "$ERR" "$(grep -A8 '^Profile' <<<"$OUT")"
+
+# A whole-run benchmark under --profile: its Iter lines say how long each run took (issue 43:
+# "(0.000us)", a lateness no tick has); where the Summary's latency is timed inside the program,
+# the table says its ns/op is the wall time of an op, and its column still adds up.
+run -w0 -d1 --profile map-lookup --map_type hash
+iters=$(grep '^Iter' <<<"$OUT")
+[ "$RC" -eq 0 ] && [ -n "$iters" ] && ! grep -q '0\.000us\|took *0\.000ms' <<<"$iters" &&
+	[ "$(grep -cE '^Iter +[0-9]+ \(took +[0-9]+\.[0-9]{3}ms\): ' <<<"$iters")" -eq "$(wc -l <<<"$iters")" ]
+ok $? "map-lookup --profile: every Iter line says how long its run took, none 0" || diag "$iters" "$ERR"
+read -r sum total rows < <(table_sum <<<"$OUT")
+awk -v s="$sum" -v t="$total" -v n="$rows" 'BEGIN {
+	exit !(n > 0 && t > 0 && (s - t < 0 ? t - s : s - t) <= 0.0005 * n + 1e-9) }' &&
+	grep -q "^Profile: ns/op is the wall time of an op; the Summary's latency, [0-9.]* ns/op, is timed per op inside the program$" <<<"$OUT"
+ok $? "map-lookup --profile: the column adds up ($sum of $total), the Summary's kernel-timed latency told apart" ||
+	diag "$(grep -A16 '^Profile' <<<"$OUT")"
 
 # An ab side's profile: its repetitions' samples add up in its result.
 run ab "-w0 -d1 --profile noop" "-w0 -d1 noop" -r 1 --json "$TMPD/ab.json"
@@ -153,6 +188,22 @@ run profile -- /nonexistent/cmd
 [ "$RC" -eq 1 ] && grep -q '^bpfbench: error: profile: cannot run /nonexistent/cmd' <<<"$ERR"
 ok $? "a command that cannot run: one error line, exit 1 (rc $RC)" || diag "$ERR"
 
+# A command with few samples: its table says how little they tell (issue 43: 4 samples, no word);
+# one with none says so instead of an empty table.
+few_ok() {	# few_ok: the last run's Profile says its N < 100 samples are few, or that there were none
+	n=$(sed -n 's/^Profile: .* \([0-9]*\) samples (.*/\1/p' <<<"$OUT")
+	[ "$RC" -eq 0 ] && [ -n "$n" ] && [ "$n" -lt 100 ] || return 1
+	[ "$n" -eq 0 ] && grep -q "^Profile: .*0 samples (0 lost): nothing ran long enough on a CPU" <<<"$OUT" &&
+		return 0
+	grep -q "^Profile: only $n samples\?: each share is known to within +-[0-9]* points (95%); 100 samples give +-10" <<<"$OUT"
+}
+run profile -- sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done'
+few_ok && [ "$n" -gt 0 ]
+ok $? "profile of a few ms of work: only $n samples, and the table says what they are worth" || diag "$OUT" "$ERR"
+run profile -- sleep 1
+few_ok
+ok $? "profile -- sleep 1: $n samples, said to be too few (or none)" || diag "$OUT" "$ERR"
+
 # --diff on crafted profiles: c shrank from half to a fifth, e is new.
 printf '# ns_per_op=8\na;b;c 10\na;b 5\na;d 5\n' >"$TMPD/A.folded"
 printf '# ns_per_op=10\na;b;c 5\na;b 5\na;d 10\na;e 5\n' >"$TMPD/B.folded"
@@ -160,6 +211,22 @@ run profile --diff "$TMPD/A.folded" "$TMPD/B.folded"
 rows=$(grep '^ ' <<<"$OUT" | awk 'NR > 1 { print $7, $3, $6 }' | tr '\n' '|')
 [ "$RC" -eq 0 ] && [ "$rows" = "c -30.0pp -2.000|e +20.0pp +2.000|d +15.0pp +2.000|b -5.0pp +0.000|" ]
 ok $? "--diff: the crafted shifts, largest first, in share and ns/op" || diag "$OUT" "$rows"
+# one program in two configurations (its tag changed) is one row, keyed by its name (issue 43:
+# two rows of -50 and +50 points); two programs of one name on a side keep their tags
+T1=1111111111111111 T2=2222222222222222 T3=3333333333333333
+printf 'a;bpf_prog_%s_run 10\na;bpf_prog_%s_cb 10\n' $T1 $T3 >"$TMPD/PA.folded"
+printf 'a;bpf_prog_%s_run 5\na;bpf_prog_%s_cb 15\n' $T2 $T3 >"$TMPD/PB.folded"
+run profile --diff "$TMPD/PA.folded" "$TMPD/PB.folded"
+rows=$(grep '^ ' <<<"$OUT" | awk 'NR > 1' | sed 's/^ *//; s/  */ /g' | tr '\n' '|')
+[ "$RC" -eq 0 ] &&
+	[ "$rows" = "50.0% 25.0% -25.0pp bpf_prog_run (tag $T1 -> $T2)|50.0% 75.0% +25.0pp bpf_prog_$T3""_cb|" ]
+ok $? "--diff: a program whose tag changed is matched by its name, one row saying so" || diag "$OUT" "$rows"
+printf 'a;bpf_prog_%s_run 10\na;bpf_prog_%s_run 10\n' $T1 $T3 >"$TMPD/PC.folded"
+run profile --diff "$TMPD/PC.folded" "$TMPD/PB.folded"
+[ "$RC" -eq 0 ] && [ "$(grep -c "bpf_prog_$T1""_run$" <<<"$OUT")" -eq 1 ] &&
+	[ "$(grep -c "bpf_prog_$T3""_run$" <<<"$OUT")" -eq 1 ] && [ "$(grep -c "bpf_prog_$T2""_run$" <<<"$OUT")" -eq 1 ] &&
+	! grep -q '(tag ' <<<"$OUT"
+ok $? "--diff: a name two programs share on a side: matched by tag, each its own row" || diag "$OUT"
 printf 'a;b notanumber\n' >"$TMPD/bad.folded"
 run profile --diff "$TMPD/A.folded" "$TMPD/bad.folded"
 [ "$RC" -eq 2 ] && grep -q 'bad.folded:1: not a folded stack line' <<<"$ERR"

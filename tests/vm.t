@@ -235,6 +235,16 @@ ok $? "--kernel noop --json F --rec (abbreviated): F recorded into the host's hi
 	diag "exit $RC1: $ERR1; show: $RC $OUT $ERR"
 vmrun --kernel "$IMAGE" noop -w0 -d0.3 --record
 one_error 2 "give --json FILE" "--kernel --record without --json: exit 2 before a boot"
+# --record --db F: F on the host (the guest is handed neither), not $BPFBENCH_DB
+vmrun --kernel "$IMAGE" noop -w0 -d0.3 --period-ms 100 --json "$TMPD/rdb.json" --record --db "$TMPD/k-opt.db"
+RC1=$RC ERR1=$ERR
+vmrun db show noop --db "$TMPD/k-opt.db"
+[ "$RC1" -eq 0 ] && ! grep -q error <<<"$ERR1" && [ "$RC" -eq 0 ] && [ "$(grep -c ' throughput ' <<<"$OUT")" -eq 1 ] &&
+	[ "$(jq '.runs[0].options | has("db")' "$TMPD/rdb.json")" = false ]
+ok $? "--kernel noop --json F --record --db DB: F recorded into DB on the host" ||
+	diag "exit $RC1: $ERR1; show: $RC $OUT $ERR"
+vmrun --kernel "$IMAGE" noop -w0 -d0.3 --json "$TMPD/rdb2.json" --db "$TMPD/k-opt.db"
+one_error 2 "give --record" "--kernel --db without --record: exit 2 before a boot"
 vmrun ab --kernel "$IMAGE" --kernel "$IMAGE" -r 1 --record \
 	--json "$TMPD/abr.json" "noop -w0 -d0.2 --period-ms 100"
 RC1=$RC ERR1=$ERR

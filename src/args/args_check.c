@@ -128,6 +128,8 @@ int cli_check_globals(struct run_opts *o)
 	if (o->record && (!o->json_path || !strcmp(o->json_path, "-")))
 		return usage_error("--record records the result file --json FILE writes: give "
 				   "--json FILE");
+	if (o->db_path && !o->record)
+		return usage_error("--db names the database --record records into: give --record");
 	ret = check_verifier_stats(o) ?: check_profile(o);
 	if (ret)
 		return ret;

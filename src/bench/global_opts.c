@@ -41,8 +41,11 @@ const struct opt_def global_opts[] = {
 	{ "json", 0, OPT_STRING, G(json_path), NULL, 0, 0, NULL, "FILE",
 	  "write results as JSON to FILE ('-': stdout)", OPT_F_NO_MEASURE },
 	{ "record", 0, OPT_FLAG, G(record), NULL, 0, 0, NULL, NULL,
-	  "then record the --json FILE into the history (bpfbench db; $BPFBENCH_DB or the default)",
-	  OPT_F_NO_MEASURE },
+	  "then record the --json FILE into the history (bpfbench db; --db, $BPFBENCH_DB or the "
+	  "default)", OPT_F_NO_MEASURE },
+	{ "db", 0, OPT_STRING, G(db_path), NULL, 0, 0, NULL, "PATH|URI",
+	  "the database --record records into: a SQLite file or postgresql://..., as bpfbench "
+	  "db's (not written into the result)", OPT_F_NO_MEASURE | OPT_F_UNRECORDED | OPT_F_PATH },
 	{ "csv", 0, OPT_STRING, G(csv_path), NULL, 0, 0, NULL, "FILE",
 	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)",
 	  OPT_F_NO_MEASURE },

@@ -89,6 +89,11 @@ struct opt_def {
 #define OPT_F_PATH	(1u << 4)
 /* Its value is an option's name (plot --x): completion offers them. */
 #define OPT_F_OPTNAME	(1u << 5)
+/*
+ * Where a result goes after the run, not what ran: left out of a
+ * result's recorded options (a database URI may carry a password).
+ */
+#define OPT_F_UNRECORDED	(1u << 6)
 
 #define OPT_OFF(type, field)	offsetof(type, field)
 /* A number's macro as an option's default text: OPT_STR(ED_PERMUTATIONS) is "199". */

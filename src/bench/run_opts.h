@@ -35,6 +35,7 @@ struct run_opts {
 	uint64_t test_run_repeat;	/* 0: calibrate */
 	const char *json_path;	/* NULL: none; "-": stdout */
 	bool record;		/* --record: the --json file into the history (bpfbench db) */
+	const char *db_path;	/* --db: the database --record records into; NULL: the default */
 	const char *csv_path;	/* --csv: a row per run, a column per metric */
 	const char *md_path;	/* --md: a Markdown table */
 	const char *sweep;	/* --sweep PARAM=v1,v2,...: one run per value */

@@ -115,7 +115,7 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 		return ret;
 	ret = spec->opts.sweep ? sweep_run(argc, argv, spec) : run_one(spec);
 	if (!ret && spec->opts.record)
-		ret = history_record_written(spec->opts.json_path);
+		ret = history_record_written(spec->opts.json_path, spec->opts.db_path);
 	return ret;
 }
 

@@ -416,6 +416,8 @@ void cmp_count(const struct cmp_table *t, const struct cmp_opts *o, struct cmp_t
 void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 		       const struct cmp_tally *tally)
 {
+	int rows = t->n - tally->cls[CLS_NONE];	/* the counts that follow a rate aside */
+
 	printf("\nSummary: %d faster/better, %d slower/worse, %d equal, %d cannot tell, "
 	       "%d no verdict, %d higher/lower;\n  %d runs failed, %d only in %s, %d only in %s.\n",
 	       tally->cls[CLS_GOOD], tally->cls[CLS_BAD], tally->cls[CLS_EQUAL],
@@ -426,11 +428,11 @@ void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 		printf("Note: %d of %d rows compare one run a side, whose samples do not show how far\n"
 		       "  runs lie apart: no verdict.  Run -r %d or more a side (or on the baseline),\n"
 		       "  use ab, or give that noise with --run-noise PCT.\n",
-		       tally->one_run, t->n, CMP_MIN_RUNS);
+		       tally->one_run, rows, CMP_MIN_RUNS);
 	else if (tally->one_process)
 		printf("Note: %d of %d verdicts rest on one run a side (with --run-noise, or against\n"
 		       "  the other side's runs); -r %d or more a side tests run means.\n",
-		       tally->one_process, t->n, CMP_MIN_RUNS);
+		       tally->one_process, rows, CMP_MIN_RUNS);
 	if (o->fail_pct < 0)
 		return;
 	printf("Gate: --fail-on-regression %g%%: %d regression%s, %d row%s not judged",

@@ -492,17 +492,43 @@ static bool runs_unseen(const struct cmp_row *row, const struct cmp_opts *o)
 	return row->tested || (row->cls == CLS_NO_VERDICT && row->why != WHY_FLAT);
 }
 
+/* A run with an estimate of speed: what its counts of work done follow. */
+static bool has_speed(const struct res_run *run)
+{
+	int i;
+
+	for (i = 0; run && i < run->nr_metrics; i++)
+		if (run->metrics[i].kind == RES_RATE || run->metrics[i].kind == RES_TIME ||
+		    run->metrics[i].kind == RES_SAMPLED)
+			return true;
+	return false;
+}
+
+/*
+ * A count that varies from sample to sample (ops or program runs in a
+ * period) is bookkeeping: it follows the rate and the duration, and a
+ * verdict on it would only repeat (or, at another -d, contradict) the
+ * rate's.  One value a side cannot show whether a count holds still: one
+ * that differs, in a run with a rate, is read as bookkeeping too (a
+ * single sample's ops are its rate times its duration).  Only a count
+ * seen to hold still (elements checked per pass), or the same on both
+ * sides, is judged, as exact.
+ */
+static bool is_tally(const struct cmp_row *row, const struct res_run *orun,
+		     const struct res_run *nrun)
+{
+	if (row->kind != RES_COUNT)
+		return false;
+	if (row->om->stddev > 0 || row->nm->stddev > 0)
+		return true;
+	return row->ofig != row->nfig && (row->om->n < 2 || row->nm->n < 2) &&
+	       has_speed(orun) && has_speed(nrun);
+}
+
 void cmp_row_test(struct cmp_row *row, const struct res_run *orun, const struct res_run *nrun,
 		  const struct cmp_opts *o)
 {
-	/*
-	 * A count that varies from sample to sample (ops or program runs in
-	 * a period) is bookkeeping: it follows the rate and the duration, and
-	 * a verdict on it would only repeat (or, at another -d, contradict)
-	 * the rate's.  Only a count that holds still (elements checked per
-	 * pass) is judged, as exact.
-	 */
-	if (row->kind == RES_COUNT && (row->om->stddev > 0 || row->nm->stddev > 0)) {
+	if (is_tally(row, orun, nrun)) {
 		row->basis = BASIS_TALLY;	/* ops in a period: the rate's verdict says it */
 		row->cls = CLS_NONE;
 		return;

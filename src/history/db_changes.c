@@ -162,14 +162,24 @@ static const char *shown_key(const struct series *sr, char *buf, size_t len)
 	return buf;
 }
 
-/* How many kernels the points [from, to) ran on, counting each change of kernel. */
-static int side_kernels(const struct series *sr, int from, int to)
+static const char *pt_field(const struct point *p, bool commit)
+{
+	return commit ? p->commit : p->kernel;
+}
+
+/* How many kernels (commits) the points [from, to) ran on, counting each change. */
+static int side_count(const struct series *sr, int from, int to, bool commit)
 {
 	int i, k = 1;
 
 	for (i = from + 1; i < to; i++)
-		k += strcmp(sr->pt[i].kernel, sr->pt[i - 1].kernel) != 0;
+		k += strcmp(pt_field(&sr->pt[i], commit), pt_field(&sr->pt[i - 1], commit)) != 0;
 	return k;
+}
+
+static int side_kernels(const struct series *sr, int from, int to)
+{
+	return side_count(sr, from, to, false);
 }
 
 /* How many of the points [from, to) are runs whose threads moved CPU in some sample. */
@@ -382,20 +392,41 @@ static void json_change(struct tally *t, const struct series *sr, const struct e
 	json_object_array_add(t->list, o);
 }
 
-static void regression_line(const struct series *sr, const struct ed_cp *cp,
+/*
+ * A side's kernel or commit for the one line a regression gets: the one
+ * it ran on, or, where it spans several, "first..last (k kernels)": the
+ * last point before a change may share the first's kernel when the change
+ * came within a side.
+ */
+static void side_span(char *buf, size_t len, const struct series *sr, int from, int to,
+		      bool commit)
+{
+	int k = side_count(sr, from, to, commit);
+
+	if (k == 1)
+		snprintf(buf, len, "%s", pt_field(&sr->pt[from], commit));
+	else
+		snprintf(buf, len, "%s..%s (%d %s)", pt_field(&sr->pt[from], commit),
+			 pt_field(&sr->pt[to - 1], commit), k, commit ? "commits" : "kernels");
+}
+
+static void regression_line(const struct series *sr, const struct ed_cp *cp, int from, int to,
 			    const struct cp_step *sp)
 {
-	char m[512], step[80];
+	char m[512], step[80], kb[256], ka[256], cb[256], ca[256];
 
 	/* a step from a mean of 0 has no percentage: its means instead */
 	if (isnan(sp->pct))
 		snprintf(step, sizeof(step), "%.6g -> %.6g", sp->before, sp->after);
 	else
 		snprintf(step, sizeof(step), "%+.2f%%", sp->pct);
-	errmsg("regression: %s%s%s %s on %s: %s at point %d (kernel %s -> %s, commit %s -> %s)",
+	side_span(kb, sizeof(kb), sr, from, cp->at, false);
+	side_span(ka, sizeof(ka), sr, cp->at, to, false);
+	side_span(cb, sizeof(cb), sr, from, cp->at, true);
+	side_span(ca, sizeof(ca), sr, cp->at, to, true);
+	errmsg("regression: %s%s%s %s on %s: %s at point %d; kernel %s -> %s; commit %s -> %s",
 	       sr->bench, *sr->measured ? " " : "", sr->measured, shown_key(sr, m, sizeof(m)),
-	       sr->host, step, cp->at + 1, sr->pt[cp->at - 1].kernel, sr->pt[cp->at].kernel,
-	       sr->pt[cp->at - 1].commit, sr->pt[cp->at].commit);
+	       sr->host, step, cp->at + 1, kb, ka, cb, ca);
 }
 
 static void report_unjudged(struct tally *t, const struct series *sr, const struct why_unjudged *w)
@@ -464,7 +495,7 @@ static void analyse(struct tally *t, struct series *sr)
 		else if (!a->quiet)
 			print_change(t, sr, &cp[i], from, to, &sp, a);
 		if (sp.gate)
-			regression_line(sr, &cp[i], &sp);
+			regression_line(sr, &cp[i], from, to, &sp);
 		gated += sp.gate;
 	}
 	/* a series with no direction is never a regression: nothing to judge */

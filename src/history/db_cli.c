@@ -59,6 +59,8 @@ const struct opt_def db_opts[] = {
 	  "metrics need direction: -1)" },
 	{ "output", 'o', OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
 	  "plot: the image, .svg or .png (one series, its change points)" },
+	{ "script", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
+	  "plot: also write the gnuplot script that draws it", OPT_F_PATH },
 	{ "quiet", 'q', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
 	  "record: no line per file; changes: the summary only" },
 	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
@@ -133,6 +135,8 @@ static const char **value_slot(struct db_args *a, const char *arg, const char **
 		return &a->f.options;
 	if (!strcmp(arg, "-o") || !strcmp(arg, "--output"))
 		return &a->out;
+	if (!strcmp(arg, "--script"))
+		return &a->script;
 	if (!strcmp(arg, "--gate-unjudged"))
 		return &a->gate_unjudged;
 	if (!strcmp(arg, "--fail-on-change") || !strcmp(arg, "--alpha") ||
@@ -220,10 +224,10 @@ static int open_db(struct store *s, const struct db_args *a, bool write)
 			     (a->trust || (trust && !strcmp(trust, "1")) ? STORE_TRUST : 0));
 }
 
-int history_record_written(const char *path)
+int history_record_written(const char *path, const char *db)
 {
 	struct record_opts o = { 0 };
-	struct db_args a = { 0 };
+	struct db_args a = { .db = db };
 	struct store s;
 	int ret = open_db(&s, &a, true);
 
@@ -261,6 +265,8 @@ static int check_operands(const char *action, const struct db_args *a, int npos)
 		return usage_err("export writes --otava-csv (the one format so far)", NULL);
 	if (!strcmp(action, "plot") != (a->out != NULL))
 		return usage_err(a->out ? "-o is for plot" : "plot needs -o OUT.svg|OUT.png", NULL);
+	if (a->script && strcmp(action, "plot"))
+		return usage_err("--script is for plot", NULL);
 	if (a->json && strcmp(action, "show") && strcmp(action, "changes"))
 		return usage_err("--json is for show and changes", NULL);
 	if (!isnan(a->fail_pct) && !chg)

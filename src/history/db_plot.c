@@ -74,19 +74,99 @@ static void change_marks(FILE *f, const struct fig *g)
 	}
 }
 
+/*
+ * How a tick names its point: the shortest form that tells the labelled
+ * points apart.  Results a day or more apart: the day; results of one
+ * day: the time alone (the day in the axis's label); else the day and
+ * time; the number of the point where even the second is shared.
+ */
+enum tic_form { TIC_DAY, TIC_MINUTE, TIC_SECOND, TIC_INDEX };
+
+#define TIC_TEXT	24
+
+struct tics {
+	enum tic_form form;
+	bool one_day;		/* every point dated the same day */
+	int every;		/* a label every k-th point */
+};
+
+/* The label of point i; dates are "YYYY-MM-DDTHH:MM:SSZ" (hdate.h). */
+static void tic_text(char *buf, const struct series *sr, int i, const struct tics *t)
+{
+	const char *d = sr->pt[i].date;
+	int hm = t->form == TIC_MINUTE ? 5 : 8;	/* "HH:MM" or "HH:MM:SS" */
+
+	if (t->form == TIC_DAY)
+		snprintf(buf, TIC_TEXT, "%.10s", d);
+	else if (t->form == TIC_INDEX)
+		snprintf(buf, TIC_TEXT, "#%d", i + 1);
+	else if (t->one_day)
+		snprintf(buf, TIC_TEXT, "%.*s", hm, d + 11);
+	else
+		snprintf(buf, TIC_TEXT, "%.10s %.*s", d, hm, d + 11);
+}
+
+static bool tics_distinct(const struct series *sr, const struct tics *t)
+{
+	char a[TIC_TEXT], b[TIC_TEXT];
+	int i, j;
+
+	for (i = 0; i < sr->n; i += t->every) {
+		tic_text(a, sr, i, t);
+		for (j = i + t->every; j < sr->n; j += t->every) {
+			tic_text(b, sr, j, t);
+			if (!strcmp(a, b))
+				return false;
+		}
+	}
+	return true;
+}
+
+static void pick_tics(const struct series *sr, struct tics *t)
+{
+	int i;
+
+	t->every = (sr->n + PLOT_MAX_XTICS - 1) / PLOT_MAX_XTICS;
+	t->one_day = true;
+	for (i = 1; i < sr->n; i++)
+		t->one_day &= !strncmp(sr->pt[i].date, sr->pt[0].date, 10);
+	for (t->form = TIC_DAY; t->form < TIC_INDEX; t->form++)
+		if (tics_distinct(sr, t))
+			return;
+}
+
+/* The ticks, the axis's label, and room below for both (labels slanted at 45 degrees). */
 static void x_tics(FILE *f, const struct series *sr)
 {
-	int i, every = (sr->n + PLOT_MAX_XTICS - 1) / PLOT_MAX_XTICS;
-	char day[16];
+	char text[TIC_TEXT], axis[96];
+	struct tics t;
+	size_t width = 0;
+	int i;
 
+	pick_tics(sr, &t);
 	fputs("set xtics rotate by -45 (", f);
-	for (i = 0; i < sr->n; i += every) {
-		snprintf(day, sizeof(day), "%.10s", sr->pt[i].date);	/* YYYY-MM-DD */
+	for (i = 0; i < sr->n; i += t.every) {
+		tic_text(text, sr, i, &t);
+		width = strlen(text) > width ? strlen(text) : width;
 		fprintf(f, "%s", i ? ", " : "");
-		gnuplot_str(f, day);
+		gnuplot_str(f, text);
 		fprintf(f, " %d", i + 1);
 	}
 	fputs(")\n", f);
+	if (t.form == TIC_DAY)
+		snprintf(axis, sizeof(axis), "the result's date (UTC)");
+	else if (t.form == TIC_INDEX)
+		snprintf(axis, sizeof(axis), "results in date order, %.10s to %.10s (UTC)",
+			 sr->pt[0].date, sr->pt[sr->n - 1].date);
+	else if (t.one_day)
+		snprintf(axis, sizeof(axis), "the result's time on %.10s (UTC)", sr->pt[0].date);
+	else
+		snprintf(axis, sizeof(axis), "the result's date and time (UTC)");
+	fputs("set xlabel ", f);
+	gnuplot_str(f, axis);
+	fprintf(f, "\nset bmargin %d\n", 3 + (int)(width * 0.5 + 0.5));
+	if (width > 10)	/* the last label reaches right of its point */
+		fprintf(f, "set rmargin %d\n", (int)(width * 0.6));
 }
 
 static void write_script(FILE *f, void *arg, const char *img)
@@ -107,7 +187,7 @@ static void write_script(FILE *f, void *arg, const char *img)
 	snprintf(title, sizeof(title), "%s (%s), a run's 95%% interval", sr->name, sr->unit);
 	fputs("\nset ylabel ", f);
 	gnuplot_str(f, title);
-	fprintf(f, "\nset grid\nunset key\nset lmargin 12\nset rmargin 6\nset bmargin 7\n"
+	fprintf(f, "\nset grid\nunset key\nset lmargin 12\nset rmargin 6\n"
 		"set xrange [0.5:%g]\nset offsets 0, 0, graph 0.12, graph 0.12\n", sr->n + 0.5);
 	x_tics(f, sr);
 	kernel_labels(f, sr);
@@ -130,7 +210,7 @@ static int draw(const struct series *sr, const struct db_args *a)
 
 	g.png = len > 4 && !strcmp(a->out + len - 4, ".png");
 	g.k = series_changes(sr, a, x, cp);
-	ret = gnuplot_draw(a->out, NULL, write_script, &g);
+	ret = gnuplot_draw(a->out, a->script, write_script, &g);
 	if (!ret && !a->quiet)
 		printf("%s: %d points, %d change point%s\n", a->out, sr->n, g.k, g.k == 1 ? "" : "s");
 	free(x);

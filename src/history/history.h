@@ -23,8 +23,8 @@ struct record_opts {
 
 /* 0: recorded (or already there); EXIT_USAGE: a file refused, nothing written; 1: the database failed. */
 int history_record_file(struct store *s, const char *path, const struct record_opts *o);
-/* --record: the result file just written into the default history ($BPFBENCH_DB or the file). */
-int history_record_written(const char *path);
+/* --record: the result file just written into db (--db), else $BPFBENCH_DB, else the file. */
+int history_record_written(const char *path, const char *db);
 /* A run's measured options as "name=value,..." (its series' part), malloc'ed. */
 char *history_measured(const struct res_run *r);
 
@@ -85,6 +85,7 @@ struct db_args {
 	const char *db;
 	struct series_filter f;
 	const char *out;	/* plot: -o OUT.svg|OUT.png */
+	const char *script;	/* plot: --script FILE, the gnuplot script kept */
 	char since[HDATE_LEN], until[HDATE_LEN];	/* f.since, f.until as UTC text */
 	bool json, quiet, otava;
 	bool trust;		/* --db-trust */

@@ -69,6 +69,7 @@ struct ab_args {
 	uint64_t seed;
 	const char *json;
 	bool record;			/* --record: the --json file into the history */
+	const char *db;			/* --db: that history's database; NULL: the default */
 	double precision;		/* --precision PCT: 0, a fixed number of pairs */
 	bool normalized;		/* --normalized: the first metric's -normalized leads */
 	double max_duration;		/* --max-duration S: --precision's bound */
@@ -206,6 +207,8 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 		a->record = true;
 		return 0;
 	}
+	if (!strcmp(arg, "--db"))
+		return ab_value(argc, argv, i, &a->db);
 	if (!strcmp(arg, "--no-pin")) {
 		a->no_pin = true;
 		return 0;
@@ -317,6 +320,10 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 	}
 	if (!ret && a->record && (!a->json || !strcmp(a->json, "-"))) {
 		errmsg("ab: --record records the file --json FILE writes: give --json FILE");
+		ret = EXIT_USAGE;
+	}
+	if (!ret && a->db && !a->record) {
+		errmsg("ab: --db names the database --record records into: give --record");
 		ret = EXIT_USAGE;
 	}
 	if (!ret && a->json)
@@ -576,7 +583,7 @@ int ab_cmd(int argc, char **argv)
 		st = verdict(&a);
 		/* recorded whatever the verdict: a regression is history too */
 		if (a.json && (write_both(&a) ||
-			       (a.record && history_record_written(a.json))) &&
+			       (a.record && history_record_written(a.json, a.db))) &&
 		    (!st || st == EXIT_UNJUDGED))
 			st = 1;
 	}

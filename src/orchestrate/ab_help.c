@@ -21,8 +21,10 @@ const struct opt_def ab_opts[] = {
 	{ "json", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
 	  "both sides as one result file, each run labelled with its side's name" },
 	{ "record", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
-	  "then record the --json FILE into the history (bpfbench db; $BPFBENCH_DB or the "
+	  "then record the --json FILE into the history (bpfbench db; --db, $BPFBENCH_DB or the "
 	  "default), whatever the verdict" },
+	{ "db", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "PATH|URI",
+	  "the database --record records into: a SQLite file or postgresql://...", OPT_F_PATH },
 	{ "no-pin", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
 	  "leave the threads unpinned (default: both runs of a pair on the same CPUs, as -a "
 	  "places them, from CPU k for pair k, unless a side places its threads itself)" },
@@ -39,7 +41,7 @@ void ab_help(void)
 {
 	printf("Usage: bpfbench [OPTIONS] ab \"ARGS A\" \"ARGS B\" [-r N] [--precision PCT\n"
 	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
-	       "                  [--json FILE [--record]] [--noise PCT] [--alpha A] [--adjust M]\n"
+	       "                  [--json FILE [--record [--db DB]]] [--noise PCT] [--alpha A] [--adjust M]\n"
 	       "                  [--fail-on-regression PCT [--gate-unjudged pass|fail]] [--no-pin]\n"
 	       "                  [--normalized]\n"
 	       "       bpfbench ab --kernel A --kernel B \"ARGS\" [-r N] [--json FILE] [OPTIONS]\n\n"

@@ -40,6 +40,7 @@ struct plan {
 	bool adaptive;		/* steps sample to a precision (adaptive_opts) */
 	struct export_paths out;
 	bool record;		/* --record: out.json into the history once written */
+	const char *db;		/* --db: that history's database; NULL: the default */
 	bool tty;		/* progress line on stderr */
 };
 

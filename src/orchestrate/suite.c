@@ -186,6 +186,7 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	*help = spec.opts.help;
 	p->out = (struct export_paths){ spec.opts.json_path, spec.opts.csv_path, spec.opts.md_path };
 	p->record = spec.opts.record;
+	p->db = spec.opts.db_path;
 	p->extra = argv;
 	p->nr_extra = argc;
 	p->extra_used = xcalloc(argc ?: 1, sizeof(bool));
@@ -240,7 +241,7 @@ int suite_cmd(int argc, char **argv)
 	if (!ret && !help)
 		ret = run_plan(&p);
 	if (!ret && !help && p.record)
-		ret = history_record_written(p.out.json);
+		ret = history_record_written(p.out.json, p.db);
 	plan_free(&p);
 	return ret;
 }

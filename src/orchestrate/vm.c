@@ -56,6 +56,7 @@ struct vm_job {
 	char dir[64];		/* the return directory */
 	int lock;
 	bool record;		/* --record: the json output into the history, here */
+	const char *db;		/* --db: that history's database, here; NULL: the default */
 	char *owned;		/* the return file's path as a word of args: ours to free */
 	bool announce;		/* stdout is for people: it starts with the VM's lines */
 };
@@ -187,7 +188,10 @@ static const char *json_out(const struct vm_job *j)
 	return NULL;
 }
 
-/* --record (or its abbreviation) among words: taken out (NULL), for the host to do. */
+/*
+ * --record (or its abbreviation) and --db PATH among words: taken out
+ * (NULL), for the host to do; the guest has no database of ours.
+ */
 static int take_record(struct vm_job *j, char **words, int n)
 {
 	size_t len;
@@ -200,7 +204,17 @@ static int take_record(struct vm_job *j, char **words, int n)
 		if (len >= 4 && !strncmp(words[i], "--record", len)) {
 			words[i] = NULL;
 			j->record = true;
+		} else if (!strncmp(words[i], "--db=", 5)) {
+			j->db = words[i] + 5;
+			words[i] = NULL;
+		} else if (!strcmp(words[i], "--db") && i + 1 < n) {
+			j->db = words[i + 1];
+			words[i] = words[i + 1] = NULL;
 		}
+	}
+	if (j->db && !j->record) {
+		errmsg("--db names the database --record records into: give --record");
+		return EXIT_USAGE;
 	}
 	if (j->record && !json_out(j)) {
 		errmsg("--record records the result file --json FILE writes: give --json FILE");
@@ -226,7 +240,7 @@ static int record_json(const struct vm_job *j)
 {
 	const char *path = json_out(j);
 
-	return path ? history_record_written(path) : 1;
+	return path ? history_record_written(path, j->db) : 1;
 }
 
 /* Whether a word of words[0..n) starts with prefix (an option as abbreviated). */
@@ -329,7 +343,7 @@ static int ab_outputs(struct vm_job *j, char **words, int n)
 {
 	static const char *const valued[] = { "--kernel", "-r", "--runs", "--seed", "--json",
 					      "--noise", "--alpha", "--fail-on-regression",
-					      "--gate-unjudged" };
+					      "--gate-unjudged", "--db" };
 	int i;
 
 	for (i = 0; i + 1 < n; i++) {
@@ -618,7 +632,7 @@ int vm_exec(int argc, char **argv, bool ab, const struct subcommand *subs)
 		j.args[j.n++] = "--";
 		j.args[j.n++] = self;
 		for (i = rest; i < argc; i++)
-			if (argv[i])	/* NULL: a word taken out (--record) */
+			if (argv[i])	/* NULL: a word taken out (--record, --db) */
 				j.args[j.n++] = argv[i];
 	}
 	st = job_run(&j, st);

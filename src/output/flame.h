@@ -21,10 +21,13 @@ struct prof_view {
 	const struct profile *p;
 	const char *title;	/* "bpfbench bpf-loop -d 1": what ran */
 	double ns_per_op;	/* NAN: the run has no rate to attribute */
+	const char *basis;	/* what ns_per_op is, for the table's total; NULL: unsaid */
 };
 
 /* ns per op of a run: 1e3 / its first "M ops/s" rate (scaled for k, G); NAN if none. */
 double prof_ns_per_op(const struct run_result *res);
+/* What prof_ns_per_op() is: "the wall time of an op, 1 / throughput 602.406 M ops/s". */
+void prof_ns_basis(const struct run_result *res, char *buf, size_t len);
 /* "bpfbench BENCH -w 0 -d 1 --opt v": the run's command, options at their default left out. */
 void prof_run_title(const struct run_result *res, char *buf, size_t len);
 /* "cpu-clock at 999 Hz, 1234 samples (0 lost)". */
@@ -36,8 +39,14 @@ double run_ops(const struct run_result *res);
 void counters_lines(FILE *out, const struct run_result *res);
 void counters_json(struct jsonw *w, const struct run_result *res);
 
-/* The top table, at most n functions by self share. */
+/*
+ * The top table, at most n functions by self share, the rest in one row
+ * and the total the ns/op column adds up to; a note where the samples are
+ * too few for the shares to mean much.
+ */
 void prof_top_lines(FILE *out, const struct prof_view *v, int n);
+/* A run's table, and how its ns/op stands to the Summary's where they differ. */
+void prof_run_lines(FILE *out, const struct run_result *res);
 /* The JSON's "profile" object. */
 void prof_json(struct jsonw *w, const struct prof_view *v);
 /* Folded stacks, "# "-lines first (the standard tools skip them): 0 or -errno. */

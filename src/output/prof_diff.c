@@ -12,15 +12,20 @@
 #include "util.h"
 
 struct diff_row {
-	const char *name;
+	const char *name;	/* A's, else B's */
+	const char *other;	/* B's where it differs (a program's tag), else NULL */
 	double a, b;		/* self shares */
 };
 
-/* B's functions by name: slot -> index into b's funcs, -1 free (open addressing). */
-struct name_index {
+/* A side's functions by what they are matched by: slot -> index into key, -1 free. */
+struct key_index {
 	size_t mask;
 	int *slot;
+	char **key;		/* per function */
+	int *count;		/* per function: functions of its side with its key */
 };
+
+#define TAG_LEN	16	/* a program's tag in its kallsyms name, hex digits */
 
 static uint64_t hash_name(const char *s)
 {
@@ -31,33 +36,131 @@ static uint64_t hash_name(const char *s)
 	return h;
 }
 
-/* At most half full: a probe ends soon at a free slot. */
-static void index_build(struct name_index *ix, const struct profile *p)
+/*
+ * What a function is matched by across two profiles: a BPF program's
+ * kallsyms name, "bpf_prog_<tag>_<name>", carries the tag of its
+ * instructions, which a program's other configuration (a constant, a
+ * map's size) can change: it is matched by its kind and name,
+ * "bpf_prog_*_<name>", which no symbol is named.  Anything else by name.
+ */
+static char *match_key(const char *name)
 {
-	size_t cap = 16, j;
+	const char *p = name + 9;
+	char *key;
 	int i;
 
-	while (cap < (size_t)p->nr_funcs * 2)
-		cap *= 2;
-	ix->mask = cap - 1;
-	ix->slot = xcalloc(cap, sizeof(int));
-	memset(ix->slot, 0xff, cap * sizeof(int));
-	for (i = 0; i < p->nr_funcs; i++) {
-		for (j = hash_name(p->funcs[i].name) & ix->mask; ix->slot[j] >= 0;
-		     j = (j + 1) & ix->mask)
-			;
-		ix->slot[j] = i;
-	}
+	if (strncmp(name, "bpf_prog_", 9))
+		return xstrdup(name);
+	for (i = 0; i < TAG_LEN; i++)
+		if (!strchr("0123456789abcdef", p[i]) || !p[i])
+			return xstrdup(name);
+	if (p[TAG_LEN] != '_' || !p[TAG_LEN + 1])
+		return xstrdup(name);
+	if (asprintf(&key, "bpf_prog_*%s", p + TAG_LEN) < 0)
+		die("out of memory");
+	return key;
 }
 
-static int index_find(const struct name_index *ix, const struct profile *p, const char *name)
+static int index_find(const struct key_index *ix, const char *key)
 {
 	size_t j;
 
-	for (j = hash_name(name) & ix->mask; ix->slot[j] >= 0; j = (j + 1) & ix->mask)
-		if (!strcmp(p->funcs[ix->slot[j]].name, name))
+	for (j = hash_name(key) & ix->mask; ix->slot[j] >= 0; j = (j + 1) & ix->mask)
+		if (!strcmp(ix->key[ix->slot[j]], key))
 			return ix->slot[j];
 	return -1;
+}
+
+/* At most half full: a probe ends soon at a free slot.  A key met again is counted, not slotted. */
+static void index_build(struct key_index *ix, int n)
+{
+	size_t cap = 16, j;
+	int i, k;
+
+	while (cap < (size_t)n * 2)
+		cap *= 2;
+	free(ix->slot);
+	ix->mask = cap - 1;
+	ix->slot = xcalloc(cap, sizeof(int));
+	memset(ix->slot, 0xff, cap * sizeof(int));
+	for (i = 0; i < n; i++)
+		ix->count[i] = 0;
+	for (i = 0; i < n; i++) {
+		k = index_find(ix, ix->key[i]);
+		if (k >= 0) {
+			ix->count[k]++;
+			ix->count[i] = -1;	/* a later one of k's key: k's count says it */
+			continue;
+		}
+		for (j = hash_name(ix->key[i]) & ix->mask; ix->slot[j] >= 0; j = (j + 1) & ix->mask)
+			;
+		ix->slot[j] = i;
+		ix->count[i] = 1;
+	}
+}
+
+static void index_init(struct key_index *ix, const struct profile *p)
+{
+	int i;
+
+	memset(ix, 0, sizeof(*ix));
+	ix->key = xcalloc((size_t)p->nr_funcs + 1, sizeof(char *));
+	ix->count = xcalloc((size_t)p->nr_funcs + 1, sizeof(int));
+	for (i = 0; i < p->nr_funcs; i++)
+		ix->key[i] = match_key(p->funcs[i].name);
+	index_build(ix, p->nr_funcs);
+}
+
+/* Whether function i of x is a program whose name is several programs' on a side. */
+static bool clashes(const struct key_index *x, const struct profile *px, int i,
+		    const struct key_index *other)
+{
+	int k, o;
+
+	if (!strcmp(x->key[i], px->funcs[i].name))
+		return false;
+	k = index_find(x, x->key[i]);
+	o = index_find(other, x->key[i]);
+	return x->count[k] > 1 || (o >= 0 && other->count[o] > 1);
+}
+
+/* Programs whose names clash on either side: matched by their whole names, tags and all. */
+static void unclash(struct key_index *ia, const struct profile *pa, struct key_index *ib,
+		    const struct profile *pb)
+{
+	bool *ra = xcalloc((size_t)pa->nr_funcs + 1, sizeof(bool));
+	bool *rb = xcalloc((size_t)pb->nr_funcs + 1, sizeof(bool));
+	int i;
+
+	for (i = 0; i < pa->nr_funcs; i++)
+		ra[i] = clashes(ia, pa, i, ib);
+	for (i = 0; i < pb->nr_funcs; i++)
+		rb[i] = clashes(ib, pb, i, ia);
+	for (i = 0; i < pa->nr_funcs; i++)
+		if (ra[i]) {
+			free(ia->key[i]);
+			ia->key[i] = xstrdup(pa->funcs[i].name);
+		}
+	for (i = 0; i < pb->nr_funcs; i++)
+		if (rb[i]) {
+			free(ib->key[i]);
+			ib->key[i] = xstrdup(pb->funcs[i].name);
+		}
+	index_build(ia, pa->nr_funcs);
+	index_build(ib, pb->nr_funcs);
+	free(ra);
+	free(rb);
+}
+
+static void index_free(struct key_index *ix, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(ix->key[i]);
+	free(ix->key);
+	free(ix->count);
+	free(ix->slot);
 }
 
 static double self_share(const struct profile *p, int i)
@@ -78,21 +181,26 @@ static int row_cmp(const void *x, const void *y)
 /*
  * Every function of either profile once, each looked up by hash: the
  * files --diff is given can hold a million functions, and a scan of B
- * for each of A's took hours.
+ * for each of A's took hours.  Programs are matched by name; where a
+ * name is several programs' on a side, by their tags too.
  */
 static int diff_rows(const struct prof_view *a, const struct prof_view *b, struct diff_row *rows)
 {
 	const struct profile *pa = a->p, *pb = b->p;
 	bool *in_a = xcalloc((size_t)pb->nr_funcs + 1, sizeof(bool));
-	struct name_index ix;
+	struct key_index ia, ib;
 	int i, k, n = 0;
 
-	index_build(&ix, pb);
+	index_init(&ia, pa);
+	index_init(&ib, pb);
+	unclash(&ia, pa, &ib, pb);
 	for (i = 0; i < pa->nr_funcs; i++) {
-		k = index_find(&ix, pb, pa->funcs[i].name);
+		k = index_find(&ib, ia.key[i]);
 		if (k >= 0)
 			in_a[k] = true;
 		rows[n].name = pa->funcs[i].name;
+		rows[n].other = k >= 0 && strcmp(pb->funcs[k].name, pa->funcs[i].name) ?
+				pb->funcs[k].name : NULL;
 		rows[n].a = self_share(pa, i);
 		rows[n++].b = self_share(pb, k);
 	}
@@ -100,12 +208,25 @@ static int diff_rows(const struct prof_view *a, const struct prof_view *b, struc
 		if (in_a[i])
 			continue;
 		rows[n].name = pb->funcs[i].name;
+		rows[n].other = NULL;
 		rows[n].a = 0;
 		rows[n++].b = self_share(pb, i);
 	}
-	free(ix.slot);
+	index_free(&ia, pa->nr_funcs);
+	index_free(&ib, pb->nr_funcs);
 	free(in_a);
 	return n;
+}
+
+/* A row's function: its name, or a program's whose tag differs as "NAME (tag A -> B)". */
+static void row_name(FILE *out, const struct diff_row *r)
+{
+	if (!r->other) {
+		fprintf(out, "%s", r->name);
+		return;
+	}
+	fprintf(out, "bpf_prog_%s (tag %.*s -> %.*s)", r->name + 9 + TAG_LEN + 1, TAG_LEN,
+		r->name + 9, TAG_LEN, r->other + 9);
 }
 
 void prof_diff_print(FILE *out, const struct prof_view *a, const struct prof_view *b, int max)
@@ -136,7 +257,9 @@ void prof_diff_print(FILE *out, const struct prof_view *a, const struct prof_vie
 		if (ns)
 			fprintf(out, " %9.3f %9.3f %+9.3f", r->a * a->ns_per_op, r->b * b->ns_per_op,
 				r->b * b->ns_per_op - r->a * a->ns_per_op);
-		fprintf(out, "  %s\n", r->name);
+		fputs("  ", out);
+		row_name(out, r);
+		fputc('\n', out);
 	}
 	free(rows);
 }

@@ -8,12 +8,12 @@
 #include "outfile.h"
 #include "util.h"
 
-double prof_ns_per_op(const struct run_result *res)
+/* The run's first rate in ops/s and its multiplier to ops/s; -1: none. */
+static int first_rate(const struct run_result *res, double *mult)
 {
 	static const struct { const char *unit; double mult; } units[] = {
 		{ "ops/s", 1 }, { "k ops/s", 1e3 }, { "M ops/s", 1e6 }, { "G ops/s", 1e9 },
 	};
-	double v;
 	size_t u;
 	int i;
 
@@ -23,11 +23,34 @@ double prof_ns_per_op(const struct run_result *res)
 		for (u = 0; u < ARRAY_SIZE(units); u++) {
 			if (strcmp(res->metrics[i].unit, units[u].unit))
 				continue;
-			v = res_shown_mean(res, i) * units[u].mult;
-			return v > 0 ? 1e9 / v : NAN;
+			*mult = units[u].mult;
+			return i;
 		}
 	}
-	return NAN;
+	return -1;
+}
+
+double prof_ns_per_op(const struct run_result *res)
+{
+	double mult, v;
+	int i = first_rate(res, &mult);
+
+	if (i < 0)
+		return NAN;
+	v = res_shown_mean(res, i) * mult;
+	return v > 0 ? 1e9 / v : NAN;
+}
+
+void prof_ns_basis(const struct run_result *res, char *buf, size_t len)
+{
+	double mult;
+	int i = first_rate(res, &mult);
+
+	if (i < 0)
+		snprintf(buf, len, "the run's time per op");
+	else
+		snprintf(buf, len, "the wall time of an op, 1 / %s %.3f %s", res->metrics[i].name,
+			 res_shown_mean(res, i), res->metrics[i].unit);
 }
 
 double run_ops(const struct run_result *res)
@@ -147,6 +170,53 @@ static double share(uint64_t n, uint64_t of)
 	return of ? (double)n / of : 0;
 }
 
+/*
+ * A share of n samples is known to within 0.98 / sqrt(n) (a binomial
+ * share's 95% half-width at its widest, p = 0.5): below 100 samples that
+ * is more than 10 points, and the table says so.
+ */
+#define PROF_MIN_SAMPLES	100
+
+static void ns_cell(char *buf, size_t len, double s, const struct prof_view *v)
+{
+	if (isnan(v->ns_per_op))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", s * v->ns_per_op);
+}
+
+/* The functions below the top n in one row, and the total the column adds up to. */
+static void rest_rows(FILE *out, const struct prof_view *v, int n)
+{
+	const struct profile *p = v->p;
+	uint64_t shown = 0;
+	char ns[32];
+	int i;
+
+	for (i = 0; i < p->nr_funcs && i < n; i++)
+		shown += p->funcs[i].self;
+	if (shown < p->samples) {	/* (functions further down with no self sample: none) */
+		ns_cell(ns, sizeof(ns), share(p->samples - shown, p->samples), v);
+		fprintf(out, "  %5.1f%% %6s %9s  (%d more function%s)\n",
+			share(p->samples - shown, p->samples) * 100, "", ns, p->nr_funcs - i,
+			p->nr_funcs - i == 1 ? "" : "s");
+	}
+	if (isnan(v->ns_per_op))
+		return;
+	fprintf(out, "  %5.1f%% %6s %9.3f  all: %s\n", 100.0, "", v->ns_per_op,
+		v->basis ?: "the run's time per op");
+}
+
+static void few_samples(FILE *out, const struct profile *p)
+{
+	if (p->samples >= PROF_MIN_SAMPLES)
+		return;
+	fprintf(out, "Profile: only %llu sample%s: each share is known to within +-%.0f points "
+		"(95%%); %d samples give +-10: sample longer or more often\n",
+		(unsigned long long)p->samples, p->samples == 1 ? "" : "s",
+		98 / sqrt((double)p->samples), PROF_MIN_SAMPLES);
+}
+
 void prof_top_lines(FILE *out, const struct prof_view *v, int n)
 {
 	const struct profile *p = v->p;
@@ -158,20 +228,71 @@ void prof_top_lines(FILE *out, const struct prof_view *v, int n)
 		return;
 	}
 	prof_conditions(p, cond, sizeof(cond));
-	fprintf(out, "Profile: %s; the top functions by self samples:\n", cond);
-	if (!p->samples)
+	if (!p->samples) {
+		fprintf(out, "Profile: %s: nothing ran long enough on a CPU to be sampled\n", cond);
 		return;
+	}
+	fprintf(out, "Profile: %s; the top functions by self samples:\n", cond);
 	fprintf(out, "  %6s %6s %9s  %s\n", "self", "total", "ns/op", "function");
 	for (i = 0; i < p->nr_funcs && i < n; i++) {
 		const struct prof_func *f = &p->funcs[i];
 		double s = share(f->self, p->samples);
-		char ns[32] = "-";
+		char ns[32];
 
-		if (!isnan(v->ns_per_op))
-			snprintf(ns, sizeof(ns), "%.3f", s * v->ns_per_op);
+		ns_cell(ns, sizeof(ns), s, v);
 		fprintf(out, "  %5.1f%% %5.1f%% %9s  %s%s\n", s * 100,
 			share(f->total, p->samples) * 100, ns, f->name, f->ours ? "  (ours)" : "");
 	}
+	rest_rows(out, v, n);
+	few_samples(out, p);
+}
+
+/* The run's metric the Summary shows in ns/op: its first time or inverse in ns/op; -1: none. */
+static int summary_ns_metric(const struct run_result *res)
+{
+	int i;
+
+	for (i = 0; i < res->nr_metrics; i++)
+		if ((res->metrics[i].kind == METRIC_TIME || res->metrics[i].kind == METRIC_INVERSE) &&
+		    !strcmp(res->metrics[i].unit, "ns/op"))
+			return i;
+	return -1;
+}
+
+/*
+ * Where the Summary's ns/op is not the table's total, why: the table's is
+ * the wall time of an op (1 / the first rate), a per-producer latency is
+ * that times the producers, a time measured inside the program is less.
+ */
+static void summary_relation(FILE *out, const struct run_result *res, double ns)
+{
+	int m = summary_ns_metric(res);
+	const struct metric_def *d = m >= 0 ? &res->metrics[m] : NULL;
+	double v = m >= 0 ? res_shown_mean(res, m) : NAN;
+
+	if (!d || isnan(ns) || !(fabs(v - ns) > 5e-4 * fmax(fabs(v), fabs(ns))))
+		return;
+	if (d->kind == METRIC_INVERSE && d->per_producer && res->spec.opts.producers > 1)
+		fprintf(out, "Profile: ns/op is of the run's whole rate; the Summary's %s, %.3f ns/op, "
+			"is per producer (%llu producers)\n", d->name, v,
+			(unsigned long long)res->spec.opts.producers);
+	else if (d->kind == METRIC_TIME)
+		fprintf(out, "Profile: ns/op is the wall time of an op; the Summary's %s, %.3f ns/op, "
+			"is timed per op inside the program\n", d->name, v);
+	else
+		fprintf(out, "Profile: ns/op is the wall time of an op; the Summary's %s, %.3f ns/op, "
+			"is %g / its %s\n", d->name, v, d->scale, res->metrics[d->base].name);
+}
+
+void prof_run_lines(FILE *out, const struct run_result *res)
+{
+	char basis[128];
+	struct prof_view v = { &res->prof, NULL, prof_ns_per_op(res), basis };
+
+	prof_ns_basis(res, basis, sizeof(basis));
+	prof_top_lines(out, &v, PROF_TOP_HUMAN);
+	if (res->prof.valid && res->prof.samples)
+		summary_relation(out, res, v.ns_per_op);
 }
 
 void prof_json(struct jsonw *w, const struct prof_view *v)

@@ -58,6 +58,7 @@ static const char *fmt_value(char *buf, size_t len, const struct metric_def *m, 
 
 #define ITER_COLS	REPORT_COLS	/* an Iter line's width without -v */
 #define ITER_HEAD_COLS	24	/* "Iter NNN (DDDDD.DDDus): " */
+#define ITER_RUN_HEAD_COLS	28	/* a whole run's: "Iter NNN (took DDDDD.DDDms): " */
 #define ITER_NUM_COLS	8	/* a figure's width as the budget counts it (%8.3lf) */
 
 /*
@@ -78,21 +79,28 @@ static bool iter_shows(const struct bench_env *env, int i, int *cols)
 		return false;
 	w = (*cols > 0 ? 2 : 0) + (int)strlen(res_metric_id(res, i, id, sizeof(id))) + 1 +
 	    ITER_NUM_COLS + 1 + (int)strlen(m->unit);
-	if (*cols + w > ITER_COLS - ITER_HEAD_COLS)
+	if (*cols + w > ITER_COLS - (env->bench->flags & BENCH_F_ONESHOT ? ITER_RUN_HEAD_COLS :
+				     ITER_HEAD_COLS))
 		return false;
 	*cols += w;
 	return true;
 }
 
-static void human_iter(const struct bench_env *env, int iter, int64_t drift_ns,
-		       const double *vals)
+/*
+ * A period's line says how late its sample was taken, in us, as the
+ * kernel bench's; a whole run's (no tick to be late for) how long it took.
+ */
+static void human_iter(const struct bench_env *env, int iter, int64_t ns, const double *vals)
 {
 	const struct run_result *res = env->res;
 	FILE *out = report_out(env->opts);
 	char id[MKEY_ID_MAX], num[64];
 	int i, cols = 0, k = 0;
 
-	fprintf(out, "Iter %3d (%7.3lfus): ", iter, drift_ns / 1000.0);
+	if (env->bench->flags & BENCH_F_ONESHOT)
+		fprintf(out, "Iter %3d (took %7.3lfms): ", iter, ns / 1e6);
+	else
+		fprintf(out, "Iter %3d (%7.3lfus): ", iter, ns / 1000.0);
 	for (i = 0; i < res->nr_metrics; i++) {
 		const struct metric_def *m = &res->metrics[i];
 
@@ -340,8 +348,7 @@ static void human_summary(FILE *out, const struct run_result *res)
 	if (o->counters)
 		counters_lines(out, res);
 	if (o->profile)
-		prof_top_lines(out, &(struct prof_view){ &res->prof, NULL, prof_ns_per_op(res) },
-			       PROF_TOP_HUMAN);
+		prof_run_lines(out, res);
 	noise_line(out, res, o->verbose);
 	placement_line(out, res);
 	if (res->precision_target)

@@ -241,6 +241,8 @@ void res_capture_opts(struct run_result *res, const struct opt_def *const tables
 	res->nr_opts = 0;
 	for (t = 0; t < 2; t++) {
 		for (o = tables[t]; o && o->name; o++) {
+			if (o->flags & OPT_F_UNRECORDED)
+				continue;
 			if (res->nr_opts == RUN_MAX_OPTS)
 				die("internal: more than %d options", RUN_MAX_OPTS);
 			res->opts[res->nr_opts].def = o;

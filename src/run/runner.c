@@ -237,7 +237,7 @@ static int one_run(struct bench_env *env, struct precision *p, double *vals, int
 		add_sample(env, p, vals, dt, &ns);
 		res->wall_ns += dt;
 	}
-	observe_iter(env, i, 0, vals);
+	observe_iter(env, i, (int64_t)dt, vals);
 	return 0;
 }
 

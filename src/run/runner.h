@@ -18,7 +18,11 @@ struct bench_env;
 struct run_observer {
 	void (*setup)(const struct bench_env *env);	/* before setup */
 	void (*started)(const struct bench_env *env);	/* threads running */
-	void (*iter)(const struct bench_env *env, int iter, int64_t drift_ns, const double *vals);
+	/*
+	 * A sample taken: ns is how late a period's sample was taken, or how
+	 * long a whole run's (BENCH_F_ONESHOT) took, which no tick times.
+	 */
+	void (*iter)(const struct bench_env *env, int iter, int64_t ns, const double *vals);
 };
 
 /*
