@@ -70,7 +70,8 @@ static enum arg_kind opt_arg(const struct opt_def *o)
 		return ARG_FLAG;
 	if (o->type == OPT_CHOICE)
 		return ARG_CHOICE;
-	if (o->type == OPT_STRING && o->metavar && !strcmp(o->metavar, "FILE"))
+	/* FILE, FILE.svg: a file (an output format's metavar says it) */
+	if (o->type == OPT_STRING && o->metavar && !strncmp(o->metavar, "FILE", 4))
 		return ARG_FILE;
 	return ARG_VALUE;
 }

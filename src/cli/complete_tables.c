@@ -5,7 +5,14 @@
  * subcommand's --help.
  */
 #include "complete_int.h"
+#include "out_formats.h"
 #include "util.h"
+
+/* The verdicts' formats of the list (out_formats.h): compare's, ab's and db changes' options. */
+#define VERDICT_OUT(ID, name, metavar, kind, help)	VERDICT_OUT_##kind(name, help)
+#define VERDICT_OUT_VERDICTS(name, help)	{ "--" #name, ARG_FILE, help },
+#define VERDICT_OUT_ROWS(name, help)
+#define VERDICT_OUT_PROFILE(name, help)
 
 static const struct sub_opt probe_opts[] = {
 	{ "--json", ARG_FLAG, "a JSON object instead of a table" },
@@ -29,6 +36,7 @@ static const struct sub_opt verdict_opts[] = {
 	{ "-v", ARG_FLAG, "also the methods and every column" },
 	{ "--verbose", ARG_FLAG, NULL },
 	{ "--help", ARG_FLAG, "usage" },
+	OUT_FORMATS(VERDICT_OUT)
 	{ NULL },
 };
 
@@ -38,6 +46,7 @@ static const struct sub_opt compare_opts[] = {
 	{ "--match", ARG_VALUE, "runs match on the benchmark and these parts only" },
 	{ "--ignore-option", ARG_VALUE, "runs match ignoring these parts" },
 	{ "--names", ARG_VALUE, "what the lines call the two sides: OLD,NEW" },
+	{ "--json", ARG_FILE, "the rows and verdicts as JSON ('-': stdout)" },
 	{ "--paired", ARG_FLAG, "the runs of the two files are pairs, in order (as ab's)" },
 	{ "--normalized", ARG_FLAG, "answer and gate on NAME-normalized (runs with --normalize)" },
 	{ "--drift", ARG_VALUE, "separate sessions' noise beyond their runs' spread, PCT%" },
@@ -108,6 +117,7 @@ static const struct sub_opt db_opts[] = {
 	{ "--alpha", ARG_VALUE, "changes: a change point's p-value at most A" },
 	{ "--permutations", ARG_VALUE, "changes: permutations of the test" },
 	{ "--json", ARG_FLAG, "show, changes: JSON on stdout" },
+	OUT_FORMATS(VERDICT_OUT)
 	{ "--otava-csv", ARG_FLAG, "export: the CSV Apache Otava reads" },
 	{ "-q", ARG_FLAG, "record: no line per file; changes: the summary only" },
 	{ "--quiet", ARG_FLAG, NULL },

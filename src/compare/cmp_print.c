@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cmp_print.h"
 #include "opts.h"
+#include "out_formats.h"
 #include "util.h"
 
 enum { COL_RUN, COL_METRIC, COL_UNIT, COL_OLD, COL_NEW, COL_CHANGE, COL_RATIO, COL_P, COL_PADJ,
@@ -37,7 +38,9 @@ void cmp_print_help(void)
 	       "       [--fail-on-regression PCT] [--noise PCT] [--drift PCT] [--run-noise PCT]\n"
 	       "       [--alpha A]"
 	       " [--adjust holm|bh|none]\n"
-	       "       [--match OPT,...|--ignore-option OPT,...] [--names OLD,NEW] [--json FILE]\n\n"
+	       "       [--match OPT,...|--ignore-option OPT,...] [--names OLD,NEW] [--json FILE]\n");
+	out_print_usage(stdout, OUT_K_VERDICTS, "       ");
+	printf("\n"
 	       "First a line per matching run, one of: NEW is 1.35× faster/slower than OLD\n"
 	       "(NEW/OLD × r [95%% CI]); equal (the CI inside ±--noise); cannot tell (the CI is\n"
 	       "wider, and what would narrow it); no verdict (no test is valid, why, and what\n"
@@ -71,11 +74,16 @@ void cmp_print_help(void)
 	       "--ignore-option OPT,...    runs match ignoring these parts\n"
 	       "Parts: bench, suite, section, label and any recorded option.\n"
 	       "--names OLD,NEW            what the lines call the two sides (default OLD,NEW)\n\n"
-	       "--json FILE                the rows and verdicts as JSON ('-': stdout)\n"
+	       "--json FILE                the rows and verdicts as JSON ('-': stdout)\n",
+	       EXIT_UNJUDGED, CMP_NOISE_PCT, CMP_DRIFT_PCT);
+	out_print_help(stdout, OUT_K_VERDICTS, "", 27);
+	printf("An output to stdout has it alone: the lines above go to stderr.  The verdicts'\n"
+	       "formats hold a case per row judged: failed as a regression beyond\n"
+	       "--fail-on-regression, skipped where the gate could not judge (or no verdict\n"
+	       "without a gate), else passed.\n"
 	       "Exit status: 0, 1 regression, a failed or interrupted NEW run under\n"
 	       "--fail-on-regression, or nothing matched; 2 bad usage or input; %d no\n"
-	       "regression but rows the gate could not judge.\n",
-	       EXIT_UNJUDGED, CMP_NOISE_PCT, CMP_DRIFT_PCT, EXIT_UNJUDGED);
+	       "regression but rows the gate could not judge.\n", EXIT_UNJUDGED);
 }
 
 /* Fields every run has its own of: not a difference in the conditions. */

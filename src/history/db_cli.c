@@ -13,6 +13,8 @@
 #include "db_cli.h"
 #include "history.h"
 #include "opts.h"
+#include "outfile.h"
+#include "out_formats.h"
 #include "store.h"
 #include "util.h"
 
@@ -26,8 +28,9 @@ static void db_help(void)
 	printf("Usage: bpfbench db record [--host NAME] [-q] FILE.json...\n"
 	       "       bpfbench db show BENCH [--metric M] [--host H] [--since DATE] [--until DATE]\n"
 	       "                      [--json]\n"
-	       "       bpfbench db changes [BENCH] [--fail-on-change PCT] [--by-kernel] [--json]\n"
-	       "       bpfbench db plot BENCH -o OUT.svg|OUT.png [--metric M] [--host H]\n"
+	       "       bpfbench db changes [BENCH] [--fail-on-change PCT] [--by-kernel] [--json]\n");
+	out_print_usage(stdout, OUT_K_VERDICTS, "                      ");
+	printf("       bpfbench db plot BENCH -o OUT.svg|OUT.png [--metric M] [--host H]\n"
 	       "       bpfbench db export --otava-csv BENCH [--host H] [--metric M] [--options TEXT]\n\n"
 	       "A history of results: record result files into a database (SQLite by default,\n"
 	       "PostgreSQL for a fleet), show a benchmark's figures over time and kernels, find\n"
@@ -65,11 +68,15 @@ static void db_help(void)
 	       "                         empty cell; lower-is-better metrics need direction: -1)\n"
 	       "  -o, --output FILE      plot: the image, .svg or .png (one series, its change points)\n"
 	       "  -q, --quiet            record: no line per file; changes: the summary only\n"
-	       "  --help                 this text\n\n"
+	       "  --help                 this text\n",
+	       store_default_path(def, sizeof(def)), EXIT_UNJUDGED, ED_ALPHA, ED_PERMUTATIONS);
+	out_print_help(stdout, OUT_K_VERDICTS, "  ", 25);
+	printf("The verdicts' formats above are for changes --fail-on-change: a case per series,\n"
+	       "failed on a regression beyond the gate, skipped if not judged, else passed.  An\n"
+	       "output to stdout (--json too) has it alone: the lines go to stderr.\n\n"
 	       "Exit status: 0 ok, 1 a database failure or (changes) a regression beyond\n"
 	       "--fail-on-change, 2 bad usage or a result file refused (nothing written),\n"
 	       "%d (changes) no regression but series the gate could not judge.\n",
-	       store_default_path(def, sizeof(def)), EXIT_UNJUDGED, ED_ALPHA, ED_PERMUTATIONS,
 	       EXIT_UNJUDGED);
 }
 
@@ -100,6 +107,10 @@ static int date_bound(const char *opt, const char **v, bool end, char *buf)
 
 static const char **value_slot(struct db_args *a, const char *arg, const char **num)
 {
+	int f = strncmp(arg, "--", 2) ? -1 : out_format_find(arg + 2);
+
+	if (f >= 0 && out_format_defs[f].kind == OUT_K_VERDICTS)
+		return &a->verdicts[f];
 	if (!strcmp(arg, "--db"))
 		return &a->db;
 	if (!strcmp(arg, "--host"))
@@ -228,6 +239,24 @@ static int record(struct store *s, const struct db_args *a, char **files, int n)
 	return interrupted() ? 128 + interrupted_signal() : worst;
 }
 
+/* The verdicts' formats: the gate's, of changes; with --json, one at most on stdout. */
+static int check_verdicts(const struct db_args *a, bool chg)
+{
+	const char *paths[OUT_NR];
+	int f;
+
+	for (f = 0; f < OUT_NR && !a->verdicts[f]; f++)
+		;
+	if (!chg || isnan(a->fail_pct)) {
+		errmsg("db: --%s writes the verdicts of changes --fail-on-change PCT",
+		       out_format_defs[f].name);
+		return EXIT_USAGE;
+	}
+	memcpy(paths, a->verdicts, sizeof(paths));
+	paths[OUT_JSON] = a->json ? "-" : NULL;
+	return out_check_stdout(paths) ?: output_paths_check(a->verdicts, OUT_NR);
+}
+
 static int check_operands(const char *action, const struct db_args *a, int npos)
 {
 	bool rec = !strcmp(action, "record"), chg = !strcmp(action, "changes");
@@ -253,7 +282,7 @@ static int check_operands(const char *action, const struct db_args *a, int npos)
 	if ((a->alpha != ED_ALPHA || a->permutations != ED_PERMUTATIONS) && !chg &&
 	    strcmp(action, "plot"))
 		return usage_err("--alpha and --permutations are for changes and plot", NULL);
-	return 0;
+	return out_any(a->verdicts, OUT_K_VERDICTS) ? check_verdicts(a, chg) : 0;
 }
 
 static int dispatch(const char *action, int argc, char **argv)

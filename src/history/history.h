@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "hdate.h"
+#include "out_formats.h"
 #include "resdoc.h"
 #include "store.h"
 
@@ -85,6 +86,7 @@ struct db_args {
 	const char *db;
 	struct series_filter f;
 	const char *out;	/* plot: -o OUT.svg|OUT.png */
+	const char *verdicts[OUT_NR];	/* changes: the verdicts' formats (out_formats.h) */
 	char since[HDATE_LEN], until[HDATE_LEN];	/* f.since, f.until as UTC text */
 	bool json, quiet, otava;
 	bool trust;		/* --db-trust */

@@ -69,7 +69,7 @@ struct ab_args {
 	uint64_t pairs;			/* -r: the pairs, or with --precision the first stage */
 	int needed;			/* --precision: the pairs in all, once the first stage ran */
 	uint64_t seed;
-	const char *json;
+	const char *out[OUT_NR];	/* --json (both sides' runs), the verdicts' formats */
 	bool record;			/* --record: the --json file into the history */
 	double precision;		/* --precision PCT: 0, a fixed number of pairs */
 	bool normalized;		/* --normalized: the first metric's -normalized leads */
@@ -92,7 +92,9 @@ static void ab_usage(void)
 	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
 	       "                  [--json FILE [--record]] [--noise PCT] [--alpha A] [--adjust M]\n"
 	       "                  [--fail-on-regression PCT [--gate-unjudged pass|fail]] [--no-pin]\n"
-	       "                  [--normalized]\n\n"
+	       "                  [--normalized]\n");
+	out_print_usage(stdout, OUT_K_VERDICTS, "                  ");
+	printf("\n"
 	       "Runs two command lines of one benchmark alternately, N pairs (default %d) in\n"
 	       "random order (A B or B A per pair), each run with a fresh setup, then tests B\n"
 	       "against A pair by pair (Student's t on the mean log ratio of the pairs,\n"
@@ -105,7 +107,9 @@ static void ab_usage(void)
 	       "pair, the time and the CI of B/A against the target, on a terminal one line\n"
 	       "rewritten, else under -v a line per pair.  --json writes both sides\n"
 	       "(labelled as named); --record then records that file into the history\n"
-	       "(bpfbench db; $BPFBENCH_DB or the default), as a run's --record does.\n"
+	       "(bpfbench db; $BPFBENCH_DB or the default), as a run's --record does.  The\n"
+	       "verdicts' formats (at the end) write a case per row judged, as compare's.  An\n"
+	       "output to stdout ('-') has it alone: the lines go to stderr.\n"
 	       "Both runs of a pair run on the same CPUs (as -a, starting at CPU k for pair k),\n"
 	       "unless a side places its threads itself or --no-pin is given.  --normalized:\n"
 	       "both sides run with --normalize and the answer, the gate and --precision follow\n"
@@ -119,6 +123,8 @@ static void ab_usage(void)
 	       "as 7.3, 6.12, 6.1, a Debian package, a vmlinuz or a built tree:\n"
 	       "doc/another-kernel.md); OPTIONS after \"ARGS\" apply to both sides.\n",
 	       AB_DEFAULT_PAIRS, AB_MAX_DURATION, EXIT_UNJUDGED);
+	printf("\nThe verdicts' formats (with or without --kernel):\n");
+	out_print_help(stdout, OUT_K_VERDICTS, "  ", 20);
 }
 
 /* "bpfbench", the options given for both sides, then the side's own words (which win). */
@@ -157,7 +163,7 @@ static int split_side(struct ab_side *s, const char *text, const struct ab_args 
 	}
 	if (cli_words_set(s->argc - 1, s->words + 1, "runs") ||
 	    cli_words_set(s->argc - 1, s->words + 1, "sweep") ||
-	    s->spec.opts.json_path || s->spec.opts.csv_path || s->spec.opts.md_path) {
+	    out_any(s->spec.opts.out, OUT_K_ROWS)) {
 		errmsg("ab: -r, --sweep and outputs are ab's own, not a side's ('%s')", text);
 		return EXIT_USAGE;
 	}
@@ -213,6 +219,7 @@ static bool is_cmp_opt(const char *arg)
 static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 {
 	const char *arg = argv[*i], *v = NULL;
+	int f;
 
 	if (!strcmp(arg, "-r") || !strcmp(arg, "--runs"))
 		return ab_value(argc, argv, i, &v) ?:
@@ -220,7 +227,15 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 	if (!strcmp(arg, "--seed"))
 		return ab_value(argc, argv, i, &v) ?: ab_number("--seed", v, 0, UINT32_MAX, &a->seed);
 	if (!strcmp(arg, "--json"))
-		return ab_value(argc, argv, i, &a->json);
+		return ab_value(argc, argv, i, &a->out[OUT_JSON]);
+	f = strncmp(arg, "--", 2) ? -1 : out_format_find(arg + 2);
+	if (f >= 0 && out_format_defs[f].kind == OUT_K_VERDICTS) {	/* compare writes them */
+		if (ab_value(argc, argv, i, &a->out[f]))
+			return EXIT_USAGE;
+		a->cmp[a->nr_cmp++] = (char *)arg;
+		a->cmp[a->nr_cmp++] = (char *)a->out[f];
+		return 0;
+	}
 	if (!strcmp(arg, "--record")) {
 		a->record = true;
 		return 0;
@@ -332,12 +347,12 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 		       "benchmark", a->side[0].spec.bench->name, a->side[1].spec.bench->name);
 		ret = EXIT_USAGE;
 	}
-	if (!ret && a->record && (!a->json || !strcmp(a->json, "-"))) {
+	if (!ret && a->record && (!a->out[OUT_JSON] || !strcmp(a->out[OUT_JSON], "-"))) {
 		errmsg("ab: --record records the file --json FILE writes: give --json FILE");
 		ret = EXIT_USAGE;
 	}
-	if (!ret && a->json)
-		ret = output_paths_check(&a->json, 1);
+	if (!ret)
+		ret = out_check_stdout(a->out) ?: output_paths_check(a->out, OUT_NR);
 	return ret;
 }
 
@@ -541,6 +556,7 @@ static int verdict(struct ab_args *a)
 {
 	char **argv = xcalloc((size_t)a->nr_cmp + 8, sizeof(char *));
 	struct cmp_extra x = { .paired = true, .old_name = a->name[0], .new_name = a->name[1],
+			       .suite = "bpfbench ab", .secs = a->secs,
 			       .old_shown = a->side[0].text, .new_shown = a->side[1].text };
 	char dir[64], pa[80], pb[80];
 	int argc = 0, i, st, lock;
@@ -582,8 +598,8 @@ static int write_both(struct ab_args *a)
 
 	a->side[0].acc.label = a->name[0];
 	a->side[1].acc.label = a->name[1];
-	if (export_json_file(a->json, runs, 2)) {
-		errmsg("cannot write %s", a->json);
+	if (export_json_file(a->out[OUT_JSON], runs, 2)) {
+		errmsg("cannot write %s", a->out[OUT_JSON]);
 		return 1;
 	}
 	return 0;
@@ -603,6 +619,8 @@ int ab_cmd(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	st = parse_ab(argc, argv, &a);
+	if (!st && out_to_stdout(a.out))
+		human_to_stderr();
 	if (!st && !(a.side[0].spec.bench->flags & BENCH_F_NO_BPF))
 		st = run_check_privileges();
 	if (!st)
@@ -612,8 +630,8 @@ int ab_cmd(int argc, char **argv)
 		run_result_finish(&a.side[1].acc);
 		st = verdict(&a);
 		/* recorded whatever the verdict: a regression is history too */
-		if (a.json && (write_both(&a) ||
-			       (a.record && history_record_written(a.json))) &&
+		if (a.out[OUT_JSON] && (write_both(&a) ||
+					(a.record && history_record_written(a.out[OUT_JSON]))) &&
 		    (!st || st == EXIT_UNJUDGED))
 			st = 1;
 	}

@@ -433,13 +433,7 @@ static void print_conditions(struct table *t, const struct result_row *rows, int
 /* The table goes where no export writes: stdout unless one of them took it. */
 static FILE *table_out(const struct plan *p)
 {
-	const char *paths[] = { p->out.json, p->out.csv, p->out.md };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(paths); i++)
-		if (paths[i] && !strcmp(paths[i], "-"))
-			return stderr;
-	return stdout;
+	return out_to_stdout(p->out.path) ? stderr : stdout;
 }
 
 /*
@@ -450,7 +444,7 @@ static FILE *table_out(const struct plan *p)
  */
 static int plan_interrupted(const struct plan *p, int n, bool figures)
 {
-	bool files = p->out.json || p->out.csv || p->out.md;
+	bool files = out_any(p->out.path, OUT_K_ROWS);
 	int sig = interrupted_signal();
 
 	if (!n)
@@ -481,7 +475,7 @@ static bool has_figures(const struct result_row *rows, int n)
  */
 static int plan_outcome(const struct plan *p, const struct result_row *rows, int n, int status)
 {
-	bool files = p->out.json || p->out.csv || p->out.md;
+	bool files = out_any(p->out.path, OUT_K_ROWS);
 	struct plan_errors e = { .n = 0 };
 	int i, failed = 0, skipped = 0, figures = 0;
 

@@ -175,7 +175,7 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 		return EXIT_USAGE;
 	}
 	*help = spec.opts.help;
-	p->out = (struct export_paths){ spec.opts.json_path, spec.opts.csv_path, spec.opts.md_path };
+	memcpy(p->out.path, spec.opts.out, sizeof(p->out.path));
 	p->record = spec.opts.record;
 	p->extra = argv;
 	p->nr_extra = argc;
@@ -185,7 +185,7 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	/* checked once here, not once per step; a 15-minute suite must not end in "cannot write" */
 	return cli_check_globals(&spec.opts) ?:
 	       (p->adaptive ? 0 : cli_check_max_duration(&spec.opts)) ?:
-	       output_paths_check((const char *[]){ p->out.json, p->out.csv, p->out.md }, 3);
+	       output_paths_check(p->out.path, OUT_NR);
 }
 
 int suite_cmd(int argc, char **argv)
@@ -231,7 +231,7 @@ int suite_cmd(int argc, char **argv)
 	if (!ret && !help)
 		ret = run_plan(&p);
 	if (!ret && !help && p.record)
-		ret = history_record_written(p.out.json);
+		ret = history_record_written(p.out.path[OUT_JSON]);
 	plan_free(&p);
 	return ret;
 }
@@ -242,12 +242,7 @@ int suite_cmd(int argc, char **argv)
 static const struct opt_def *sweep_opt(const struct bench *b, const char *name)
 {
 	const struct opt_def *o = opts_find(global_opts, name);
-	const size_t out_only[] = { OPT_OFF(struct run_opts, json_path),
-				    OPT_OFF(struct run_opts, csv_path),
-				    OPT_OFF(struct run_opts, md_path),
-				    OPT_OFF(struct run_opts, sweep) };
 	bool global = o;
-	size_t i;
 
 	if (!o)
 		o = opts_find(b->opts, name);
@@ -256,11 +251,9 @@ static const struct opt_def *sweep_opt(const struct bench *b, const char *name)
 		       name, b->name);
 		return NULL;
 	}
-	for (i = 0; global && i < ARRAY_SIZE(out_only); i++) {
-		if (o->off == out_only[i]) {
-			errmsg("--sweep: --%s cannot be swept", o->name);
-			return NULL;
-		}
+	if (global && (out_format_find(o->name) >= 0 || o->off == OPT_OFF(struct run_opts, sweep))) {
+		errmsg("--sweep: --%s cannot be swept", o->name);
+		return NULL;
 	}
 	if (!opt_takes_value(o)) {
 		errmsg("--sweep: --%s is a flag; sweep an option that takes a value",
@@ -314,8 +307,7 @@ static int sweep(int argc, char **argv, const struct run_spec *spec, bool run)
 	struct plan p = { 0 };
 	int ret;
 
-	p.out = (struct export_paths){ spec->opts.json_path, spec->opts.csv_path,
-				       spec->opts.md_path };
+	memcpy(p.out.path, spec->opts.out, sizeof(p.out.path));
 	ret = build_sweep(&p, argc, argv, spec);
 	if (!ret)
 		ret = plan_check(&p);	/* a bad value was named on stderr */

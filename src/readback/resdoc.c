@@ -36,7 +36,7 @@ struct res_chunk {
  */
 static const char *const unmatched_opts[] = {
 	"warmup", "duration", "period-ms", "precision", "max-duration", "runs",
-	"json", "csv", "md", "record", "sweep", "verbose", "quiet", "list", "help", NULL,
+	"record", "sweep", "verbose", "quiet", "list", "help", NULL,
 };
 
 int rd_bad(const struct res_doc *doc, const char *fmt, ...)
@@ -171,6 +171,7 @@ static bool same_name(const char *a, const char *b)
 	return !*a && !*b;
 }
 
+/* An output (out_formats.h) says where to, never what was measured. */
 static bool unmatched(const char *name)
 {
 	const char *const *u;
@@ -178,7 +179,7 @@ static bool unmatched(const char *name)
 	for (u = unmatched_opts; *u; u++)
 		if (same_name(*u, name))
 			return true;
-	return false;
+	return out_format_find(name) >= 0;
 }
 
 /*
