@@ -38,6 +38,7 @@
 	X(FLAME, flame, "FILE.svg", PROFILE,						\
 	  "write the profile's flame graph to FILE.svg (implies --profile)")		\
 	X(JUNIT, junit, "FILE", VERDICTS, "write the verdicts as JUnit XML to FILE ('-': stdout)")	\
+	X(KTAP, ktap, "FILE", VERDICTS, "write the verdicts as KTAP to FILE ('-': stdout)")	\
 	/* a new format: a line above this one, and its writer's file */
 
 enum out_format {
