@@ -320,7 +320,8 @@ PAR_TESTS	:= $(filter $(PAR_TESTS),$(SLOW_TESTS)) $(filter-out $(SLOW_TESTS),$(P
 # Both builds, then every test but the serial ones of both passes side by
 # side, then the serial ones alone (the sanitizer pass has none: SAN_OMIT).
 check:
-	@bash scripts/deps.sh valgrind qemu-system-x86 busybox-static cpio xz-utils postgresql-15
+	@bash scripts/deps.sh valgrind qemu-system-x86 busybox-static cpio xz-utils postgresql-15 \
+		libxml2-utils linux-source-6.12
 	$(MAKE) $(JOBS) all
 	$(MAKE) $(JOBS) BUILD=build-san BPF_BUILD=$(BUILD) SANITIZE=1 all
 	@rm -rf $(SAN_CHECK) && mkdir -p $(SAN_CHECK)

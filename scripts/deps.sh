@@ -9,7 +9,9 @@ set -euo pipefail
 # tests/bisect.t's stand-in kernel trees.
 # libsqlite3-dev and libpq-dev build the history (bpfbench db): SQLite is
 # embedded, so `make run` needs no database server; make check adds
-# postgresql-15 for tests/db_pg.t.
+# postgresql-15 for tests/db_pg.t, and libxml2-utils (xmllint: the JUnit
+# XML against schema/junit.xsd) and linux-source-6.12 (the kernel's KTAP
+# parser, tools/testing/kunit) for tests/formats.t.
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
       libjson-c-dev gnuplot-nox python3 perl jq iproute2 scdoc man-db zsh
       python3-jsonschema time libsqlite3-dev libpq-dev git "$@")

@@ -255,6 +255,24 @@ ok $? "ab --kernel A --kernel B --record: both sides recorded on the host" ||
 vmrun --kernel "$IMAGE" -w0 -d0.2 --period-ms 100 suite bpf-loop --md "$TMPD/s.md"
 [ "$RC" -eq 0 ] && grep -q '^# bpfbench: suite bpf-loop' "$TMPD/s.md"
 ok $? "--kernel ... suite NAME --md F: F written on the host" || diag "exit $RC: $ERR"
+# every format comes back: compare's --json and the verdicts' (src/bench/out_formats.h)
+python3 "$ROOT/tests/gen_results.py" "$TMPD/co.json" --seed 7 --runs 3 --samples 5 >/dev/null
+python3 "$ROOT/tests/gen_results.py" "$TMPD/cn.json" --seed 8 --runs 3 --samples 5 >/dev/null
+vmrun --kernel "$IMAGE" compare "$TMPD/co.json" "$TMPD/cn.json" --junit "$TMPD/c.xml" \
+	--ktap="$TMPD/c.ktap" --json "$TMPD/c.json"
+[ "$RC" -eq 0 ] && grep -q '<testsuite name="bpfbench compare"' "$TMPD/c.xml" &&
+	[ "$(head -1 "$TMPD/c.ktap")" = "KTAP version 1" ] && json_check "$TMPD/c.json" 'len(d["rows"]) > 0'
+ok $? "--kernel ... compare --junit F --ktap=G --json H: all three written on the host" ||
+	diag "exit $RC: $ERR"
+vmrun ab --kernel "$IMAGE" --kernel "$IMAGE" -r 1 --ktap - --junit "$TMPD/ab.xml" \
+	"noop -w0 -d0.2 --period-ms 100"
+# (ab.sh's verdicts are compare's, run on the host: the suite is named so)
+[ "$RC" -eq 0 ] && grep -q '<testcase name="throughput" classname="noop"' "$TMPD/ab.xml" &&
+	[ "$(head -1 <<<"$OUT")" = "KTAP version 1" ] &&
+	! grep -qvE '^(KTAP version 1|1\.\.[0-9]+|(not )?ok [0-9]+ .*|# .*)$' <<<"$OUT" &&
+	grep -q '^VM: QEMU TCG' <<<"$ERR"
+ok $? "ab --kernel --ktap - --junit F: F written on the host; stdout the KTAP alone, ab.sh's lines on stderr" ||
+	diag "exit $RC: $OUT" "$ERR"
 vmrun --kernel "$IMAGE" --version
 [ "$RC" -eq 0 ] && grep -q '^bpfbench ' <<<"$OUT"
 ok $? "--kernel ... --version still runs there" || diag "exit $RC: $ERR"

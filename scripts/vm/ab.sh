@@ -5,7 +5,7 @@
 #
 #   ab.sh --kernel A --kernel B [-r N] [--seed S] [--json FILE] [-q|-v]
 #         [--noise PCT] [--alpha A] [--fail-on-regression PCT [--gate-unjudged pass|fail]]
-#         [--normalized]
+#         [--normalized] [--FORMAT FILE...]
 #         "ARGS" [OPTIONS]
 #
 # A kernel is a name of scripts/vm/kernels (7.3, 6.12, 6.1), a Debian package
@@ -18,7 +18,9 @@
 # directory of its own and writes the user's file itself, on the host,
 # through the checks every output of it has (src/orchestrate/vm.c).  Exit
 # status as compare's; 2 bad usage; 125 no work directory; a failed run's
-# own status.
+# own status.  --FORMAT FILE: a format of compare's verdicts, one of
+# $BPFBENCH_VERDICT_FORMATS; $BPFBENCH_RUN_FORMATS are a run's, which a
+# side may not have (bpfbench sets both from its list of formats).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/vm/lib.sh
@@ -36,6 +38,8 @@ EXTRA=()	# options after the command line, for both sides (-w0 -d1 ...)
 die() { echo "bpfbench: error: ab: $1" >&2; exit "${2:-1}"; }
 usage() { sed -n '6,9s/^# \{0,3\}//p' "$0" | sed 's/^ab.sh/Usage: bpfbench ab/'; exit 0; }
 val() { [ "$2" -ge 2 ] || die "$1 needs a value" 2; }
+# whether --NAME is one of the formats listed in $2
+is_format() { [[ " $2 " == *" ${1#--} "* ]]; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -53,7 +57,10 @@ while [ $# -gt 0 ]; do
 	--normalized)	CMP+=("$1"); EXTRA+=(--normalize); shift ;;	# both sides; compare judges on it
 	-q|--quiet)	CMP+=("$1"); PROGRESS_LINES=; shift ;;
 	-v|--verbose)	CMP+=("$1"); PROGRESS_LINES=1; shift ;;
-	-*)		# after the command line, as plain ab: options for both sides
+	-*)		if is_format "$1" "${BPFBENCH_VERDICT_FORMATS:-}"; then	# compare writes it
+				val "$1" $#; CMP+=("$1" "$2"); shift 2; continue
+			fi
+			# after the command line, as plain ab: options for both sides
 			[ -n "$ARGS" ] || die "unknown argument '$1' (see 'bpfbench ab --help'; options for both sides go after \"ARGS\")" 2
 			EXTRA+=("$1"); shift ;;
 	*)		if [ -z "$ARGS" ]; then ARGS=$1; else EXTRA+=("$1"); fi	# else an option's value
@@ -66,9 +73,10 @@ done
 read -ra WORDS <<<"$ARGS"
 WORDS+=("${EXTRA[@]}")
 for w in "${WORDS[@]}"; do
-	case $w in --json*|--csv*|--md*|-r|--runs*|--sweep*)
-		die "-r, --sweep and outputs go after the command line, not in '$ARGS'" 2 ;;
-	esac
+	if [[ $w == -r || $w == --runs* || $w == --sweep* ]] ||
+	   is_format "${w%%=*}" "${BPFBENCH_RUN_FORMATS:-}"; then
+		die "-r, --sweep and outputs go after the command line, not in '$ARGS'" 2
+	fi
 done
 # Every file of ours, even the check's messages, in a private directory:
 # a predictable name in /tmp would be one another user can plant a link or

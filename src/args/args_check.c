@@ -90,12 +90,13 @@ static int check_applies(const struct bench *b, const struct run_opts *o)
  */
 static int check_verifier_stats(const struct run_opts *o)
 {
-	const char *out = o->json_path ? "--json" : o->csv_path ? "--csv" : o->md_path ? "--md" : NULL;
+	int i;
 
-	if (!o->verifier_stats || !out)
-		return 0;
-	return usage_error("--verifier-stats measures nothing to write with %s (its lines go to "
-			   "stdout)", out);
+	for (i = 0; o->verifier_stats && i < OUT_NR; i++)
+		if (o->out[i] && out_format_defs[i].kind == OUT_K_ROWS)
+			return usage_error("--verifier-stats measures nothing to write with --%s (its "
+					   "lines go to stdout)", out_format_defs[i].name);
+	return 0;
 }
 
 /*
@@ -105,7 +106,7 @@ static int check_verifier_stats(const struct run_opts *o)
  */
 static int check_profile(struct run_opts *o)
 {
-	if (o->folded_path || o->flame_path)
+	if (out_any(o->out, OUT_K_PROFILE))
 		o->profile = true;
 	if (!o->profile)
 		return 0;
@@ -125,7 +126,7 @@ int cli_check_globals(struct run_opts *o)
 		return ret;
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other");
-	if (o->record && (!o->json_path || !strcmp(o->json_path, "-")))
+	if (o->record && (!o->out[OUT_JSON] || !strcmp(o->out[OUT_JSON], "-")))
 		return usage_error("--record records the result file --json FILE writes: give "
 				   "--json FILE");
 	if (o->db_path && !o->record)
@@ -182,16 +183,7 @@ int cli_validate(struct run_spec *spec)
 	return 0;
 }
 
-static bool to_stdout(const char *path)
-{
-	return path && !strcmp(path, "-");
-}
-
 int cli_check_outputs(const struct run_opts *o)
 {
-	int n = to_stdout(o->json_path) + to_stdout(o->csv_path) + to_stdout(o->md_path);
-
-	if (n > 1)
-		return usage_error("only one of --json, --csv and --md can write to stdout ('-')");
-	return 0;
+	return out_check_stdout(o->out);
 }

@@ -16,6 +16,7 @@
 enum subcmd_vm {
 	SUBCMD_VM_NO,		/* runs on this machine only: refused, before a boot */
 	SUBCMD_VM_STDOUT,	/* runs in the VM; its stdout comes back as it is */
+	SUBCMD_VM_VERDICTS,	/* runs in the VM; its stdout and its verdicts' files come back */
 	SUBCMD_VM_ANNOUNCED,	/* the same, after a line naming the kernel (not before --json's) */
 	SUBCMD_VM_SUITE,	/* a run's options around its NAME, its output files returned */
 };

@@ -16,6 +16,13 @@
  */
 #define G(field)	OPT_OFF(struct run_opts, field)
 
+/* A run's outputs, from the list of formats: those of a run's kinds, in its order. */
+#define RUN_OUT(ID, name, metavar, kind, help)	RUN_OUT_##kind(ID, name, metavar, help)
+#define RUN_OUT_ROWS(ID, name, metavar, help)	\
+	{ #name, 0, OPT_STRING, G(out[OUT_##ID]), NULL, 0, 0, NULL, metavar, help, OPT_F_NO_MEASURE },
+#define RUN_OUT_PROFILE	RUN_OUT_ROWS
+#define RUN_OUT_VERDICTS(ID, name, metavar, help)
+
 const struct opt_def global_opts[] = {
 	{ "warmup", 'w', OPT_SECONDS, G(warmup_ms), "1", 0, 3600000, NULL, "SEC",
 	  "seconds of samples discarded before measuring", OPT_F_EXTENT },
@@ -38,19 +45,13 @@ const struct opt_def global_opts[] = {
 	{ "test-run-repeat", 0, OPT_UINT, G(test_run_repeat), NULL,
 	  1, TEST_RUN_MAX_REPEAT, NULL, "N",
 	  "test-run trigger: program runs per syscall (default: calibrated to >= 2 ms)" },
-	{ "json", 0, OPT_STRING, G(json_path), NULL, 0, 0, NULL, "FILE",
-	  "write results as JSON to FILE ('-': stdout)", OPT_F_NO_MEASURE },
+	OUT_FORMATS(RUN_OUT)
 	{ "record", 0, OPT_FLAG, G(record), NULL, 0, 0, NULL, NULL,
 	  "then record the --json FILE into the history (bpfbench db; --db, $BPFBENCH_DB or the "
 	  "default)", OPT_F_NO_MEASURE },
 	{ "db", 0, OPT_STRING, G(db_path), NULL, 0, 0, NULL, "PATH|URI",
 	  "the database --record records into: a SQLite file or postgresql://..., as bpfbench "
 	  "db's (not written into the result)", OPT_F_NO_MEASURE | OPT_F_UNRECORDED | OPT_F_PATH },
-	{ "csv", 0, OPT_STRING, G(csv_path), NULL, 0, 0, NULL, "FILE",
-	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)",
-	  OPT_F_NO_MEASURE },
-	{ "md", 0, OPT_STRING, G(md_path), NULL, 0, 0, NULL, "FILE",
-	  "write results as a Markdown table to FILE ('-': stdout)", OPT_F_NO_MEASURE },
 	{ "sweep", 0, OPT_STRING, G(sweep), NULL, 0, 0, NULL, "PARAM=V1,V2,...",
 	  "one run per value of a global or benchmark option, one row each", OPT_F_NO_MEASURE },
 	{ "precision", 0, OPT_STRING, G(precision_text), NULL, 0, 0, NULL, "PCT",
@@ -76,10 +77,6 @@ const struct opt_def global_opts[] = {
 	  "sample the measured phase's kernel and user stacks: a top table, and the JSON's profile" },
 	{ "profile-freq", 0, OPT_UINT, G(profile_freq), "999", 1, 100000, NULL, "HZ",
 	  "--profile: samples per second per CPU" },
-	{ "folded", 0, OPT_STRING, G(folded_path), NULL, 0, 0, NULL, "FILE",
-	  "write the profile's collapsed stacks to FILE (implies --profile)", OPT_F_NO_MEASURE },
-	{ "flame", 0, OPT_STRING, G(flame_path), NULL, 0, 0, NULL, "FILE.svg",
-	  "write the profile's flame graph to FILE.svg (implies --profile)", OPT_F_NO_MEASURE },
 	{ "verifier-stats", 0, OPT_FLAG, G(verifier_stats), NULL, 0, 0, NULL, NULL,
 	  "load the programs, print each one's verified instruction count, measure nothing" },
 	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,

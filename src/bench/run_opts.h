@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "opts.h"
+#include "out_formats.h"
 
 #define BENCH_MAX_THREADS	1024	/* -p and -c: threads a run may have */
 
@@ -33,11 +34,10 @@ struct run_opts {
 	bool help;
 	int trigger;		/* enum trigger_kind */
 	uint64_t test_run_repeat;	/* 0: calibrate */
-	const char *json_path;	/* NULL: none; "-": stdout */
+	/* --json, --csv, ... (out_formats.h): NULL none, "-" stdout; a run's kinds (OUT_K_RUN) only */
+	const char *out[OUT_NR];
 	bool record;		/* --record: the --json file into the history (bpfbench db) */
 	const char *db_path;	/* --db: the database --record records into; NULL: the default */
-	const char *csv_path;	/* --csv: a row per run, a column per metric */
-	const char *md_path;	/* --md: a Markdown table */
 	const char *sweep;	/* --sweep PARAM=v1,v2,...: one run per value */
 	const char *precision_text;	/* --precision PCT, as typed */
 	uint64_t max_duration_ms;	/* bound of a --precision run */
@@ -49,8 +49,6 @@ struct run_opts {
 	bool counters;		/* --counters: per-op counts of perf events over the measured phase */
 	bool profile;		/* --profile: sample the measured phase's stacks (src/run/profile.h) */
 	uint64_t profile_freq;	/* --profile-freq HZ */
-	const char *folded_path;	/* --folded FILE: the profile's collapsed stacks */
-	const char *flame_path;	/* --flame FILE.svg: its flame graph */
 	/* Not options: derived or set by the caller, kept across cli_parse. */
 	double precision_pct;	/* 0: fixed duration; from precision_text by cli_validate */
 	bool batch;		/* suites and sweeps print rows: no per-run summary */

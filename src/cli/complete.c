@@ -81,8 +81,9 @@ static enum arg_kind opt_arg(const struct opt_def *o)
 		return ARG_CHOICE;
 	if (o->flags & OPT_F_OPTNAME)
 		return ARG_OPTION;
+	/* FILE, FILE.svg: a file (an output format's metavar says it) */
 	if ((o->flags & OPT_F_PATH) ||
-	    (o->type == OPT_STRING && o->metavar && !strcmp(o->metavar, "FILE")))
+	    (o->type == OPT_STRING && o->metavar && !strncmp(o->metavar, "FILE", 4)))
 		return ARG_FILE;
 	return ARG_VALUE;
 }

@@ -106,16 +106,14 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 	}
 	ret = cli_validate(spec) ?: cli_check_max_duration(&spec->opts);
 	if (!ret)
-		ret = output_paths_check((const char *[]){ spec->opts.json_path, spec->opts.csv_path,
-							   spec->opts.md_path, spec->opts.folded_path,
-							   spec->opts.flame_path }, 5);
+		ret = output_paths_check(spec->opts.out, OUT_NR);
 	if (!ret && !(b->flags & BENCH_F_NO_BPF))
 		ret = run_check_privileges();
 	if (ret)
 		return ret;
 	ret = spec->opts.sweep ? sweep_run(argc, argv, spec) : run_one(spec);
 	if (!ret && spec->opts.record)
-		ret = history_record_written(spec->opts.json_path, spec->opts.db_path);
+		ret = history_record_written(spec->opts.out[OUT_JSON], spec->opts.db_path);
 	return ret;
 }
 

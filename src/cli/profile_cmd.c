@@ -15,7 +15,8 @@
 #define DIFF_ROWS	20
 
 struct profile_args {
-	const char *folded, *flame, *diff_a, *diff_b;
+	const char *out[OUT_NR];	/* --folded, --flame: the profile's formats (out_formats.h) */
+	const char *diff_a, *diff_b;
 	uint64_t duration_ms, freq;
 	char **cmd;
 };
@@ -67,9 +68,17 @@ static int parse_uint(const char *what, const char *s, double scale, uint64_t *o
 	return 0;
 }
 
+/* --NAME of a profile's format: its slot in a->out, or NULL. */
+static const char **out_slot(struct profile_args *a, const char *opt)
+{
+	int f = strncmp(opt, "--", 2) ? -1 : out_format_find(opt + 2);
+
+	return f >= 0 && out_format_defs[f].kind == OUT_K_PROFILE ? &a->out[f] : NULL;
+}
+
 static int parse_opt(int argc, char **argv, int *i, struct profile_args *a)
 {
-	const char *o = argv[*i];
+	const char *o = argv[*i], **slot = out_slot(a, o);
 	int ret = need_value(argc, argv, *i);
 
 	if (!strcmp(o, "--diff")) {
@@ -81,10 +90,8 @@ static int parse_opt(int argc, char **argv, int *i, struct profile_args *a)
 	}
 	if (ret)
 		return ret;
-	if (!strcmp(o, "--folded"))
-		a->folded = argv[++*i];
-	else if (!strcmp(o, "--flame"))
-		a->flame = argv[++*i];
+	if (slot)
+		*slot = argv[++*i];
 	else if (!strcmp(o, "-d") || !strcmp(o, "--duration"))
 		return parse_uint("-d", argv[++*i], 1000, &a->duration_ms);
 	else if (!strcmp(o, "--freq") || !strcmp(o, "--profile-freq"))
@@ -113,7 +120,7 @@ static int parse(int argc, char **argv, struct profile_args *a)
 		if (ret)
 			return ret;
 	}
-	if (a->diff_a && (a->cmd || a->folded || a->flame))
+	if (a->diff_a && (a->cmd || out_any(a->out, OUT_K_PROFILE)))
 		return usage_error("profile: --diff compares two files: no command, --folded or --flame");
 	if (!a->diff_a && (!a->cmd || !a->cmd[0]))
 		return usage_error("profile: no command (bpfbench profile [options] -- CMD ARGS...)");
@@ -175,7 +182,7 @@ static int run_main(const struct profile_args *a)
 	int ret;
 
 	memset(&p, 0, sizeof(p));
-	ret = output_paths_check((const char *[]){ a->folded, a->flame }, 2);
+	ret = out_check_stdout(a->out) ?: output_paths_check(a->out, OUT_NR);
 	if (ret)
 		return ret;
 	ret = profile_child(&c, &p);
@@ -185,8 +192,9 @@ static int run_main(const struct profile_args *a)
 		return ret;
 	}
 	cmd_title(a->cmd, title, sizeof(title));
-	prof_top_lines(stdout, &v, PROF_TOP_HUMAN);
-	ret = prof_write_view(&v, a->folded, a->flame);
+	/* a profile on stdout ('-') has it alone */
+	prof_top_lines(out_to_stdout(a->out) ? stderr : stdout, &v, PROF_TOP_HUMAN);
+	ret = prof_write_view(&v, a->out);
 	if (!ret && c.exit_status > 0) {
 		errmsg("profile: %s exited with status %d", a->cmd[0], c.exit_status);
 		ret = 1;

@@ -43,7 +43,7 @@ const struct subcommand subcommands[] = {
 	  { SUBCMD_POS_SUITE }, true },
 	{ "compare", "what changed between two result files, significantly", compare_cmd,
 	  "compare OLD.json NEW.json [options]", { compare_opts, cmp_verdict_opts },
-	  SUBCMD_VM_STDOUT, NULL, { SUBCMD_POS_FILE, SUBCMD_POS_FILE } },
+	  SUBCMD_VM_VERDICTS, NULL, { SUBCMD_POS_FILE, SUBCMD_POS_FILE } },
 	{ "ab", "two command lines (or two kernels) run alternately, then compare's verdict", ab_cmd,
 	  "ab \"ARGS A\" \"ARGS B\" [-r N] [options] | ab --kernel A --kernel B \"ARGS\" [options]",
 	  { ab_opts, cmp_verdict_opts }, SUBCMD_VM_NO,

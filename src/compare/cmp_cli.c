@@ -55,6 +55,7 @@ const struct opt_def cmp_verdict_opts[] = {
 	  "significance level after adjustment" },
 	{ "adjust", 0, OPT_CHOICE, 0, "holm", 0, 0, (const char *const[]){ "holm", "bh", "none", NULL },
 	  "M", "how the p-values are adjusted across the rows" },
+	OUT_FORMATS(OUT_VERDICT_OPT)
 	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
 	{ NULL },
 };
@@ -148,9 +149,29 @@ static bool opt_is(const char *arg, const char *opt)
 	return !strncmp(arg, opt, len) && (!arg[len] || arg[len] == '=');
 }
 
+/*
+ * --json (compare's own document) or a verdicts format's --NAME, as
+ * --NAME V or --NAME=V: its slot in a->out, else NULL.
+ */
+static const char **out_slot(const char *arg, struct cmp_args *a)
+{
+	char opt[64];
+	int f;
+
+	for (f = 0; f < OUT_NR; f++) {
+		if (f != OUT_JSON && out_format_defs[f].kind != OUT_K_VERDICTS)
+			continue;
+		snprintf(opt, sizeof(opt), "--%s", out_format_defs[f].name);
+		if (opt_is(arg, opt))
+			return &a->out[f];
+	}
+	return NULL;
+}
+
 static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *files)
 {
 	char *arg = argv[*i], *eq = strchr(arg, '='), *val;
+	const char **slot = out_slot(arg, a);
 	bool ignore;
 
 	val = eq ? eq + 1 : (*i + 1 < argc ? argv[*i + 1] : NULL);
@@ -166,7 +187,7 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 	    opt_is(arg, "--fail-on-regression") || opt_is(arg, "--noise") || opt_is(arg, "--drift") ||
 	    opt_is(arg, "--run-noise") ||
 	    opt_is(arg, "--adjust") || opt_is(arg, "--match") || opt_is(arg, "--ignore-option") ||
-	    opt_is(arg, "--json") || opt_is(arg, "--names") || opt_is(arg, "--name") ||
+	    slot || opt_is(arg, "--names") || opt_is(arg, "--name") ||
 	    opt_is(arg, "--gate-unjudged")))
 		++*i;	/* the value is the next word */
 	if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet") || !strcmp(arg, "-v") ||
@@ -219,12 +240,13 @@ static int parse_one(int argc, char **argv, int *i, struct cmp_args *a, int *fil
 		return parse_sides(val, a);
 	if (opt_is(arg, "--name"))
 		return parse_side(val, a);
-	if (opt_is(arg, "--json")) {
+	if (slot) {
 		if (!val || !*val) {
-			errmsg("compare: --json needs a file name ('-': stdout)");
+			errmsg("compare: %.*s needs a file name ('-': stdout)", (int)strcspn(arg, "="),
+			       arg);
 			return EXIT_USAGE;
 		}
-		a->json = val;
+		*slot = val;
 		return 0;
 	}
 	ignore = opt_is(arg, "--ignore-option");
@@ -261,7 +283,7 @@ int cmp_parse_args(int argc, char **argv, struct cmp_args *a)
 	for (i = 1; i < argc && !ret; i++)
 		ret = parse_one(argc, argv, &i, a, &files);
 	if (!ret)
-		ret = check_gate(a);
+		ret = check_gate(a) ?: out_check_stdout(a->out);
 	if (!ret && files != 2) {
 		errmsg("compare needs two files: bpfbench compare OLD.json NEW.json (got %d)",
 		       files);
@@ -278,7 +300,7 @@ int compare_check_opts(int argc, char **argv)
 	for (i = 0; i < argc && !ret; i++)
 		ret = parse_one(argc, argv, &i, &a, &files);
 	if (!ret)
-		ret = check_gate(&a);
+		ret = check_gate(&a) ?: out_check_stdout(a.out);
 	if (!ret && files) {
 		errmsg("compare: unexpected argument '%s'", a.old_path);
 		ret = EXIT_USAGE;

@@ -4,7 +4,9 @@
 #define BPFBENCH_CMP_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "opts.h"
+#include "out_formats.h"
 #include "verdict.h"
 
 #define MAX_KEY_NAMES	64
@@ -13,7 +15,11 @@ struct cmp_args {
 	const char *old_path, *new_path;
 	const char *old_shown, *new_shown;	/* in messages: the paths, or ab's sides */
 	const char *intro;		/* ab: what A and B are, before the table */
-	const char *json;		/* --json FILE: the rows and verdicts */
+	const char *suite;		/* the verdicts' name: "bpfbench compare", ab's */
+	double secs;			/* ab: the runs' time */
+	uint64_t start_ns;		/* when compare started */
+	/* --json FILE: compare's document of the rows; the verdicts' formats (out_formats.h) */
+	const char *out[OUT_NR];
 	struct cmp_opts o;
 	bool match_only;		/* --match: only the bench and these parts */
 	bool unjudged_given;		/* --gate-unjudged: only with a gate */

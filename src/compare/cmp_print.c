@@ -7,6 +7,7 @@
 #include "cmp_print.h"
 #include "figure.h"
 #include "opts.h"
+#include "out_formats.h"
 #include "util.h"
 
 enum { COL_RUN, COL_METRIC, COL_UNIT, COL_OLD, COL_NEW, COL_CHANGE, COL_RATIO, COL_P, COL_PADJ,
@@ -37,8 +38,11 @@ void cmp_print_help(void)
 {
 	printf("Usage: bpfbench compare OLD.json NEW.json [-q|-v] [--paired] [--normalized]\n"
 	       "       [--fail-on-regression PCT] [--noise PCT] [--drift PCT] [--run-noise PCT]\n"
-	       "       [--alpha A] [--adjust holm|bh|none]\n"
-	       "       [--match OPT,...|--ignore-option OPT,...] [--names OLD,NEW] [--json FILE]\n\n"
+	       "       [--alpha A]"
+	       " [--adjust holm|bh|none]\n"
+	       "       [--match OPT,...|--ignore-option OPT,...] [--names OLD,NEW] [--json FILE]\n");
+	out_print_usage(stdout, OUT_K_VERDICTS, "       ");
+	printf("\n"
 	       "First a line per matching run, one of: NEW is 1.35× faster/slower than OLD\n"
 	       "(NEW/OLD × r [95%% CI]); equal (the CI inside ±--noise); cannot tell (the CI is\n"
 	       "wider, and what would narrow it); no verdict (no test is valid, why, and what\n"
@@ -48,7 +52,11 @@ void cmp_print_help(void)
 	       "Options:\n");
 	opts_print_help(compare_opts, NULL);
 	opts_print_help(cmp_verdict_opts, NULL);
-	printf("\nExit status: 0, 1 regression, a failed or interrupted NEW run under\n"
+	printf("\nAn output to stdout has it alone: the lines above go to stderr.  The verdicts'\n"
+	       "formats hold a case per row judged: failed as a regression beyond\n"
+	       "--fail-on-regression, skipped where the gate could not judge (or no verdict\n"
+	       "without a gate), else passed.\n"
+	       "Exit status: 0, 1 regression, a failed or interrupted NEW run under\n"
 	       "--fail-on-regression, or nothing matched; 2 bad usage or input; %d no\n"
 	       "regression but rows the gate could not judge.\n", EXIT_UNJUDGED);
 }

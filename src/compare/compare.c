@@ -38,6 +38,7 @@
 #include "stats.h"
 #include "util.h"
 #include "verdict.h"
+#include "verdicts.h"
 #include "cmp_cli.h"
 #include "cmp_match.h"
 #include "cmp_print.h"
@@ -299,6 +300,63 @@ static int gate_bad_runs(const struct cmp_args *a, const struct res_doc *new, co
 }
 
 /*
+ * The verdicts' formats (verdicts.h): a case per row judged (a count
+ * that follows the duration is not), and one per NEW run that failed,
+ * each passed, failed or skipped as the gate's exit status has it.
+ */
+static void row_cases(struct verdicts *v, const struct cmp_table *t, const struct cmp_opts *o)
+{
+	const struct cmp_row *r;
+	char answer[512];
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		r = &t->rows[i];
+		if (r->cls == CLS_NONE)
+			continue;
+		cmp_answer_text(answer, sizeof(answer), r, o);
+		if (cmp_row_regression(r, o) && r->from_zero)
+			verdicts_add(v, r->run, r->nm->id, VERDICT_FAIL, answer,
+				     "regression: from 0 to %g %s, beyond --fail-on-regression %g%%",
+				     r->nfig, r->nm->unit, o->fail_pct);
+		else if (cmp_row_regression(r, o))
+			verdicts_add(v, r->run, r->nm->id, VERDICT_FAIL, answer,
+				     "regression: %+.2f%%, beyond --fail-on-regression %g%%",
+				     r->change_pct, o->fail_pct);
+		else if (cmp_row_unjudged(r, o))
+			verdicts_add(v, r->run, r->nm->id, VERDICT_SKIP, answer,
+				     "not judged: %s, the gate cannot tell whether worse beyond %g%% "
+				     "(%s%d)", cmp_class_text(r), o->fail_pct, o->unjudged_pass ?
+				     "passed: --gate-unjudged pass; else exit " : "exit ", EXIT_UNJUDGED);
+		else if (o->fail_pct < 0 && r->cls == CLS_NO_VERDICT)
+			verdicts_add(v, r->run, r->nm->id, VERDICT_SKIP, answer, "no verdict");
+		else
+			verdicts_add(v, r->run, r->nm->id, VERDICT_PASS, answer, NULL);
+	}
+}
+
+static int write_cases(const struct cmp_args *a, const struct cmp_table *t,
+		       const struct res_doc *new, const int *pair, char **names)
+{
+	struct verdicts v = { .suite = a->suite, .secs = (now_ns() - a->start_ns) / 1e9 + a->secs };
+	int i, ret;
+
+	if (!out_any(a->out, OUT_K_VERDICTS))
+		return 0;
+	row_cases(&v, t, &a->o);
+	for (i = 0; i < new->nr_runs; i++) {
+		if (pair[i] < 0 || !new_run_bad(&new->runs[i]))
+			continue;
+		verdicts_add(&v, names[i], "run", a->o.fail_pct >= 0 ? VERDICT_FAIL : VERDICT_SKIP,
+			     NULL, "not compared: %s's run %s (status %d)", a->o.new_name,
+			     new->runs[i].status ? "failed" : "was interrupted", new->runs[i].status);
+	}
+	ret = verdicts_write(a->out, &v);
+	verdicts_free(&v);
+	return ret;
+}
+
+/*
  * --normalized: in each run, a NAME-normalized row answers and gates for
  * NAME, whose row stays in the table.  None anywhere is a usage error:
  * the runs were not taken with --normalize.
@@ -372,7 +430,8 @@ static int compare_docs(const struct cmp_args *a, const struct res_doc *old,
 	cmp_print_answers(&t, &a->o);
 	print_uncompared(m, a, new, pair, names);
 	tally.regressions += gate_bad_runs(a, new, pair, names);
-	unwritten = a->json && cmp_write_json(a->json, &t, &a->o);
+	unwritten = a->out[OUT_JSON] && cmp_write_json(a->out[OUT_JSON], &t, &a->o);
+	unwritten |= write_cases(a, &t, new, pair, names);
 	notes_muted = a->o.verbosity < 0;
 	if (!notes_muted) {
 		if (a->intro)
@@ -445,6 +504,9 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 	struct res_doc old = { 0 }, new = { 0 };
 	int ret;
 
+	a.start_ns = now_ns();
+	a.suite = "bpfbench compare";
+
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		cmp_print_help();
 		return 0;
@@ -459,9 +521,13 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 		a.old_shown = x->old_shown;
 		a.new_shown = x->new_shown;
 		a.intro = x->intro;
+		a.suite = x->suite;
+		a.secs = x->secs;
 	}
-	if (!ret && a.json && output_paths_check(&a.json, 1))
+	if (!ret && output_paths_check(a.out, OUT_NR))
 		ret = EXIT_USAGE;
+	if (!ret && out_to_stdout(a.out))
+		human_to_stderr();	/* stdout is the output's alone */
 	if (!ret)
 		ret = resdoc_load(a.old_path, &old);
 	if (!ret)

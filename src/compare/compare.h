@@ -13,6 +13,8 @@ struct cmp_extra {
 	const char *old_name, *new_name;	/* "A", "B" or the user's --name */
 	const char *old_shown, *new_shown;	/* the sides, for messages (not a file path) */
 	const char *intro;		/* printed after the answers, before the table */
+	const char *suite;		/* the verdicts' name: "bpfbench ab" */
+	double secs;			/* the runs' time, before compare's */
 };
 int compare_with(int argc, char **argv, const struct cmp_extra *x);
 

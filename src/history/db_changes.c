@@ -26,6 +26,7 @@
 #include "stats.h"
 #include "store.h"
 #include "util.h"
+#include "verdicts.h"
 
 struct tally {
 	const struct db_args *a;
@@ -34,6 +35,8 @@ struct tally {
 	int min_points;		/* the shortest series the test can split; 0: not known yet */
 	json_object *list;	/* --json: the change points */
 	json_object *unjudged;	/* --json: the series the gate could not judge */
+	bool cases;		/* a verdicts' format (--junit ...): a case per series */
+	struct verdicts v;
 };
 
 /* Why a series could not show a step beyond the gate: its figures, for the line and the JSON. */
@@ -410,16 +413,22 @@ static void side_span(char *buf, size_t len, const struct series *sr, int from, 
 			 pt_field(&sr->pt[to - 1], commit), k, commit ? "commits" : "kernels");
 }
 
+/* "-10.00%", or from a mean of 0, which has no percentage, its means: "0 -> 3.5". */
+static const char *step_text(const struct cp_step *sp, char *buf, size_t len)
+{
+	if (isnan(sp->pct))
+		snprintf(buf, len, "%.6g -> %.6g", sp->before, sp->after);
+	else
+		snprintf(buf, len, "%+.2f%%", sp->pct);
+	return buf;
+}
+
 static void regression_line(const struct series *sr, const struct ed_cp *cp, int from, int to,
 			    const struct cp_step *sp)
 {
 	char m[512], step[80], kb[256], ka[256], cb[256], ca[256];
 
-	/* a step from a mean of 0 has no percentage: its means instead */
-	if (isnan(sp->pct))
-		snprintf(step, sizeof(step), "%.6g -> %.6g", sp->before, sp->after);
-	else
-		snprintf(step, sizeof(step), "%+.2f%%", sp->pct);
+	step_text(sp, step, sizeof(step));
 	side_span(kb, sizeof(kb), sr, from, cp->at, false);
 	side_span(ka, sizeof(ka), sr, cp->at, to, false);
 	side_span(cb, sizeof(cb), sr, from, cp->at, true);
@@ -429,9 +438,31 @@ static void regression_line(const struct series *sr, const struct ed_cp *cp, int
 	       sr->host, step, cp->at + 1, kb, ka, cb, ca);
 }
 
+/* Why the gate could not judge a series, after "not judged: ". */
+static const char *unjudged_text(const struct tally *t, const struct series *sr,
+				 const struct why_unjudged *w, char *buf, size_t len)
+{
+	const struct db_args *a = t->a;
+
+	if (t->min_points == INT_MAX)
+		snprintf(buf, len, "at --alpha %g and --permutations %d the test accepts no "
+			 "change point", a->alpha, a->permutations);
+	else if (sr->n < t->min_points)
+		snprintf(buf, len, "%d point%s, the test splits %d or more", sr->n,
+			 sr->n == 1 ? "" : "s", t->min_points);
+	else if (isnan(w->spread_pct))
+		snprintf(buf, len, "its points vary around 0");
+	else
+		snprintf(buf, len, "its points stray ±%.1f%% from one to the next; the smallest "
+			 "step it could show is %.1f%%, more than --fail-on-change %g%%",
+			 w->spread_pct, w->step_pct, a->fail_pct);
+	return buf;
+}
+
 static void report_unjudged(struct tally *t, const struct series *sr, const struct why_unjudged *w)
 {
 	const struct db_args *a = t->a;
+	char text[320];
 	json_object *o;
 
 	t->nr_unjudged++;
@@ -453,18 +484,50 @@ static void report_unjudged(struct tally *t, const struct series *sr, const stru
 	if (a->quiet)
 		return;
 	series_head(sr, a);
-	if (t->min_points == INT_MAX)
-		printf(": not judged: at --alpha %g and --permutations %d the test accepts no "
-		       "change point\n", a->alpha, a->permutations);
-	else if (sr->n < t->min_points)
-		printf(": not judged: %d point%s, the test splits %d or more\n", sr->n,
-		       sr->n == 1 ? "" : "s", t->min_points);
-	else if (isnan(w->spread_pct))
-		printf(": not judged: its points vary around 0\n");
+	printf(": not judged: %s\n", unjudged_text(t, sr, w, text, sizeof(text)));
+}
+
+static bool unjudged_pass(const struct db_args *a)
+{
+	return a->gate_unjudged && !strcmp(a->gate_unjudged, "pass");
+}
+
+/* "-10.00% at point 13 of 24 (kernel A -> B)": a series' first step beyond the gate. */
+static void gate_step(const struct series *sr, const struct ed_cp *cp, const struct cp_step *sp,
+		      char *buf, size_t len)
+{
+	char step[80];
+
+	snprintf(buf, len, "%s at point %d of %d (kernel %s -> %s)", step_text(sp, step, sizeof(step)),
+		 cp->at + 1, sr->n, sr->pt[cp->at - 1].kernel, sr->pt[cp->at].kernel);
+}
+
+/*
+ * The series as a case of the verdicts' formats: failed on a step beyond
+ * the gate, skipped when the gate could not judge it, else passed (a
+ * series with no better direction too: the gate never fails it).
+ */
+static void series_case(struct tally *t, const struct series *sr, int changes, const char *gated,
+			const struct why_unjudged *w)
+{
+	const struct db_args *a = t->a;
+	char group[512], name[512], detail[64], text[320];
+
+	snprintf(group, sizeof(group), "%s%s%s on %s%s%s", sr->bench, *sr->measured ? " " : "",
+		 sr->measured, sr->host, a->f.by_kernel ? ", kernel " : "",
+		 a->f.by_kernel ? sr->kernel : "");
+	shown_key(sr, name, sizeof(name));
+	snprintf(detail, sizeof(detail), "%d change point%s in %d points", changes,
+		 changes == 1 ? "" : "s", sr->n);
+	if (gated)
+		verdicts_add(&t->v, group, name, VERDICT_FAIL, detail,
+			     "regression: %s, beyond --fail-on-change %g%%", gated, a->fail_pct);
+	else if (w)
+		verdicts_add(&t->v, group, name, VERDICT_SKIP, detail, "not judged: %s (%s%d)",
+			     unjudged_text(t, sr, w, text, sizeof(text)), unjudged_pass(a) ?
+			     "passed: --gate-unjudged pass; else exit " : "exit ", EXIT_UNJUDGED);
 	else
-		printf(": not judged: its points stray ±%.1f%% from one to the next; the smallest "
-		       "step it could show is %.1f%%, more than --fail-on-change %g%%\n",
-		       w->spread_pct, w->step_pct, a->fail_pct);
+		verdicts_add(&t->v, group, name, VERDICT_PASS, detail, NULL);
 }
 
 static void analyse(struct tally *t, struct series *sr)
@@ -473,6 +536,8 @@ static void analyse(struct tally *t, struct series *sr)
 	struct why_unjudged w;
 	struct ed_cp *cp;
 	struct cp_step sp;
+	char step[160] = "";
+	bool skipped = false;
 	double *x;
 	int i, k, from, to, gated = 0;
 
@@ -496,18 +561,18 @@ static void analyse(struct tally *t, struct series *sr)
 			print_change(t, sr, &cp[i], from, to, &sp, a);
 		if (sp.gate)
 			regression_line(sr, &cp[i], from, to, &sp);
-		gated += sp.gate;
+		if (sp.gate && !gated++)
+			gate_step(sr, &cp[i], &sp, step, sizeof(step));
 	}
 	/* a series with no direction is never a regression: nothing to judge */
-	if (!isnan(a->fail_pct) && !gated && strcmp(sr->better, "none") && unjudged(t, sr, x, &w))
+	if (!isnan(a->fail_pct) && !gated && strcmp(sr->better, "none") && unjudged(t, sr, x, &w)) {
 		report_unjudged(t, sr, &w);
+		skipped = true;
+	}
+	if (t->cases)
+		series_case(t, sr, k, gated ? step : NULL, skipped ? &w : NULL);
 	free(x);
 	free(cp);
-}
-
-static bool unjudged_pass(const struct db_args *a)
-{
-	return a->gate_unjudged && !strcmp(a->gate_unjudged, "pass");
 }
 
 static void summary(struct tally *t)
@@ -549,20 +614,28 @@ static void summary(struct tally *t)
 		json_object_object_add(o, "unjudged", t->unjudged);
 		t->unjudged = NULL;
 	}
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
+	fprintf(export_stdout(), "%s\n",
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					       JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
 int db_changes(struct store *s, const struct db_args *a)
 {
 	struct tally t = { .a = a, .list = json_object_new_array(),
-			   .unjudged = json_object_new_array() };
+			   .unjudged = json_object_new_array(),
+			   .cases = out_any(a->verdicts, OUT_K_VERDICTS),
+			   .v = { .suite = "bpfbench db changes" } };
 	struct series sr = { .n = 0 };
 	char key[SERIES_KEY_MAX];
-	struct stmt *st = series_query(s, &a->f);
+	uint64_t start = now_ns();
+	struct stmt *st;
 	enum store_row r;
+	int ret;
 
+	if (a->json || out_to_stdout(a->verdicts))
+		human_to_stderr();	/* stdout is the output's alone */
+	st = series_query(s, &a->f);
 	if (!st)
 		return 1;
 	while ((r = store_step(s, st)) == STEP_ROW && !interrupted()) {
@@ -579,6 +652,7 @@ int db_changes(struct store *s, const struct db_args *a)
 		free(sr.pt);
 		json_object_put(t.list);
 		json_object_put(t.unjudged);
+		verdicts_free(&t.v);
 		return r == STEP_ERROR ? 1 : 128 + interrupted_signal();
 	}
 	analyse(&t, &sr);
@@ -587,7 +661,10 @@ int db_changes(struct store *s, const struct db_args *a)
 	summary(&t);
 	json_object_put(t.list);
 	json_object_put(t.unjudged);
-	if (t.nr_regressions)
+	t.v.secs = (now_ns() - start) / 1e9;
+	ret = t.cases && verdicts_write(a->verdicts, &t.v);
+	verdicts_free(&t.v);
+	if (t.nr_regressions || ret)
 		return 1;
 	if (!t.nr_unjudged || unjudged_pass(a))
 		return 0;

@@ -13,6 +13,8 @@
 #include "db_cli.h"
 #include "history.h"
 #include "opts.h"
+#include "outfile.h"
+#include "out_formats.h"
 #include "store.h"
 #include "util.h"
 
@@ -54,6 +56,7 @@ const struct opt_def db_opts[] = {
 	  "changes: permutations of the test" },
 	{ "json", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
 	  "show, changes: JSON on stdout (show: every sample)" },
+	OUT_FORMATS(OUT_VERDICT_OPT)
 	{ "otava-csv", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
 	  "export: the CSV Apache Otava reads (one options set: no empty cell; lower-is-better "
 	  "metrics need direction: -1)" },
@@ -74,8 +77,9 @@ static void db_help(void)
 	printf("Usage: bpfbench db record [--host NAME] [-q] FILE.json...\n"
 	       "       bpfbench db show BENCH [--metric M] [--host H] [--since DATE] [--until DATE]\n"
 	       "                      [--json]\n"
-	       "       bpfbench db changes [BENCH] [--fail-on-change PCT] [--by-kernel] [--json]\n"
-	       "       bpfbench db plot BENCH -o OUT.svg|OUT.png [--metric M] [--host H]\n"
+	       "       bpfbench db changes [BENCH] [--fail-on-change PCT] [--by-kernel] [--json]\n");
+	out_print_usage(stdout, OUT_K_VERDICTS, "                      ");
+	printf("       bpfbench db plot BENCH -o OUT.svg|OUT.png [--metric M] [--host H]\n"
 	       "       bpfbench db export --otava-csv BENCH [--host H] [--metric M] [--options TEXT]\n\n"
 	       "A history of results: record result files into a database (SQLite by default,\n"
 	       "PostgreSQL for a fleet), show a benchmark's figures over time and kernels, find\n"
@@ -87,7 +91,10 @@ static void db_help(void)
 	       "PostgreSQL (postgresql://USER:PASSWORD@HOST/DB, or the password in $PGPASSWORD or\n"
 	       "~/.pgpass): connect_timeout 10 s and statement_timeout 300 s unless the URI says\n"
 	       "(?connect_timeout=N&options=-c%%20statement_timeout%%3DMS); a silence past it ends\n"
-	       "the command.\n\n"
+	       "the command.\n"
+	       "The verdicts' formats are for changes --fail-on-change: a case per series,\n"
+	       "failed on a regression beyond the gate, skipped if not judged, else passed.  An\n"
+	       "output to stdout (--json too) has it alone: the lines go to stderr.\n\n"
 	       "Exit status: 0 ok, 1 a database failure or (changes) a regression beyond\n"
 	       "--fail-on-change, 2 bad usage or a result file refused (nothing written),\n"
 	       "%d (changes) no regression but series the gate could not judge.\n",
@@ -121,6 +128,10 @@ static int date_bound(const char *opt, const char **v, bool end, char *buf)
 
 static const char **value_slot(struct db_args *a, const char *arg, const char **num)
 {
+	int f = strncmp(arg, "--", 2) ? -1 : out_format_find(arg + 2);
+
+	if (f >= 0 && out_format_defs[f].kind == OUT_K_VERDICTS)
+		return &a->verdicts[f];
 	if (!strcmp(arg, "--db"))
 		return &a->db;
 	if (!strcmp(arg, "--host"))
@@ -251,6 +262,24 @@ static int record(struct store *s, const struct db_args *a, char **files, int n)
 	return interrupted() ? 128 + interrupted_signal() : worst;
 }
 
+/* The verdicts' formats: the gate's, of changes; with --json, one at most on stdout. */
+static int check_verdicts(const struct db_args *a, bool chg)
+{
+	const char *paths[OUT_NR];
+	int f;
+
+	for (f = 0; f < OUT_NR && !a->verdicts[f]; f++)
+		;
+	if (!chg || isnan(a->fail_pct)) {
+		errmsg("db: --%s writes the verdicts of changes --fail-on-change PCT",
+		       out_format_defs[f].name);
+		return EXIT_USAGE;
+	}
+	memcpy(paths, a->verdicts, sizeof(paths));
+	paths[OUT_JSON] = a->json ? "-" : NULL;
+	return out_check_stdout(paths) ?: output_paths_check(a->verdicts, OUT_NR);
+}
+
 static int check_operands(const char *action, const struct db_args *a, int npos)
 {
 	bool rec = !strcmp(action, "record"), chg = !strcmp(action, "changes");
@@ -278,7 +307,7 @@ static int check_operands(const char *action, const struct db_args *a, int npos)
 	if ((a->alpha != ED_ALPHA || a->permutations != ED_PERMUTATIONS) && !chg &&
 	    strcmp(action, "plot"))
 		return usage_err("--alpha and --permutations are for changes and plot", NULL);
-	return 0;
+	return out_any(a->verdicts, OUT_K_VERDICTS) ? check_verdicts(a, chg) : 0;
 }
 
 static int dispatch(const char *action, int argc, char **argv)

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "hdate.h"
+#include "out_formats.h"
 #include "resdoc.h"
 #include "store.h"
 
@@ -86,6 +87,7 @@ struct db_args {
 	struct series_filter f;
 	const char *out;	/* plot: -o OUT.svg|OUT.png */
 	const char *script;	/* plot: --script FILE, the gnuplot script kept */
+	const char *verdicts[OUT_NR];	/* changes: the verdicts' formats (out_formats.h) */
 	char since[HDATE_LEN], until[HDATE_LEN];	/* f.since, f.until as UTC text */
 	bool json, quiet, otava;
 	bool trust;		/* --db-trust */

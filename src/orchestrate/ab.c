@@ -67,7 +67,7 @@ struct ab_args {
 	uint64_t pairs;			/* -r: the pairs, or with --precision the first stage */
 	int needed;			/* --precision: the pairs in all, once the first stage ran */
 	uint64_t seed;
-	const char *json;
+	const char *out[OUT_NR];	/* --json (both sides' runs), the verdicts' formats */
 	bool record;			/* --record: the --json file into the history */
 	const char *db;			/* --db: that history's database; NULL: the default */
 	double precision;		/* --precision PCT: 0, a fixed number of pairs */
@@ -121,7 +121,7 @@ static int split_side(struct ab_side *s, const char *text, const struct ab_args 
 	}
 	if (cli_words_set(s->argc - 1, s->words + 1, "runs") ||
 	    cli_words_set(s->argc - 1, s->words + 1, "sweep") ||
-	    s->spec.opts.json_path || s->spec.opts.csv_path || s->spec.opts.md_path) {
+	    out_any(s->spec.opts.out, OUT_K_ROWS)) {
 		errmsg("ab: -r, --sweep and outputs are ab's own, not a side's ('%s')", text);
 		return EXIT_USAGE;
 	}
@@ -195,6 +195,7 @@ static bool is_cmp_opt(const char *arg)
 static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 {
 	const char *arg = argv[*i], *v = NULL;
+	int f;
 
 	if (!strcmp(arg, "-r") || !strcmp(arg, "--runs"))
 		return ab_value(argc, argv, i, &v) ?:
@@ -202,7 +203,15 @@ static int ab_option(int argc, char **argv, int *i, struct ab_args *a)
 	if (!strcmp(arg, "--seed"))
 		return ab_value(argc, argv, i, &v) ?: ab_number("--seed", v, 0, UINT32_MAX, &a->seed);
 	if (!strcmp(arg, "--json"))
-		return ab_value(argc, argv, i, &a->json);
+		return ab_value(argc, argv, i, &a->out[OUT_JSON]);
+	f = strncmp(arg, "--", 2) ? -1 : out_format_find(arg + 2);
+	if (f >= 0 && out_format_defs[f].kind == OUT_K_VERDICTS) {	/* compare writes them */
+		if (ab_value(argc, argv, i, &a->out[f]))
+			return EXIT_USAGE;
+		a->cmp[a->nr_cmp++] = (char *)arg;
+		a->cmp[a->nr_cmp++] = (char *)a->out[f];
+		return 0;
+	}
 	if (!strcmp(arg, "--record")) {
 		a->record = true;
 		return 0;
@@ -318,7 +327,7 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 		       "benchmark", a->side[0].spec.bench->name, a->side[1].spec.bench->name);
 		ret = EXIT_USAGE;
 	}
-	if (!ret && a->record && (!a->json || !strcmp(a->json, "-"))) {
+	if (!ret && a->record && (!a->out[OUT_JSON] || !strcmp(a->out[OUT_JSON], "-"))) {
 		errmsg("ab: --record records the file --json FILE writes: give --json FILE");
 		ret = EXIT_USAGE;
 	}
@@ -326,8 +335,8 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 		errmsg("ab: --db names the database --record records into: give --record");
 		ret = EXIT_USAGE;
 	}
-	if (!ret && a->json)
-		ret = output_paths_check(&a->json, 1);
+	if (!ret)
+		ret = out_check_stdout(a->out) ?: output_paths_check(a->out, OUT_NR);
 	return ret;
 }
 
@@ -511,6 +520,7 @@ static int verdict(struct ab_args *a)
 {
 	char **argv = xcalloc((size_t)a->nr_cmp + 8, sizeof(char *));
 	struct cmp_extra x = { .paired = true, .old_name = a->name[0], .new_name = a->name[1],
+			       .suite = "bpfbench ab", .secs = a->secs,
 			       .old_shown = a->side[0].text, .new_shown = a->side[1].text };
 	char dir[64], pa[80], pb[80];
 	int argc = 0, i, st, lock;
@@ -552,8 +562,8 @@ static int write_both(struct ab_args *a)
 
 	a->side[0].acc.label = a->name[0];
 	a->side[1].acc.label = a->name[1];
-	if (export_json_file(a->json, runs, 2)) {
-		errmsg("cannot write %s", a->json);
+	if (export_json_file(a->out[OUT_JSON], runs, 2)) {
+		errmsg("cannot write %s", a->out[OUT_JSON]);
 		return 1;
 	}
 	return 0;
@@ -573,6 +583,8 @@ int ab_cmd(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	st = parse_ab(argc, argv, &a);
+	if (!st && out_to_stdout(a.out))
+		human_to_stderr();
 	if (!st && !(a.side[0].spec.bench->flags & BENCH_F_NO_BPF))
 		st = run_check_privileges();
 	if (!st)
@@ -582,8 +594,8 @@ int ab_cmd(int argc, char **argv)
 		run_result_finish(&a.side[1].acc);
 		st = verdict(&a);
 		/* recorded whatever the verdict: a regression is history too */
-		if (a.json && (write_both(&a) ||
-			       (a.record && history_record_written(a.json, a.db))) &&
+		if (a.out[OUT_JSON] && (write_both(&a) ||
+					(a.record && history_record_written(a.out[OUT_JSON], a.db))) &&
 		    (!st || st == EXIT_UNJUDGED))
 			st = 1;
 	}

@@ -51,7 +51,9 @@ void ab_help(void)
 	       "beside) and prints first B's speed relative to A with its 95%% CI.  Other\n"
 	       "options (-w, -d, -p, ...; with --kernel, those after \"ARGS\") apply to both\n"
 	       "sides.  Progress on stderr: the pair, the time and the CI of B/A against the\n"
-	       "target, on a terminal one line rewritten, else under -v a line per pair.\n\n"
+	       "target, on a terminal one line rewritten, else under -v a line per pair.\n"
+	       "The verdicts' formats (--junit, --ktap) write a case per row judged, as\n"
+	       "compare's; an output to stdout ('-') has it alone: the lines go to stderr.\n\n"
 	       "Options:\n");
 	opts_print_help(ab_opts, NULL);
 	opts_print_help(cmp_verdict_opts, NULL);

@@ -345,7 +345,7 @@ void plan_progress(const struct plan *p, int i, uint64_t t0)
  */
 static int plan_interrupted(const struct plan *p, int n, bool figures)
 {
-	bool files = p->out.json || p->out.csv || p->out.md;
+	bool files = out_any(p->out.path, OUT_K_ROWS);
 	int sig = interrupted_signal();
 
 	if (!n)
@@ -376,7 +376,7 @@ static bool has_figures(const struct result_row *rows, int n)
  */
 static int plan_outcome(const struct plan *p, const struct result_row *rows, int n, int status)
 {
-	bool files = p->out.json || p->out.csv || p->out.md;
+	bool files = out_any(p->out.path, OUT_K_ROWS);
 	struct plan_errors e = { .n = 0 };
 	int i, failed = 0, skipped = 0, figures = 0;
 

@@ -184,7 +184,7 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 		return EXIT_USAGE;
 	}
 	*help = spec.opts.help;
-	p->out = (struct export_paths){ spec.opts.json_path, spec.opts.csv_path, spec.opts.md_path };
+	memcpy(p->out.path, spec.opts.out, sizeof(p->out.path));
 	p->record = spec.opts.record;
 	p->db = spec.opts.db_path;
 	p->extra = argv;
@@ -195,7 +195,7 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	/* checked once here, not once per step; a 15-minute suite must not end in "cannot write" */
 	return cli_check_globals(&spec.opts) ?:
 	       (p->adaptive ? 0 : cli_check_max_duration(&spec.opts)) ?:
-	       output_paths_check((const char *[]){ p->out.json, p->out.csv, p->out.md }, 3);
+	       output_paths_check(p->out.path, OUT_NR);
 }
 
 int suite_cmd(int argc, char **argv)
@@ -241,7 +241,7 @@ int suite_cmd(int argc, char **argv)
 	if (!ret && !help)
 		ret = run_plan(&p);
 	if (!ret && !help && p.record)
-		ret = history_record_written(p.out.json, p.db);
+		ret = history_record_written(p.out.path[OUT_JSON], p.db);
 	plan_free(&p);
 	return ret;
 }
@@ -316,8 +316,7 @@ static int sweep(int argc, char **argv, const struct run_spec *spec, bool run)
 	struct plan p = { 0 };
 	int ret;
 
-	p.out = (struct export_paths){ spec->opts.json_path, spec->opts.csv_path,
-				       spec->opts.md_path };
+	memcpy(p.out.path, spec->opts.out, sizeof(p.out.path));
 	ret = build_sweep(&p, argc, argv, spec);
 	if (!ret)
 		ret = plan_check(&p);	/* a bad value was named on stderr */

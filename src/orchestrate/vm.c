@@ -21,7 +21,6 @@
  * the return directory.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,37 +28,15 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include "args.h"
 #include "bisect_help.h"
-#include "history.h"
 #include "opts.h"
 #include "outfile.h"
 #include "outpath.h"
 #include "util.h"
 #include "vm.h"
-
-#define VM_GUEST_OUT	"/run/bpfbench-vm/out/"	/* scripts/vm/guest.sh sends these back */
-#define VM_MAX_OUTS	5
-
-struct vm_out {
-	const char *name;	/* json, csv, md, folded, flame: its file in the return directory */
-	const char *path;	/* the user's, on the host */
-};
-
-struct vm_job {
-	char **args;		/* bash SCRIPT ... */
-	int n;
-	struct vm_out out[VM_MAX_OUTS];
-	int nr_out;
-	char dir[64];		/* the return directory */
-	int lock;
-	bool record;		/* --record: the json output into the history, here */
-	const char *db;		/* --db: that history's database, here; NULL: the default */
-	char *owned;		/* the return file's path as a word of args: ours to free */
-	bool announce;		/* stdout is for people: it starts with the VM's lines */
-};
+#include "vm_out.h"
 
 static volatile pid_t vm_child;
 
@@ -160,69 +137,6 @@ static int job_dir(struct vm_job *j)
 	return err ? 125 : 0;
 }
 
-static void add_out(struct vm_job *j, const char *name, const char *path)
-{
-	j->out[j->nr_out].name = name;
-	j->out[j->nr_out++].path = path;
-}
-
-/* The word of words[] holding text (text itself, or its part after "--opt="): its index, or -1. */
-static int word_of(char **words, int n, const char *text)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (text >= words[i] && text <= words[i] + strlen(words[i]))
-			return i;
-	return -1;
-}
-
-/* The path --json FILE names among the job's outputs, or NULL. */
-static const char *json_out(const struct vm_job *j)
-{
-	int i;
-
-	for (i = 0; i < j->nr_out; i++)
-		if (!strcmp(j->out[i].name, "json"))
-			return j->out[i].path;
-	return NULL;
-}
-
-/*
- * --record (or its abbreviation) and --db PATH among words: taken out
- * (NULL), for the host to do; the guest has no database of ours.
- */
-static int take_record(struct vm_job *j, char **words, int n)
-{
-	size_t len;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (!words[i])
-			continue;
-		len = strlen(words[i]);
-		if (len >= 4 && !strncmp(words[i], "--record", len)) {
-			words[i] = NULL;
-			j->record = true;
-		} else if (!strncmp(words[i], "--db=", 5)) {
-			j->db = words[i] + 5;
-			words[i] = NULL;
-		} else if (!strcmp(words[i], "--db") && i + 1 < n) {
-			j->db = words[i + 1];
-			words[i] = words[i + 1] = NULL;
-		}
-	}
-	if (j->db && !j->record) {
-		errmsg("--db names the database --record records into: give --record");
-		return EXIT_USAGE;
-	}
-	if (j->record && !json_out(j)) {
-		errmsg("--record records the result file --json FILE writes: give --json FILE");
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 /* The NULL words of args[] (taken out) closed up; args[*n] stays the NULL that ends them. */
 static void squeeze(char **args, int *n)
 {
@@ -234,173 +148,6 @@ static void squeeze(char **args, int *n)
 	for (i = k; i < *n; i++)
 		args[i] = NULL;
 	*n = k;
-}
-
-static int record_json(const struct vm_job *j)
-{
-	const char *path = json_out(j);
-
-	return path ? history_record_written(path, j->db) : 1;
-}
-
-/* Whether a word of words[0..n) starts with prefix (an option as abbreviated). */
-static bool has_prefix_word(char **words, int n, const char *prefix)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (words[i] && !strncmp(words[i], prefix, strlen(prefix)))
-			return true;
-	return false;
-}
-
-/*
- * A run's or a suite's --json/--csv/--md/--folded/--flame FILE, as the real parse finds
- * them (abbreviated, --json=FILE, before or after the benchmark): each
- * given to the guest as its return file instead.  "-" stays: stdout comes
- * back as it is.
- */
-static int run_outputs(struct vm_job *j, char **words, int n, const struct subcommand *subs)
-{
-	const struct subcommand *sub;
-	static const char *const names[VM_MAX_OUTS] = { "json", "csv", "md", "folded", "flame" };
-	char **pargv = xcalloc((size_t)n + 2, sizeof(char *));
-	const char *paths[VM_MAX_OUTS];
-	struct run_spec spec;
-	int at, i, k = 0, w, ret;
-
-	if (n && (!strcmp(words[0], "--version") || !strcmp(words[0], "-V"))) {
-		free(pargv);
-		return 0;
-	}
-	j->announce = true;
-	pargv[k++] = "bpfbench";
-	for (i = 0; i < n; i++)
-		pargv[k++] = words[i];
-	at = cli_first_word(k, pargv);
-	sub = at > 0 ? subcmd_find(subs, pargv[at]) : NULL;
-	if (sub && sub->vm == SUBCMD_VM_NO) {
-		errmsg("--kernel: %s runs on this machine, not in a VM%s%s%s", sub->name,
-		       sub->vm_instead ? " (" : "", sub->vm_instead ?: "", sub->vm_instead ? ")" : "");
-		free(pargv);
-		return EXIT_USAGE;
-	}
-	if (sub && (sub->vm == SUBCMD_VM_STDOUT || sub->vm == SUBCMD_VM_ANNOUNCED)) {
-		/* stdout only; probe's text is the kernel's, its --json a document */
-		j->announce = sub->vm == SUBCMD_VM_ANNOUNCED && !has_prefix_word(pargv, k, "--j");
-		free(pargv);
-		return 0;
-	}
-	if (sub && sub->vm == SUBCMD_VM_SUITE) {	/* suite NAME: the options around it */
-		w = at + 1 < k ? 2 : 1;
-		memmove(pargv + at, pargv + at + w, (size_t)(k - at - w) * sizeof(char *));
-		k -= w;
-	}
-	ret = cli_parse(k, pargv, &spec);
-	free(pargv);
-	if (ret)
-		return ret;	/* the guest would say the same: said here, before a boot */
-	paths[0] = spec.opts.json_path;
-	paths[1] = spec.opts.csv_path;
-	paths[2] = spec.opts.md_path;
-	paths[3] = spec.opts.folded_path;
-	paths[4] = spec.opts.flame_path;
-	if (spec.opts.help || spec.opts.list)
-		j->announce = false;
-	for (i = 0; i < VM_MAX_OUTS && !ret; i++) {
-		if (paths[i] && !strcmp(paths[i], "-"))
-			j->announce = false;	/* stdout is the file */
-		if (!paths[i] || !strcmp(paths[i], "-") || spec.opts.help || spec.opts.list)
-			continue;
-		w = word_of(words, n, paths[i]);
-		if (w < 0 || asprintf(&words[w], "%.*s%s%s", (int)(paths[i] - words[w]), words[w],
-				      VM_GUEST_OUT, names[i]) < 0) {
-			errmsg("--kernel: cannot hand --%s to the VM", names[i]);
-			ret = 1;
-			break;
-		}
-		add_out(j, names[i], paths[i]);
-	}
-	if (!ret && spec.opts.record)
-		ret = take_record(j, words, n);
-	run_spec_free(&spec);
-	return ret;
-}
-
-/* Whether word is one of a script's options that take the next word as their value. */
-static bool takes_value(const char *word, const char *const *valued, size_t n)
-{
-	size_t v;
-
-	for (v = 0; v < n; v++)
-		if (!strcmp(word, valued[v]))
-			return true;
-	return false;
-}
-
-/* ab.sh's --json FILE (its options as it parses them): written here, from the return directory. */
-static int ab_outputs(struct vm_job *j, char **words, int n)
-{
-	static const char *const valued[] = { "--kernel", "-r", "--runs", "--seed", "--json",
-					      "--noise", "--alpha", "--fail-on-regression",
-					      "--gate-unjudged", "--db" };
-	int i;
-
-	for (i = 0; i + 1 < n; i++) {
-		if (!takes_value(words[i], valued, ARRAY_SIZE(valued)))
-			continue;
-		if (!strcmp(words[i], "--json")) {
-			if (j->nr_out) {
-				errmsg("ab: --json twice");
-				return EXIT_USAGE;
-			}
-			add_out(j, "json", words[i + 1]);
-			if (asprintf(&words[i + 1], "%s/json", j->dir) < 0)
-				die("out of memory");
-			j->owned = words[i + 1];
-		}
-		i++;
-	}
-	return take_record(j, words, n);
-}
-
-/*
- * bisect.sh's --json FILE (its options as it parses them, up to "--"): a
- * new file, checked here before anything is built, written here at the end.
- */
-static int bisect_outputs(struct vm_job *j, char **words, int n)
-{
-	static const char *const valued[] = { "--good", "--bad", "--tree", "--work", "--build",
-					      "--config", "--pairs", "--max-pairs", "--threshold",
-					      "--metric", "--seed", "--json", "--db" };
-	struct stat st;
-	int i;
-
-	for (i = 0; i + 1 < n && strcmp(words[i], "--"); i++) {
-		if (!takes_value(words[i], valued, ARRAY_SIZE(valued)))
-			continue;
-		if (!strcmp(words[i], "--json")) {
-			if (j->nr_out) {
-				errmsg("bisect: --json twice");
-				return EXIT_USAGE;
-			}
-			if (!strcmp(words[i + 1], "-")) {
-				errmsg("bisect: --json -: stdout is the report's; give a file");
-				return EXIT_USAGE;
-			}
-			/* a bisection takes hours: its report never replaces a file */
-			if (!lstat(words[i + 1], &st) && !S_ISCHR(st.st_mode)) {
-				errmsg("bisect: --json %s exists: give a new name", words[i + 1]);
-				return EXIT_USAGE;
-			}
-			add_out(j, "json", words[i + 1]);
-			if (asprintf(&words[i + 1], "%s/json", j->dir) < 0)
-				die("out of memory");
-			j->owned = words[i + 1];
-		}
-		i++;
-	}
-	return 0;
 }
 
 static void forward(int sig)
@@ -433,6 +180,8 @@ static int run_script(struct vm_job *j)
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent)
 			_exit(125);
+		if (j->human_stderr && dup2(2, 1) < 0)
+			_exit(125);
 		execvp("bash", j->args);
 		errmsg("--kernel: cannot run %s: %s", j->args[1], strerror(errno));
 		_exit(125);
@@ -449,84 +198,11 @@ static int run_script(struct vm_job *j)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-struct buf {
-	char *p;
-	size_t len;
-};
-
-static void put_buf(FILE *f, void *arg)
-{
-	const struct buf *b = arg;
-
-	fwrite(b->p, 1, b->len, f);
-}
-
-/* A file of the return directory, ours and regular: its content (len 0 if none). */
-static int slurp(const struct vm_job *j, const char *name, struct buf *b)
-{
-	char path[128];
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	b->p = NULL;
-	b->len = 0;
-	snprintf(path, sizeof(path), "%s/%s", j->dir, name);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
-		close(fd);
-		return -EINVAL;
-	}
-	b->p = xcalloc((size_t)st.st_size + 1, 1);
-	while (b->len < (size_t)st.st_size) {
-		n = read(fd, b->p + b->len, (size_t)st.st_size - b->len);
-		if (n <= 0)
-			break;
-		b->len += (size_t)n;
-	}
-	close(fd);
-	return 0;
-}
-
-/*
- * Each output the VM returned, written where the user asked; one it did
- * not return after a run that succeeded is an error (125: the runner lost
- * it), never a silent exit 0.  A failed or interrupted run's file is
- * written if the guest wrote one, as on the host.
- */
-static int write_outputs(struct vm_job *j, int st)
-{
-	char path[128];
-	struct buf b;
-	int i, err;
-
-	for (i = 0; i < j->nr_out; i++) {
-		err = slurp(j, j->out[i].name, &b);
-		if (!err && b.len)
-			err = write_file_atomic(j->out[i].path, put_buf, &b);
-		else if (!err && !st) {
-			errmsg("--kernel: the VM gave back no %s for %s: not written",
-			       j->out[i].name, j->out[i].path);
-			st = 125;
-		}
-		if (err) {
-			errmsg("cannot write %s: %s", j->out[i].path, output_strerror(err));
-			st = st ?: 1;
-		}
-		free(b.p);
-		snprintf(path, sizeof(path), "%s/%s", j->dir, j->out[i].name);
-		unlink(path);
-	}
-	return st;
-}
-
 /* This binary's path in self, the script NAME's in script, the environment it reads. */
 static int script_path(const char *who, const char *name, char *self, char *script, size_t len)
 {
 	ssize_t n = readlink("/proc/self/exe", self, PATH_MAX - 1);
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], names[2][256];
 
 	if (n <= 0) {
 		errmsg("%s: cannot find this binary: %s", who, strerror(errno));
@@ -542,6 +218,10 @@ static int script_path(const char *who, const char *name, char *self, char *scri
 	setenv("BPFBENCH_BIN", self, 1);
 	/* the guest's stderr is a console (a tty): progress lines only if ours is one */
 	setenv("BPFBENCH_STDERR_TTY", stderr_is_tty() ? "1" : "0", 1);
+	/* the formats, by kind, for ab.sh: a side's outputs refused, the verdicts' handed to compare */
+	setenv("BPFBENCH_RUN_FORMATS", format_names(OUT_K_RUN, names[0], sizeof(names[0])), 1);
+	setenv("BPFBENCH_VERDICT_FORMATS", format_names(OUT_K_VERDICTS, names[1], sizeof(names[1])),
+	       1);
 	return 0;
 }
 
@@ -567,7 +247,8 @@ static void job_done(struct vm_job *j)
 		rmdir(j->dir);
 		close(j->lock);
 	}
-	free(j->owned);
+	while (j->nr_owned)
+		free(j->owned[--j->nr_owned]);
 	free(j->args);
 }
 

@@ -14,7 +14,6 @@
 int deliver_run(struct run_result *res, int status)
 {
 	const struct run_opts *o = &res->spec.opts;
-	struct export_paths out = { o->json_path, o->csv_path, o->md_path };
 	FILE *human = report_out(o);
 	char kept[sizeof(res->error)];
 
@@ -22,7 +21,7 @@ int deliver_run(struct run_result *res, int status)
 		res_kept_text(res, true, kept, sizeof(kept));
 		fprintf(human, "%s: the figures below are of those samples\n", kept);
 		report_summary(human, res);
-		export_run(&out, res);
+		export_run(res);
 		errmsg("%s", res->error);
 		return status;
 	}
@@ -30,10 +29,10 @@ int deliver_run(struct run_result *res, int status)
 		if (!o->quiet)
 			report_notes(human, res);	/* what the benchmark found out before it stopped */
 		if (!res->reported)
-			errmsg("%s%s", res->error, res->interrupted && (out.json || out.csv || out.md) ?
+			errmsg("%s%s", res->error, res->interrupted && out_any(o->out, OUT_K_RUN) ?
 			       "; nothing written" : "");
 		return status;
 	}
 	report_summary(human, res);
-	return export_run(&out, res);
+	return export_run(res);
 }

@@ -15,6 +15,7 @@
 #include "conditions.h"
 #include "export.h"
 #include "flame.h"
+#include "formats.h"
 #include "mkey.h"
 #include "figure.h"
 #include "report.h"
@@ -266,14 +267,6 @@ static void write_csv(FILE *f, const char *title, struct result_row *rows, int n
 	free(c.unit);
 }
 
-/* The rows and what they are, as every exporter receives them. */
-struct export_doc {
-	const char *title;
-	struct result_row *rows;
-	int n;
-	void (*write)(FILE *f, const char *title, struct result_row *rows, int n);
-};
-
 static void write_json(FILE *f, const char *title, struct result_row *rows, int n)
 {
 	struct run_result **runs = xcalloc(n ? n : 1, sizeof(*runs));
@@ -292,43 +285,27 @@ static void write_json(FILE *f, const char *title, struct result_row *rows, int 
 }
 
 /* One format each, like hyperfine's exporters: the same rows, another shape. */
-static const struct exporter {
-	const char *option;
-	size_t path;		/* where its FILE is in struct export_paths */
-	void (*write)(FILE *f, const char *title, struct result_row *rows, int n);
-} exporters[] = {
-	{ "json", offsetof(struct export_paths, json), write_json },
-	{ "csv", offsetof(struct export_paths, csv), write_csv },
-	{ "md", offsetof(struct export_paths, md), export_write_md },
-};
-
-static void write_doc(FILE *f, void *arg)
+void json_write(FILE *f, const struct out_doc *d)
 {
-	const struct export_doc *d = arg;
+	write_json(f, d->title, d->rows, d->n);
+}
 
-	d->write(f, d->title, d->rows, d->n);
+void csv_write(FILE *f, const struct out_doc *d)
+{
+	write_csv(f, d->title, d->rows, d->n);
+}
+
+void md_write(FILE *f, const struct out_doc *d)
+{
+	export_write_md(f, d->title, d->rows, d->n);
 }
 
 int export_rows(const struct export_paths *p, const char *title,
 		struct result_row *rows, int n)
 {
-	struct export_doc d = { title, rows, n, NULL };
-	const char *path;
-	size_t i;
-	int err, ret = 0;
+	struct out_doc d = { .kind = OUT_K_ROWS, .title = title, .rows = rows, .n = n };
 
-	for (i = 0; i < ARRAY_SIZE(exporters); i++) {
-		path = *(const char *const *)((const char *)p + exporters[i].path);
-		if (!path)
-			continue;
-		d.write = exporters[i].write;
-		err = write_file_atomic(path, write_doc, &d);
-		if (err) {
-			errmsg("cannot write %s: %s", path, output_strerror(err));
-			ret = 1;
-		}
-	}
-	return ret;
+	return out_write(p->path, &d);
 }
 
 struct json_file_args {
@@ -350,19 +327,21 @@ int export_json_file(const char *path, struct run_result *const *runs, int n)
 	return write_file_atomic(path, write_json_file, &a);
 }
 
-int export_run(const struct export_paths *p, struct run_result *res)
+int export_run(struct run_result *res)
 {
-	struct result_row *row;
+	const char *const *paths = res->spec.opts.out;
+	struct out_doc d = { .kind = OUT_K_ROWS, .title = res->bench->name };
 	int ret;
 
 	if (prof_write_files(res))
 		return 1;
-	if (!p->json && !p->csv && !p->md)
+	if (!out_any(paths, OUT_K_ROWS))
 		return 0;
-	row = xcalloc(1, sizeof(*row));
-	row->res = *res;	/* borrowed: the caller frees the samples */
-	ret = export_rows(p, res->bench->name, row, 1);
-	free(row);
+	d.rows = xcalloc(1, sizeof(*d.rows));
+	d.n = 1;
+	d.rows->res = *res;	/* borrowed: the caller frees the samples */
+	ret = out_write(paths, &d);
+	free(d.rows);
 	return ret;
 }
 

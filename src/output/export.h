@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "out_formats.h"
 #include "result.h"
 
 struct result_row {
@@ -23,7 +24,7 @@ struct result_row {
 };
 
 struct export_paths {
-	const char *json, *csv, *md;	/* NULL: not wanted; "-": stdout */
+	const char *path[OUT_NR];	/* each format's (out_formats.h): NULL not wanted, "-" stdout */
 };
 
 /*
@@ -40,15 +41,15 @@ void precision_text(const struct result_row *rows, int n, const char *where, cha
 		    size_t len);
 /* The Markdown document: a table per section, a column per metric (export_md.c). */
 void export_write_md(FILE *f, const char *title, struct result_row *rows, int n);
-/* Writes every requested format; prints one line per file it cannot write; 0 or 1. */
+/* Writes every requested format of rows; prints one line per file it cannot write; 0 or 1. */
 int export_rows(const struct export_paths *p, const char *title,
 		struct result_row *rows, int n);
 /* The JSON document of these runs (export_json.c). */
 void export_json_doc(FILE *f, struct run_result *const *runs, int n);
 /* A JSON document of these runs into path ("-": stdout); 0 or -errno. */
 int export_json_file(const char *path, struct run_result *const *runs, int n);
-/* One run of `bpfbench BENCH`, to whichever exports were asked for; 0 or 1. */
-int export_run(const struct export_paths *p, struct run_result *res);
+/* One run of `bpfbench BENCH`, to whichever exports its options ask for; 0 or 1. */
+int export_run(struct run_result *res);
 
 /*
  * The run conditions of the rows that ran: "-w 0 -d 1 ..." where they

@@ -55,8 +55,8 @@ void prof_write_folded(FILE *f, void *view);
 void prof_write_svg(FILE *f, void *view);
 /* A vs B: the max functions whose self share moved most (prof_diff.c). */
 void prof_diff_print(FILE *out, const struct prof_view *a, const struct prof_view *b, int max);
-/* The folded file and the SVG of a view; 0, or 1 after a line saying which failed. */
-int prof_write_view(const struct prof_view *v, const char *folded, const char *flame);
+/* The view into each profile format of paths[OUT_NR]; 0, or 1 after a line per file not written. */
+int prof_write_view(const struct prof_view *v, const char *const *paths);
 /* --folded and --flame of one run; 0, or 1 after a line saying which failed. */
 int prof_write_files(const struct run_result *res);
 

@@ -271,8 +271,10 @@ static int write_fd(int fd, void (*write)(FILE *f, void *arg), void *arg)
 	int copy;
 
 	if (fd == 1) {
-		write(stdout, arg);
-		if (fflush(stdout) || ferror(stdout)) {
+		FILE *out = export_stdout();
+
+		write(out, arg);
+		if (fflush(out) || ferror(out)) {
 			stdout_error_said();	/* the caller reports it */
 			return errno ? -errno : -EIO;
 		}
@@ -398,27 +400,28 @@ int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void 
 
 int output_paths_check(const char *const *paths, int n)
 {
-	struct out_id id[8];
-	int i, k, err;
+	struct out_id *id = xcalloc(n > 0 ? n : 1, sizeof(*id));
+	int i, k, err, ret = 0;
 
-	if (n > (int)ARRAY_SIZE(id))
-		die("output_paths_check: %d paths", n);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		if (!paths[i])
 			continue;
 		err = check_path(paths[i], &id[i]);
 		if (err) {
 			errmsg("cannot write %s: %s", paths[i], output_strerror(err));
-			return 1;
+			ret = 1;
+			break;
 		}
 		/* the later write would replace the earlier one's document */
 		for (k = 0; k < i; k++) {
 			if (paths[k] && same_output(&id[k], &id[i])) {
 				errmsg("%s and %s name one file: give each output its own", paths[k],
 				       paths[i]);
-				return EXIT_USAGE;
+				ret = EXIT_USAGE;
+				break;
 			}
 		}
 	}
-	return 0;
+	free(id);
+	return ret;
 }

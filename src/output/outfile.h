@@ -41,7 +41,7 @@ int write_file_atomic(const char *path, void (*write)(FILE *f, void *arg), void 
  */
 int output_path_check(const char *path);
 /*
- * The same for n paths (NULL ones skipped, at most 8): 0, or 1 after one
+ * The same for n paths (NULL ones skipped): 0, or 1 after one
  * line naming the first that fails; EXIT_USAGE when two name one file
  * (the same path, a link to it, "-" and /dev/stdout), whose later write
  * would replace the earlier (character devices, /dev/null, excepted).

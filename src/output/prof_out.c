@@ -5,6 +5,7 @@
 #include <string.h>
 #include "bench.h"
 #include "flame.h"
+#include "formats.h"
 #include "outfile.h"
 #include "util.h"
 
@@ -352,23 +353,21 @@ void prof_write_folded(FILE *f, void *arg)
 		fprintf(f, "%s %llu\n", p->stacks[i].folded, (unsigned long long)p->stacks[i].count);
 }
 
-int prof_write_view(const struct prof_view *v, const char *folded, const char *flame)
+void folded_write(FILE *f, const struct out_doc *d)
 {
-	int err = 0;
+	prof_write_folded(f, (void *)d->prof);
+}
 
-	if (folded)
-		err = write_file_atomic(folded, prof_write_folded, (void *)v);
-	if (err) {
-		errmsg("cannot write %s: %s", folded, output_strerror(err));
-		return 1;
-	}
-	if (flame)
-		err = write_file_atomic(flame, prof_write_svg, (void *)v);
-	if (err) {
-		errmsg("cannot write %s: %s", flame, output_strerror(err));
-		return 1;
-	}
-	return 0;
+void flame_write(FILE *f, const struct out_doc *d)
+{
+	prof_write_svg(f, (void *)d->prof);
+}
+
+int prof_write_view(const struct prof_view *v, const char *const *paths)
+{
+	struct out_doc d = { .kind = OUT_K_PROFILE, .prof = v };
+
+	return out_write(paths, &d);
 }
 
 int prof_write_files(const struct run_result *res)
@@ -379,5 +378,5 @@ int prof_write_files(const struct run_result *res)
 	if (!res->prof.valid)
 		return 0;
 	prof_run_title(res, title, sizeof(title));
-	return prof_write_view(&v, res->spec.opts.folded_path, res->spec.opts.flame_path);
+	return prof_write_view(&v, res->spec.opts.out);
 }

@@ -12,16 +12,9 @@
 
 #define REPORT_COLS	120	/* the widest line of the default output */
 
-static bool is_stdout(const char *path)
-{
-	return path && !strcmp(path, "-");
-}
-
 FILE *report_out(const struct run_opts *o)
 {
-	if (is_stdout(o->json_path) || is_stdout(o->csv_path) || is_stdout(o->md_path))
-		return stderr;
-	return stdout;
+	return out_to_stdout(o->out) ? stderr : stdout;
 }
 
 void report_wrapped(FILE *out, const char *lead, const char *text)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conditions.h"
+#include "out_formats.h"
 #include "report.h"
 #include "rows.h"
 #include "util.h"
@@ -160,13 +161,7 @@ struct rows_table {
 /* The table goes where no export writes: stdout unless one of them took it. */
 static FILE *table_out(const struct export_paths *p)
 {
-	const char *paths[] = { p->json, p->csv, p->md };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(paths); i++)
-		if (paths[i] && !strcmp(paths[i], "-"))
-			return stderr;
-	return stdout;
+	return out_to_stdout(p->path) ? stderr : stdout;
 }
 
 static int label_width(const struct result_row *rows, int n)

@@ -374,11 +374,28 @@ static int stdout_failure(void)
 	return EIO;
 }
 
+static FILE *given_stdout;	/* human_to_stderr(): the stdout the exports write to */
+
+/* glibc's stdout is a variable (its manual says so): printf then writes to stderr. */
+void human_to_stderr(void)
+{
+	if (given_stdout)
+		return;
+	fflush(stdout);
+	given_stdout = stdout;
+	stdout = stderr;
+}
+
+FILE *export_stdout(void)
+{
+	return given_stdout ?: stdout;
+}
+
 /*
  * As coreutils' close_stdout(): an error seen earlier, or one flushing
  * what is left, is a failure; a closed stdout nobody wrote to is not.
  */
-int close_stdout(void)
+static int close_given_stdout(void)
 {
 	bool pending = __fpending(stdout) != 0;
 	int err = ferror(stdout) ? stdout_failure() : 0;
@@ -393,6 +410,16 @@ int close_stdout(void)
 	if (err != EPIPE || interrupted_signal() != SIGPIPE)
 		errmsg("write error: %s", strerror(err));
 	return -err;
+}
+
+int close_stdout(void)
+{
+	if (given_stdout) {	/* the stream given, closed; stderr stays open for messages */
+		fflush(stderr);
+		stdout = given_stdout;
+		given_stdout = NULL;
+	}
+	return close_given_stdout();
 }
 
 /*

@@ -144,6 +144,16 @@ int text_width(const char *s);
 /* A write error on stdout was reported already: close_stdout() then says nothing more. */
 void stdout_error_said(void);
 /*
+ * One road on stdout: a command with an output to stdout ('-') has its
+ * human lines go to stderr, as report_out() sends a run's.  Commands that
+ * print them with printf (compare, ab, db changes) call human_to_stderr()
+ * once their options are read: from then stdout is stderr's stream, and
+ * export_stdout() the one the command was given, which "-" writes to and
+ * close_stdout() checks.
+ */
+void human_to_stderr(void);
+FILE *export_stdout(void);
+/*
  * Whether progress lines (carriage return, erase) may go to stderr: a
  * terminal, as BPFBENCH_STDERR_TTY (0 or 1) says where it is set (--kernel
  * sets it from the host's stderr: the guest's console is always a tty).
