@@ -43,8 +43,9 @@ void ab_help(void)
 	       "                  [--max-duration S]] [--seed S] [--name A --name B] [-q|-v]\n"
 	       "                  [--json FILE [--record [--db DB]]] [--noise PCT] [--alpha A] [--adjust M]\n"
 	       "                  [--fail-on-regression PCT [--gate-unjudged pass|fail]] [--no-pin]\n"
-	       "                  [--normalized]\n"
-	       "       bpfbench ab --kernel A --kernel B \"ARGS\" [-r N] [--json FILE] [OPTIONS]\n\n"
+	       "                  [--normalized]\n");
+	out_print_usage(stdout, OUT_K_VERDICTS, "                  ");
+	printf("       bpfbench ab --kernel A --kernel B \"ARGS\" [-r N] [--json FILE] [OPTIONS]\n\n"
 	       "Runs two command lines of one benchmark alternately, N pairs in random order\n"
 	       "(A B or B A per pair), each run with a fresh setup, then tests B against A pair\n"
 	       "by pair (Student's t on the mean log ratio of the pairs, Wilcoxon's signed-rank\n"
