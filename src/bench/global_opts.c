@@ -20,7 +20,9 @@
 #define RUN_OUT(ID, name, metavar, kind, help)	RUN_OUT_##kind(ID, name, metavar, help)
 #define RUN_OUT_ROWS(ID, name, metavar, help)	\
 	{ #name, 0, OPT_STRING, G(out[OUT_##ID]), NULL, 0, 0, NULL, metavar, help, OPT_F_NO_MEASURE },
-#define RUN_OUT_PROFILE	RUN_OUT_ROWS
+#define RUN_OUT_PROFILE(ID, name, metavar, help)	\
+	{ #name, 0, OPT_STRING, G(out[OUT_##ID]), NULL, 0, 0, NULL, metavar,	\
+	  help " (implies --profile)", OPT_F_NO_MEASURE },
 #define RUN_OUT_VERDICTS(ID, name, metavar, help)
 
 const struct opt_def global_opts[] = {

@@ -34,9 +34,9 @@
 	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)")	\
 	X(MD, md, "FILE", ROWS, "write results as a Markdown table to FILE ('-': stdout)")	\
 	X(FOLDED, folded, "FILE", PROFILE,						\
-	  "write the profile's collapsed stacks to FILE (implies --profile)")		\
+	  "write the profile's collapsed stacks to FILE (FlameGraph's format)")	\
 	X(FLAME, flame, "FILE.svg", PROFILE,						\
-	  "write the profile's flame graph to FILE.svg (implies --profile)")		\
+	  "write the profile's flame graph to FILE.svg")				\
 	X(JUNIT, junit, "FILE", VERDICTS, "write the verdicts as JUnit XML to FILE ('-': stdout)")	\
 	X(KTAP, ktap, "FILE", VERDICTS, "write the verdicts as KTAP to FILE ('-': stdout)")	\
 	/* a new format: a line above this one, and its writer's file */
@@ -50,6 +50,12 @@
 	{ #name, 0, OPT_STRING, 0, NULL, 0, 0, NULL, metavar, help },
 #define OUT_VERDICT_OPT_ROWS(name, metavar, help)
 #define OUT_VERDICT_OPT_PROFILE(name, metavar, help)
+/* The profile's formats, the same way: `profile`'s options. */
+#define OUT_PROFILE_OPT(ID, name, metavar, kind, help)	OUT_PROFILE_OPT_##kind(name, metavar, help)
+#define OUT_PROFILE_OPT_PROFILE(name, metavar, help)					\
+	{ #name, 0, OPT_STRING, 0, NULL, 0, 0, NULL, metavar, help },
+#define OUT_PROFILE_OPT_ROWS(name, metavar, help)
+#define OUT_PROFILE_OPT_VERDICTS(name, metavar, help)
 
 enum out_format {
 #define OUT_ENUM(ID, name, metavar, kind, help)	OUT_##ID,

@@ -22,10 +22,7 @@ struct profile_args {
 };
 
 const struct opt_def profile_opts[] = {
-	{ "folded", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
-	  "write the collapsed stacks (FlameGraph, inferno, speedscope read them)" },
-	{ "flame", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE.svg", "write a flame graph",
-	  OPT_F_PATH },
+	OUT_FORMATS(OUT_PROFILE_OPT)
 	{ "duration", 'd', OPT_STRING, 0, NULL, 0, 0, NULL, "SEC",
 	  "sample SEC seconds, then stop CMD (SIGTERM); its BPF programs are named only while it "
 	  "still holds them (default: until it exits)" },
