@@ -34,7 +34,7 @@
 	  "write results as CSV to FILE, a row per run, a column per metric ('-': stdout)")	\
 	X(MD, md, "FILE", ROWS, "write results as a Markdown table to FILE ('-': stdout)")	\
 	X(FOLDED, folded, "FILE", PROFILE,						\
-	  "write the profile's collapsed stacks to FILE (FlameGraph's format)")	\
+	  "write the profile's collapsed stacks to FILE")			\
 	X(FLAME, flame, "FILE.svg", PROFILE,						\
 	  "write the profile's flame graph to FILE.svg")				\
 	X(JUNIT, junit, "FILE", VERDICTS, "write the verdicts as JUnit XML to FILE ('-': stdout)")	\
