@@ -65,7 +65,8 @@ BASHCOMPDIR	:= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 DOCDIR		:= $(PREFIX)/share/doc/bpfbench
 VMDIR		:= $(PREFIX)/share/bpfbench/vm
-VM_FILES	:= scripts/vm/run.sh scripts/vm/ab.sh scripts/vm/bisect.sh scripts/vm/bisect_report.py \
+VM_FILES	:= scripts/vm/run.sh scripts/vm/ab.sh scripts/vm/bisect.sh scripts/vm/bisect-lib.sh \
+		   scripts/vm/bisect_report.py \
 		   scripts/vm/merge_runs.py scripts/vm/kernel.sh scripts/vm/init.sh scripts/vm/guest.sh \
 		   scripts/vm/kernels scripts/vm/lib.sh scripts/vm/bpfbench.config
 # The reference README.md links, in doc/ beside it as in the tree.

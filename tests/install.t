@@ -222,6 +222,7 @@ ok $? "make install DESTDIR PREFIX=/usr" || diag "$(cat "$TMPD/install.out")"
 want="0755 usr/bin/bpfbench
 0644 usr/share/bash-completion/completions/bpfbench
 0644 usr/share/bpfbench/vm/ab.sh
+0644 usr/share/bpfbench/vm/bisect-lib.sh
 0644 usr/share/bpfbench/vm/bisect.sh
 0644 usr/share/bpfbench/vm/bisect_report.py
 0644 usr/share/bpfbench/vm/bpfbench.config

@@ -20,8 +20,9 @@
 #define CMP_NOISE_PCT	2.0
 /*
  * --drift default, in percent: how far two sessions of one configuration
- * may lie apart beyond what their runs' spread shows (src/compare/verdict.c,
- * with_drift); fitted on the reference VM (doc/calibration.md).
+ * may lie apart beyond what their runs' spread shows (with_unseen() in
+ * src/compare/verdict_tests.c); fitted on the reference VM
+ * (doc/calibration.md).
  */
 #define CMP_DRIFT_PCT	3.0
 #define CMP_POWER	0.8	/* for the minimal detectable effect */
