@@ -183,10 +183,13 @@ def fig(m):
     mean, sd = r[m]["mean"], r[m]["stddev"]
     if not sd or sd <= abs(mean) * 1e-9:
         return "%.2f" % mean
+    # C's round(): a tie away from zero (memory in MiB is often one: 0.125)
+    cround = lambda x: math.copysign(math.floor(abs(x) + 0.5), x)
     d = 1 - math.floor(math.log10(sd))
-    if round(sd * 10 ** d) >= 100:
+    if cround(sd * 10 ** d) >= 100:
         d -= 1
-    at = lambda v: "%.*f" % (max(d, 0), round(v, d) + 0.0)
+    at = lambda v: "%.*f" % (max(d, 0), (cround(v * 10 ** d) / 10 ** d if d >= 0 else
+                                         cround(v / 10 ** -d) * 10 ** -d) + 0.0)
     return "%s ± %s" % (at(mean), at(sd))
 print("per-prod-op: %sk/s, avg mem: %sMiB, peak mem: %.2fMiB" % (fig("per-prod-op"), fig("memory"),
       r["peak-memory"]["max"]))' "$1"
