@@ -91,9 +91,10 @@ BUILD='mkdir -p "$BPFBENCH_BUILD/arch/x86/boot" && ! test -e BROKEN &&
 # "K:WORD ...": commit K's FIGURE flag (noisy, slow) or, for broken, a
 # file BROKEN that fails its build.  The first commit's files: a Makefile
 # with VERSION (TREE_MAKEFILE's text if set) and kernel/bpf/, and
-# TREE_FILES' (a directory's) if set.
+# TREE_FILES' (a directory's) if set.  The N commits are made by one git
+# fast-import (a git add and a git commit each cost seconds a tree).
 mktree() {
-	local d=$1 n=$2 pos=$3 flags=${4:-} i fig flag
+	local d=$1 n=$2 pos=$3 flags=${4:-} i fig flag now head base
 	mkdir -p "$d/kernel/bpf"
 	git -C "$d" init -q
 	printf '%s\n' "${TREE_MAKEFILE:-VERSION = 6}" >"$d/Makefile"
@@ -101,18 +102,25 @@ mktree() {
 	echo 0 >"$d/kernel/bpf/core.c"
 	echo "100 -" >"$d/FIGURE"
 	git -C "$d" add -A && git -C "$d" commit -qm "base"
+	now=$(date +%s) head=$(git -C "$d" symbolic-ref HEAD) base=$(git -C "$d" rev-parse HEAD)
 	for i in $(seq "$n"); do
 		fig=100
 		[ "$pos" -eq 0 ] || [ "$i" -lt "$pos" ] || fig=50
 		flag=-
 		case " $flags " in *" $i:noisy "*) flag=noisy ;; *" $i:slow "*) flag=slow ;;
 		*" $i:fail "*) flag=fail ;; *" $i:vmfail "*) flag=vmfail ;; esac
-		echo "$fig $flag" >"$d/FIGURE"
-		rm -f "$d/BROKEN"
-		case " $flags " in *" $i:broken "*) echo >"$d/BROKEN" ;; esac
-		echo "$i" >"$d/kernel/bpf/core.c"
-		git -C "$d" add -A && git -C "$d" commit -qm "bpf: change $i"
-	done
+		printf 'commit %s\ncommitter %s <%s> %s +0000\n' "$head" "$GIT_COMMITTER_NAME" "$GIT_COMMITTER_EMAIL" "$now"
+		printf 'data <<EOM\nbpf: change %s\nEOM\n' "$i"
+		[ "$i" -gt 1 ] || echo "from $base"
+		printf 'M 100644 inline FIGURE\ndata <<EOF\n%s %s\nEOF\n' "$fig" "$flag"
+		printf 'M 100644 inline kernel/bpf/core.c\ndata <<EOF\n%s\nEOF\n' "$i"
+		case " $flags " in
+		*" $i:broken "*) printf 'M 100644 inline BROKEN\ndata <<EOF\n\nEOF\n' ;;
+		*) echo "D BROKEN" ;;
+		esac
+		echo
+	done | git -C "$d" fast-import --quiet
+	git -C "$d" reset -q --hard
 }
 # bis CASE ARGS...: bpfbench bisect on CASE's tree and work directory
 # (ARGS may name others: the last --tree, --work wins); its stdout, stderr

@@ -2,7 +2,7 @@
 # The results history on SQLite (the default engine): record, read back,
 # refusals, concurrent and killed writers, change points, export, and the
 # migration of a database an older schema wrote (tests/db_lib.sh; the
-# same cases on PostgreSQL: tests/db_pg.t).  Real runs -w0 -d1; no speed
+# same cases on PostgreSQL: tests/db_pg.t).  Real runs -w0 -d0.5 and shorter; no speed
 # is asserted.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/db_lib.sh"
@@ -31,14 +31,15 @@ run db show noop --db "$TMPD/w/real.json"
 ok $? "--db naming a file that is not a database: one line, exit 1" || diag "$ERR"
 
 # --record: the result file a run (here a sweep) wrote, recorded once written
-BPFBENCH_DB=$TMPD/rec.db run -w0 -d1 noop --sweep producers=1,2 --json "$TMPD/sweep.json" --record -q
+BPFBENCH_DB=$TMPD/rec.db run -w0 -d0.2 --period-ms 100 noop --sweep producers=1,2 --json "$TMPD/sweep.json" --record -q
 [ "$RC" -eq 0 ] && grep -q "sweep.json: recorded (2 runs" <<<"$OUT" &&
 	[ "$(DB=$TMPD/rec.db q "SELECT count(*) || ' ' || max(measured) FROM runs")" = "2 producers=2" ]
 ok $? "--record: the sweep's JSON recorded into \$BPFBENCH_DB, each run with its options" || diag "$OUT" "$ERR"
 run -w0 -d1 noop --record
 [ "$RC" -eq 2 ] && grep -q "^bpfbench: error: --record records the result file --json FILE writes" <<<"$ERR"
 ok $? "--record without --json FILE: a usage error before anything runs"
-BPFBENCH_DB=$TMPD/ab.db run ab "noop -w0 -d1" "noop -w0 -d1 -p 2" -r 1 -q --json "$TMPD/ab.json" --record
+BPFBENCH_DB=$TMPD/ab.db run ab "noop -w0 -d0.2 --period-ms 100" "noop -w0 -d0.2 --period-ms 100 -p 2" -r 1 -q \
+	--json "$TMPD/ab.json" --record
 [ "$RC" -eq 0 ] && grep -q "ab.json: recorded (2 runs" <<<"$OUT" &&
 	BPFBENCH_DB=$TMPD/ab.db run db show noop --metric throughput &&
 	[ "$(grep -c 'producers=2 ' <<<"$OUT")" -eq 1 ]

@@ -210,7 +210,7 @@ extreme_cases() {
 db_cases() {	# db_cases WORKDIR
 	local w=$1 f out sha
 	mkdir -p "$w/series"
-	"$BPFBENCH" -w0 -d1 --period-ms 200 noop --json "$w/real.json" -q >/dev/null 2>&1 ||
+	"$BPFBENCH" -w0 -d0.5 --period-ms 100 noop --json "$w/real.json" -q >/dev/null 2>&1 ||
 		{ fail "a real noop run for the history" "$(cat "$w/real.json" 2>&1)"; return; }
 	mkseries "$w/real.json" "$w/series" 24 12
 	mkbig "$w/real.json" "$w/big.json" 300

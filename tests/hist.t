@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh"
 need_bpf
 
 J="$TMPD/h.json"
-run noop -w0 -d1 --period-ms 250 --batch 64 --latency --json "$J"
+run noop -w0 -d0.4 --period-ms 100 --batch 64 --latency --json "$J"
 ok "$RC" "noop --latency runs (exit $RC)" || diag "$ERR"
 
 json_check "$J" '
@@ -87,7 +87,7 @@ ok $? "the linearity warning appears exactly when 2N vs N is off by more than 5%
 # with a batch recorded on some CPU at nearly every instant, the figures
 # agree exactly only because both ends are read with no program running
 J1="$TMPD/every.json"
-run noop -w0 -d1 -q --batch 16 --latency --latency-every 1 --json "$J1"
+run noop -w0 -d0.3 --period-ms 300 -q --batch 16 --latency --latency-every 1 --json "$J1"
 [ "$RC" -eq 0 ] && json_check "$J1" '
 r = d["runs"][0]; h = r["histograms"]["op"]
 ops = sum(s["throughput"] * s["elapsed_ns"] / 1000 for s in r["samples"])
@@ -97,7 +97,7 @@ ok $? "--latency-every 1: every run the throughput counted was timed (within the
 
 # the warm-up's ops are not in the histogram
 J2="$TMPD/warm.json"
-run noop -w1 -d1 -q --period-ms 500 --batch 64 --latency --json "$J2"
+run noop -w0.2 -d0.2 -q --period-ms 100 --batch 64 --latency --json "$J2"
 [ "$RC" -eq 0 ] && json_check "$J2" '
 r = d["runs"][0]; h = r["histograms"]["op"]
 r["warmup_samples"] == 2 and len(r["samples"]) == 2 and sum(s["sampled_ops"] for s in r["samples"]) + h["tail_ops"] == h["count"]'
@@ -105,14 +105,14 @@ ok $? "after a warm-up, the histogram still holds exactly the measured samples' 
 
 # repetitions sum
 J3="$TMPD/rep.json"
-run noop -w0 -d1 -q -r 2 --period-ms 500 --batch 64 --latency --json "$J3"
+run noop -w0 -d0.2 -q -r 2 --period-ms 100 --batch 64 --latency --json "$J3"
 [ "$RC" -eq 0 ] && json_check "$J3" '
 r = d["runs"][0]; h = r["histograms"]["op"]
 r["runs"] == 2 and len(r["samples"]) == 4 and sum(s["sampled_ops"] for s in r["samples"]) + h["tail_ops"] == h["count"] == sum(b[2] for b in h["bins"])'
 ok $? "-r 2: the histograms of both repetitions are summed" || diag "$ERR"
 
 J4="$TMPD/rt.json"
-run noop -w0 -d1 -q --trigger raw-tp --batch 64 --latency --json "$J4"
+run noop -w0 -d0.2 --period-ms 100 -q --trigger raw-tp --batch 64 --latency --json "$J4"
 [ "$RC" -eq 0 ] && json_check "$J4" '
 r = d["runs"][0]; h = r["histograms"]["op"]
 r["trigger"] == "raw-tp" and h["count"] > 0 and sum(s["sampled_ops"] for s in r["samples"]) + h["tail_ops"] == h["count"]'
@@ -120,7 +120,7 @@ ok $? "the raw-tp trigger times its ops the same way" || diag "$ERR"
 
 # one empty op is far below the clock: the line says the figure is clock noise
 J5="$TMPD/one.json"
-run noop -w0 -d1 --latency --json "$J5"
+run noop -w0 -d0.2 --period-ms 100 --latency --json "$J5"
 below=$(python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["runs"][0]["histograms"]["op"]; print(int(h["below_clock"] * 10 > h["batches"]))' "$J5")
 if [ "$below" = 1 ]; then
 	grep -q "took less than the clock's cost: these are clock noise" <<<"$OUT"
@@ -130,7 +130,7 @@ fi
 ok $? "--batch 1: the note on batches below the clock's cost follows the count ($below)" ||
 	diag "$OUT"
 
-run noop -w0 -d1 -q --batch 64 --json "$TMPD/off.json"
+run noop -w0 -d0.2 --period-ms 100 -q --batch 64 --json "$TMPD/off.json"
 [ "$RC" -eq 0 ] && ! grep -q '^Latency' <<<"$OUT" && json_check "$TMPD/off.json" '
 r = d["runs"][0]
 "histograms" not in r and "sampled_ops" not in r["metrics"]'

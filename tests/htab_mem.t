@@ -91,14 +91,14 @@ len(s) == 2 and all(x["per-prod-op"] > 0 and x["failed-ops"] == 0 and x["memory"
 done
 
 # test-run: a syscall is repeat program runs, every one of them counted
-run -v -w0 -d1 -p2 --trigger test-run htab-mem --json "$TMPD/tr.json"
+run -v -w0 -d0.4 -p2 --period-ms 200 --trigger test-run htab-mem --json "$TMPD/tr.json"
 read -r counted fired <<<"$(counted_line "$ERR")"
 [ "$RC" -eq 0 ] && [ -n "$counted" ] && [ "$counted" = "$fired" ] && definition_check "$TMPD/tr.json" overwrite
 ok $? "test-run trigger: per-prod-op from the ops counted, which are the runs triggered ($counted)" ||
 	diag "rc $RC" "$ERR"
 
 # The pair waits as the kernel bench's barriers make it, or spins first: same definition either way.
-run -v -w0 -d1 -a -p2 htab-mem --use-case add_del_on_diff_cpu --pair-wait spin --json "$TMPD/spin.json"
+run -v -w0 -d0.4 -a -p2 --period-ms 200 htab-mem --use-case add_del_on_diff_cpu --pair-wait spin --json "$TMPD/spin.json"
 read -r counted fired <<<"$(counted_line "$ERR")"
 [ "$RC" -eq 0 ] && [ "$counted" = "$fired" ] && definition_check "$TMPD/spin.json" add_del_on_diff_cpu &&
 	json_check "$TMPD/spin.json" 'all(x["failed-ops"] == 0 for x in d["runs"][0]["samples"])'
@@ -166,7 +166,7 @@ print("per-prod-op: %s ± %sk/s, avg mem: %s ± %sMiB, peak mem: %sMiB" % (f("pe
 }
 
 # Two periods, so the spread is a real one.
-run -w0 -d2 -p2 --period-ms 500 htab-mem --json "$TMPD/sum.json"
+run -w0 -d0.4 -p2 --period-ms 200 htab-mem --json "$TMPD/sum.json"
 SUM_OUT=$OUT
 got=$(seed_capture "$OUT")
 want=$(json_row "$TMPD/sum.json")
@@ -196,7 +196,7 @@ print("per-prod-op: %sk/s, avg mem: %sMiB, peak mem: %.2fMiB" % (fig("per-prod-o
 }
 
 # A table row (a one-value sweep prints one) holds the figures of its JSON, in the same shape.
-run -q -w0 -d2 -p2 --period-ms 500 htab-mem --sweep use_case=overwrite --json "$TMPD/row.json"
+run -q -w0 -d0.4 -p2 --period-ms 200 htab-mem --sweep use_case=overwrite --json "$TMPD/row.json"
 row=$(sed -nE 's/^use-case=overwrite +//p' <<<"$OUT" | untagged)
 want=$(json_table_row "$TMPD/row.json")
 [ "$RC" -eq 0 ] && grep -Eq "$row_shape" <<<"$row" && [ "$row" = "$want" ]
@@ -353,9 +353,9 @@ else
 	done
 
 	# two runs at once: each its own cgroup, both measured by it
-	"$BPFBENCH" -w0 -d1 -q htab-mem --json "$TMPD/c1.json" >/dev/null 2>"$TMPD/c1.err" &
+	"$BPFBENCH" -w0 -d0.4 --period-ms 200 -q htab-mem --json "$TMPD/c1.json" >/dev/null 2>"$TMPD/c1.err" &
 	p1=$!
-	"$BPFBENCH" -w0 -d1 -q htab-mem --preallocated --json "$TMPD/c2.json" >/dev/null 2>"$TMPD/c2.err" &
+	"$BPFBENCH" -w0 -d0.4 --period-ms 200 -q htab-mem --preallocated --json "$TMPD/c2.json" >/dev/null 2>"$TMPD/c2.err" &
 	p2=$!
 	wait "$p1"; r1=$?
 	wait "$p2"; r2=$?
@@ -367,7 +367,7 @@ else
 		cat "$TMPD/c1.err" "$TMPD/c2.err"
 fi
 
-run -w0 -d1 -q -p2 htab-mem --memory-method fdinfo --json "$TMPD/fd.json"
+run -w0 -d0.4 -q -p2 --period-ms 200 htab-mem --memory-method fdinfo --json "$TMPD/fd.json"
 [ "$RC" -eq 0 ] && json_check "$TMPD/fd.json" '
 r = d["runs"][0]
 r["method"].startswith("fdinfo") and all(x["memory"] > 0 for x in r["samples"])'

@@ -7,7 +7,7 @@ need_bpf
 stats_knob() { cat /proc/sys/kernel/bpf_stats_enabled; }
 before=$(stats_knob)
 
-run -w0 -d1 noop --kernel-stats --test-run-repeat 1 --json "$TMPD/k.json"
+run -w0 -d0.2 --period-ms 100 noop --kernel-stats --test-run-repeat 1 --json "$TMPD/k.json"
 [ "$RC" -eq 0 ]
 ok $? "noop --kernel-stats runs (rc $RC)" || diag "$ERR"
 [ "$RC" -eq 0 ] && grep -q '^Kernel: program noop_test_run ran [0-9]* times' <<<"$OUT"
@@ -18,7 +18,7 @@ k["valid"] and k["harness_runs_min"] <= k["run_cnt"] <= k["harness_runs_max"] an
 ok $? "run_cnt lies between the harness's runs with and without the call the stop cut" ||
 	diag "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["kernel_stats"])' "$TMPD/k.json")"
 
-run -q -w0 -d1 noop --kernel-stats --json "$TMPD/k2.json"
+run -q -w0 -d0.2 --period-ms 100 noop --kernel-stats --json "$TMPD/k2.json"
 json_check "$TMPD/k2.json" '
 k = d["runs"][0]["kernel_stats"]
 k["valid"] and k["harness_runs_min"] <= k["run_cnt"] <= k["harness_runs_max"]'
@@ -47,7 +47,7 @@ wait "$pid"
 [ "$without" = 0 ]
 ok $? "no stats fd without --kernel-stats ($without)"
 
-run -q -w0 -d1 noop
+run -q -w0 -d0.2 --period-ms 100 noop
 ! grep -q '^Kernel:' <<<"$OUT"
 ok $? "no Kernel line without the option"
 done_testing

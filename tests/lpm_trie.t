@@ -205,7 +205,7 @@ run -w0 -d0.3 --period-ms 100 -p 2 lpm-trie-update --json "$TMPD/u.json"
 [ "$RC" -eq 0 ] && defs_wall "$TMPD/u.json" 2
 ok $? "update -p 2: the same definitions"
 # -r: each repetition's fresh setup finds the run's metrics again
-run -r 2 -w0 -d1 -p 2 lpm-trie-noop --json "$TMPD/r.json"
+run -r 2 -w0 -d0.5 --period-ms 500 -p 2 lpm-trie-noop --json "$TMPD/r.json"
 [ "$RC" -eq 0 ] && defs_wall "$TMPD/r.json" 2 && json_check "$TMPD/r.json" 'len(d["runs"][0]["samples"]) == 2'
 ok $? "noop -r 2 -p 2: two repetitions, the same definitions in each"
 

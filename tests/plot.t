@@ -383,19 +383,19 @@ ok $? "the next plot removes it; no k.svg.tmp* either (rc $RC)" || diag "$ERR" "
 
 # One real file, so that what bpfbench writes is what plot reads (root: it loads BPF).
 if [ "$(id -u)" -eq 0 ]; then
-	run -q bpf-loop -w0 -d1 --sweep nr_loops=1,10,100 --json "$TMPD/real.json"
+	run -q bpf-loop -w0 -d0.2 --period-ms 100 --sweep nr_loops=1,10,100 --json "$TMPD/real.json"
 	schema_check "$TMPD/real.json" && plot_ok real
 	grep -q 'set logscale x' "$TMPD/real.gp" && grep -qx 'set xtics (1, 10, 100)' "$TMPD/real.gp" &&
 		[ "$(curves "$TMPD/real.gp")" = bpf-loop ]
 	ok $? "a real sweep: one curve, log x, integer ticks, nothing on stderr" || diag "$ERR"
-	run -q noop -w0 -d1 --latency --json "$TMPD/realh.json"
+	run -q noop -w0 -d0.2 --period-ms 100 --latency --json "$TMPD/realh.json"
 	schema_check "$TMPD/realh.json" && plot_ok realh --cdf
 	block "$TMPD/realh.gp" 0 | awk 'NR > 1 && ($1 < x || $2 < y) { bad = 1 } { x = $1; y = $2 }
 		END { exit bad || y != 1 }'
 	ok $? "a real noop --latency histogram: a CDF rising to 1" || diag "$ERR"
-	run -q map-lookup -w0 -d1 --latency --map_type lru_hash --value_size 64 --json "$TMPD/realml.json"
+	run -q map-lookup -w0 -d0.2 --period-ms 100 --latency --map_type lru_hash --value_size 64 --json "$TMPD/realml.json"
 	schema_check "$TMPD/realml.json" && plot_ok realml --cdf &&
-		grep '^set title' "$TMPD/realml.gp" | grep -F -- "-w 0 -d 1 -p 1 -r 1'" |
+		grep '^set title' "$TMPD/realml.gp" | grep -F -- "-w 0 -d 0.2 -p 1 -r 1'" |
 		grep -qF "'map_type=lru_hash key_size=4 value_size=64 max_entries=10000'" &&
 		python3 - "$TMPD/realml.json" "$TMPD/realml.gp" <<'PY'
 import json, re, sys

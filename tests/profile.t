@@ -111,7 +111,8 @@ ok $? "map-lookup --profile: the column adds up ($sum of $total), the Summary's 
 	diag "$(grep -A16 '^Profile' <<<"$OUT")"
 
 # An ab side's profile: its repetitions' samples add up in its result.
-run ab "-w0 -d1 --profile noop" "-w0 -d1 noop" -r 1 --json "$TMPD/ab.json"
+run ab "-w0 -d0.5 --period-ms 250 --profile noop" "-w0 -d0.5 --period-ms 250 noop" -r 1 \
+	--json "$TMPD/ab.json"
 [ "$RC" -eq 0 ] && json_check "$TMPD/ab.json" "
 a, b = d['runs']
 p = a['profile']
@@ -149,7 +150,7 @@ ok $? "no perf fd without --profile ($without)"
 
 # A command's profile: its samples alone (never ours), the command stopped after -d.
 mark="profile_t_spin_$$"
-run profile -d 1 --folded "$TMPD/c.folded" --flame "$TMPD/c.svg" -- \
+run profile -d 0.5 --folded "$TMPD/c.folded" --flame "$TMPD/c.svg" -- \
 	sh -c "while :; do :; done; : $mark"
 sum=$(folded_ok "$TMPD/c.folded")
 [ "$RC" -eq 0 ] && [ "${sum:-0}" -gt 0 ] 2>/dev/null
@@ -233,7 +234,7 @@ run profile --diff "$TMPD/A.folded" "$TMPD/bad.folded"
 ok $? "a line that is no folded stack is named (rc $RC)" || diag "$ERR"
 
 # --counters: software events always, hardware ones where a PMU answers (else one skip line).
-run -w0 -d1 --counters --json "$TMPD/k.json" bpf-loop
+run -w0 -d0.5 --period-ms 250 --counters --json "$TMPD/k.json" bpf-loop
 [ "$RC" -eq 0 ] && json_check "$TMPD/k.json" "
 r = d['runs'][0]; c = r['counters']
 ops = r['metrics']['throughput']['mean'] * 1e6 * r['measured_s']

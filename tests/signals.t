@@ -115,7 +115,7 @@ if [ "$MEMCG_KIND" != none ]; then
 	planted=("$home/bpfbench-$dead" "$home/bpfbench-lpm-free.$dead" "$home/bpfbench-lpm-free.$live" \
 		 "$home/bpfbench-test.$live" "$home/bpfbench-nopid")
 	mkdir "${planted[@]}"
-	run -w0 -d1 -q htab-mem
+	run -w0 -d0.2 --period-ms 100 -q htab-mem
 	gone=""
 	for d in "${planted[@]}"; do [ -d "$d" ] || gone="$gone ${d##*/}"; done
 	[ "$RC" -eq 0 ] && [ "$gone" = " bpfbench-$dead bpfbench-lpm-free.$dead" ]

@@ -8,7 +8,7 @@ command -v bpftool >/dev/null && command -v jq >/dev/null || skip_all "needs bpf
 before=$(kernel_objects_settle "0 0 0")	# ours only (lib.sh): none yet
 diag "programs maps links before: $before"
 
-run bpf-loop -w0 -d1 -q
+run bpf-loop -w0 -d0.2 --period-ms 100 -q
 ok "$RC" "a normal run succeeds"
 now=$(kernel_objects_settle "$before")
 ok $? "after a normal run: $now"

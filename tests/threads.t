@@ -73,7 +73,7 @@ fi
 # --- -p 256 -w0: no sample faster than the CPUs could run the program ---
 # The kernel's own accounting gives the time one empty program run takes
 # inside the kernel; $ncpu CPUs cannot run more than $ncpu / that per second.
-run -w0 -d1 --period-ms 250 -p 256 noop --kernel-stats --json "$TMPD/p256.json" -q
+run -w0 -d0.5 --period-ms 250 -p 256 noop --kernel-stats --json "$TMPD/p256.json" -q
 [ "$RC" -eq 0 ] && json_check "$TMPD/p256.json" "
 r = d['runs'][0]
 k = r['kernel_stats']

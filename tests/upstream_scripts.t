@@ -97,8 +97,8 @@ kernel_check() {
 	ok $? "the Summary is the last line: $*" || diag "$(tail -3 <<<"$OUT")"
 }
 
-one=(-w0 -d0.2 --period-ms 200)		# one sample
-some=(-w0 -d0.6 --period-ms 200)	# three
+one=(-w0 -d0.1 --period-ms 100)		# one sample
+some=(-w0 -d0.3 --period-ms 100)	# three
 for t in "one" "some"; do
 	declare -n d=$t
 	kernel_check ops "${d[@]}" bpf-loop --nr_loops 100
@@ -130,7 +130,7 @@ ok $? "one sample: the Summary prints ± 0.000 as the kernel's, Stats says there
 	diag "$OUT"
 
 # --- our own lines: counts whole, Iter lines within 120 columns unless -v ---
-run -w0 -d0.6 --period-ms 200 htab-mem --latency -p2 --json "$TMPD/h.json"
+run -w0 -d0.3 --period-ms 100 htab-mem --latency -p2 --json "$TMPD/h.json"
 wide=$(grep '^Iter' <<<"$OUT" | awk 'length($0) > 120' | head -1)
 [ "$RC" -eq 0 ] && [ "$(grep -c '^Iter' <<<"$OUT")" -eq 3 ] && [ -z "$wide" ] &&
 	! grep -E '^Iter' <<<"$OUT" | grep -q ' ops ' &&

@@ -233,13 +233,17 @@ fi
 # The guest only reads the host: C virtiofsd has no read-only switch, so it
 # exports a read-only view of / (every mount under it remounted ro, in a
 # mount namespace of its own that ends with it): the guest's ro mount is
-# then not the only thing between it and the host's files.
+# then not the only thing between it and the host's files.  The host's
+# /proc, /sys and /dev are left out of the view (one umount, where each
+# mount under them would be a mount(8) of its own): the guest mounts its
+# own there (init.sh, guest.sh); one that stays is remounted ro as the rest.
 mkdir "$WORK/root"
 unshare --mount --propagation private -- bash -c '
 	set -e
 	mount --rbind / "$1"
+	umount -R "$1/proc" "$1/sys" "$1/dev" 2>/dev/null || true
 	findmnt -R -n -r -o TARGET "$1" | while read -r m; do
-		m=$(printf "%b" "$m")	# findmnt -r writes a space as \x20
+		printf -v m "%b" "$m"	# findmnt -r writes a space as \x20
 		# the root must be read-only; a special mount that refuses is logged
 		mount -o remount,bind,ro "$m" 2>/dev/null ||
 			{ [ "$m" != "$1" ] && echo "left writable: $m" >&2; } ||
