@@ -183,7 +183,7 @@ def fig(m):
     mean, sd = r[m]["mean"], r[m]["stddev"]
     if not sd or sd <= abs(mean) * 1e-9:
         return "%.2f" % mean
-    # C's round(): a tie away from zero (memory in MiB is often one: 0.125)
+    # as round() in C: a tie away from zero (memory in MiB is often one: 0.125)
     cround = lambda x: math.copysign(math.floor(abs(x) + 0.5), x)
     d = 1 - math.floor(math.log10(sd))
     if cround(sd * 10 ** d) >= 100:
