@@ -241,28 +241,33 @@ static void copy_line(FILE *f, const char *line)
 	fprintf(f, "%s\n", line);
 }
 
-int mangen_cmd(int argc, char **argv, const struct subcommand *subs)
+int template_copy(const char *cmd, int argc, char **argv, void (*copy)(FILE *, const char *))
 {
 	char line[4096];
 	FILE *in;
 	size_t n;
 
 	if (argc != 2) {
-		errmsg("gen-man: usage: bpfbench gen-man TEMPLATE.scd.in");
+		errmsg("%s: usage: bpfbench %s TEMPLATE", cmd, cmd);
 		return EXIT_USAGE;
 	}
-	man_subs = subs;
 	in = fopen(argv[1], "r");
 	if (!in) {
-		errmsg("gen-man: %s: %s", argv[1], strerror(errno));
+		errmsg("%s: %s: %s", cmd, argv[1], strerror(errno));
 		return 1;
 	}
 	while (fgets(line, sizeof(line), in)) {
 		n = strlen(line);
 		if (n && line[n - 1] == '\n')
 			line[n - 1] = 0;
-		copy_line(stdout, line);
+		copy(stdout, line);
 	}
 	fclose(in);
 	return ferror(stdout) ? 1 : 0;
+}
+
+int mangen_cmd(int argc, char **argv, const struct subcommand *subs)
+{
+	man_subs = subs;
+	return template_copy("gen-man", argc, argv, copy_line);
 }

@@ -6,7 +6,15 @@
 #ifndef BPFBENCH_MANGEN_H
 #define BPFBENCH_MANGEN_H
 
+#include <stdio.h>
 #include "subcmd.h"
+
+/*
+ * A template (argv[1], the only word after cmd's) to stdout, each line
+ * through copy, which writes it or what it stands for: gen-man's and
+ * gen-usage's loop.  0, or the exit status after a line.
+ */
+int template_copy(const char *cmd, int argc, char **argv, void (*copy)(FILE *, const char *));
 
 /*
  * `bpfbench gen-man TEMPLATE.scd.in` (used by the build): copies the

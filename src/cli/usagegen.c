@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include "bench.h"
+#include "mangen.h"
 #include "opts.h"
 #include "usagegen.h"
 #include "util.h"
@@ -132,26 +132,6 @@ static void copy_line(FILE *f, const char *line)
 
 int usagegen_cmd(int argc, char **argv, const struct subcommand *subs)
 {
-	char line[4096];
-	FILE *in;
-	size_t n;
-
-	if (argc != 2) {
-		errmsg("gen-usage: usage: bpfbench gen-usage TEMPLATE.md.in");
-		return EXIT_USAGE;
-	}
 	md_subs = subs;
-	in = fopen(argv[1], "r");
-	if (!in) {
-		errmsg("gen-usage: %s: %s", argv[1], strerror(errno));
-		return 1;
-	}
-	while (fgets(line, sizeof(line), in)) {
-		n = strlen(line);
-		if (n && line[n - 1] == '\n')
-			line[n - 1] = 0;
-		copy_line(stdout, line);
-	}
-	fclose(in);
-	return ferror(stdout) ? 1 : 0;
+	return template_copy("gen-usage", argc, argv, copy_line);
 }
