@@ -108,7 +108,8 @@ HOLDER=
 # --- a server stopped mid-record: the client's own bound ends it ---
 mkbig "$TMPD/w/real.json" "$TMPD/stop.json" 299	# not big.json, recorded already
 before=$(counts)
-BPFBENCH_DB_STALL_MS=300 "$BPFBENCH" db record --db "$DB?options=-c%20statement_timeout%3D1000" \
+# the stall is the window for the STOP below: wide enough for a loaded machine to find it
+BPFBENCH_DB_STALL_MS=2000 "$BPFBENCH" db record --db "$DB?options=-c%20statement_timeout%3D1000" \
 	"$TMPD/stop.json" >"$TMPD/out" 2>"$TMPD/err" &
 pid=$!
 for _ in $(seq 200); do grep -q stalling "$TMPD/err" && break; sleep 0.05; done
