@@ -288,7 +288,7 @@ BOOT_TESTS	:= tests/vm_boot.t
 # probe, privileges, kernel stats, install).
 SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t tests/docs.t \
 		   tests/bloom.t tests/bloom_latency.t tests/bpf_for.t tests/bpf_loop.t \
-		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbuf.t \
+		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbufs.t \
 		   tests/busy.t tests/includes.t tests/memcheck.t tests/make_run.t tests/vm.t tests/vm_boot.t \
 		   tests/mail.t tests/ab_progress.t tests/plot.t \
 		   tests/vm_kernel.t tests/vm_kernel_config.t \
@@ -308,7 +308,7 @@ SLOW_TESTS	:= tests/vm.t tests/compare.t $(call san_wrap,tests/compare.t) tests/
 		   $(call san_wrap,tests/fds.t) tests/lpm_trie.t tests/htab_mem.t $(call san_wrap,tests/ab.t) \
 		   tests/fds.t $(call san_wrap,tests/cli.t) tests/map_batch.t tests/upstream_scripts.t \
 		   $(call san_wrap,tests/outputs.t) tests/verifier.t $(call san_wrap,tests/plot.t) \
-		   $(call san_wrap,tests/privileges.t) tests/ringbuf.t tests/calib.t tests/bloom.t \
+		   $(call san_wrap,tests/privileges.t) tests/ringbufs.t tests/calib.t tests/bloom.t \
 		   tests/vm_kernel.t tests/install.t tests/docs.t tests/bloom_latency.t tests/results.t tests/plot.t \
 		   tests/memcheck.t tests/schema.t $(call san_wrap,tests/db_pg.t) \
 		   $(call san_wrap,tests/db.t) tests/outputs.t tests/bpf_for.t \

@@ -572,3 +572,21 @@ void bloom_teardown(struct bench_env *env)
 		munmap(s->values, s->values_len);
 	BENCH_SKEL_TEARDOWN(env, &s->hist, s->skel);
 }
+
+extern const struct bench bench_bloom_lookup, bench_bloom_update, bench_bloom_false_positive;
+extern const struct bench bench_hashmap_without_bloom, bench_hashmap_with_bloom;
+extern const struct suite suite_bloom, suite_bloom_hashmap;
+
+const struct family family_bloom = {
+	.name = "bloom",
+	.summary = "the bloom filter map; hash map lookups with and without one in front",
+	.benchs = (const struct bench *const []){
+		&bench_bloom_lookup,
+		&bench_bloom_update,
+		&bench_bloom_false_positive,
+		&bench_hashmap_without_bloom,
+		&bench_hashmap_with_bloom,
+		NULL,
+	},
+	.suites = (const struct suite *const []){ &suite_bloom, &suite_bloom_hashmap, NULL },
+};

@@ -137,7 +137,7 @@ static void bpf_for_teardown(struct bench_env *env)
 const struct bench bench_bpf_for = {
 	.name = "bpf-for",
 	.summary = "open-coded iterator (bpf_for): iterations per second and ns per iteration",
-	.family = "bpf-loop",
+	.family = "bpf-for",
 	.opts = bpf_for_opts,
 	.args_size = sizeof(struct bpf_for_args),
 	.requires = bpf_for_requires,
@@ -173,4 +173,14 @@ const struct suite suite_bpf_for = {
 	.summary = "bpf_for (open-coded iterator) beside bpf_loop(), nr_loops 1 ... 1000000",
 	.steps = bpf_for_steps,
 	.quick = bpf_for_quick,
+};
+
+const struct family family_bpf_for = {
+	.name = "bpf-for",
+	.summary = "the open-coded iterator (bpf_iter_num) beside bpf_loop()",
+	.benchs = (const struct bench *const []){
+		&bench_bpf_for,
+		NULL,
+	},
+	.suites = (const struct suite *const []){ &suite_bpf_for, NULL },
 };

@@ -149,3 +149,13 @@ const struct suite suite_bpf_loop = {
 	.steps = bpf_loop_steps,
 	.quick = bpf_loop_quick,
 };
+
+const struct family family_bpf_loop = {
+	.name = "bpf-loop",
+	.summary = "bpf_loop() iterations per second and ns per iteration",
+	.benchs = (const struct bench *const []){
+		&bench_bpf_loop,
+		NULL,
+	},
+	.suites = (const struct suite *const []){ &suite_bpf_loop, NULL },
+};

@@ -558,3 +558,13 @@ const struct suite suite_htab_mem = {
 	.steps = htab_mem_steps,
 	.quick = htab_mem_quick,
 };
+
+const struct family family_htab_mem = {
+	.name = "htab-mem",
+	.summary = "hash map ops and memory, preallocated or through the BPF memory allocator",
+	.benchs = (const struct bench *const []){
+		&bench_htab_mem,
+		NULL,
+	},
+	.suites = (const struct suite *const []){ &suite_htab_mem, NULL },
+};

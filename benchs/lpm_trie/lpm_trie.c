@@ -535,3 +535,21 @@ const struct suite suite_lpm_trie = {
 	.summary = "LPM trie lookup, update, delete, free at 10K /32 keys, with the floor",
 	.steps = lpm_trie_steps,
 };
+
+extern const struct bench bench_lpm_trie_free;
+
+const struct family family_lpm_trie = {
+	.name = "lpm-trie",
+	.summary = "LPM trie ops: lookup, insert, update, delete, free",
+	.benchs = (const struct bench *const []){
+		&bench_lpm_trie_noop,
+		&bench_lpm_trie_baseline,
+		&bench_lpm_trie_lookup,
+		&bench_lpm_trie_insert,
+		&bench_lpm_trie_update,
+		&bench_lpm_trie_delete,
+		&bench_lpm_trie_free,
+		NULL,
+	},
+	.suites = (const struct suite *const []){ &suite_lpm_trie, NULL },
+};

@@ -476,3 +476,13 @@ const struct suite suite_map_batch = {
 	.summary = "batched vs one-by-one lookup, lookup_and_delete, delete, update on a 1M hash",
 	.steps = map_batch_steps,
 };
+
+const struct family family_map_batch = {
+	.name = "map-batch",
+	.summary = "batched vs one-by-one map syscalls",
+	.benchs = (const struct bench *const []){
+		&bench_map_batch,
+		NULL,
+	},
+	.suites = (const struct suite *const []){ &suite_map_batch, NULL },
+};

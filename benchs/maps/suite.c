@@ -72,3 +72,21 @@ const struct suite suite_maps = {
 	.steps = maps_steps,
 	.quick = maps_quick,
 };
+
+extern const struct bench bench_map_lookup, bench_map_update, bench_map_delete;
+extern const struct bench bench_map_push, bench_map_pop, bench_map_ops;
+
+const struct family family_maps = {
+	.name = "maps",
+	.summary = "every map type's ops, timed inside the kernel",
+	.benchs = (const struct bench *const []){
+		&bench_map_lookup,
+		&bench_map_update,
+		&bench_map_delete,
+		&bench_map_push,
+		&bench_map_pop,
+		&bench_map_ops,
+		NULL,
+	},
+	.suites = (const struct suite *const []){ &suite_maps, NULL },
+};

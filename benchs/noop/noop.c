@@ -86,7 +86,7 @@ static void noop_teardown(struct bench_env *env)
 const struct bench bench_noop = {
 	.name = "noop",
 	.summary = "harness floor: an empty program run through the trigger",
-	.family = "core",
+	.family = "noop",
 	.opts = noop_opts,
 	.args_size = sizeof(struct noop_args),
 	.metrics = noop_metrics,
@@ -95,4 +95,13 @@ const struct bench bench_noop = {
 	.setup = noop_setup,
 	.measure = noop_measure,
 	.teardown = noop_teardown,
+};
+
+const struct family family_noop = {
+	.name = "noop",
+	.summary = "the harness floor per trigger",
+	.benchs = (const struct bench *const []){
+		&bench_noop,
+		NULL,
+	},
 };

@@ -90,7 +90,7 @@ const char *suite_suggest(char *buf, size_t len, const char *what, const char *t
 	size_t i;
 	int n = 0;
 
-	for (su = suite_table; *su && n < (int)ARRAY_SIZE(names) - 3; su++)
+	for (su = suite_all(); *su && n < (int)ARRAY_SIZE(names) - 3; su++)
 		names[n++] = (*su)->name;
 	for (i = 0; i < ARRAY_SIZE(builtin_suites); i++)
 		names[n++] = builtin_suites[i];
@@ -121,7 +121,7 @@ static void scope_init(struct scope *sc, const struct bench *b)
 		sc->tables[sc->n++] = b->opts;
 		return;
 	}
-	for (t = bench_table; *t && sc->n < (int)ARRAY_SIZE(sc->tables); t++)
+	for (t = bench_all(); *t && sc->n < (int)ARRAY_SIZE(sc->tables); t++)
 		sc->tables[sc->n++] = (*t)->opts;
 }
 
@@ -180,7 +180,7 @@ const struct bench *bench_find(const char *name)
 {
 	const struct bench *const *b;
 
-	for (b = bench_table; *b; b++)
+	for (b = bench_all(); *b; b++)
 		if (!strcmp((*b)->name, name))
 			return *b;
 	return NULL;
@@ -190,7 +190,7 @@ const struct suite *suite_find(const char *name)
 {
 	const struct suite *const *s;
 
-	for (s = suite_table; *s; s++)
+	for (s = suite_all(); *s; s++)
 		if (!strcmp((*s)->name, name))
 			return *s;
 	return NULL;
@@ -202,7 +202,7 @@ static const struct opt_def *any_bench_opt(const char *name, char c)
 	const struct bench *const *b;
 	const struct opt_def *o;
 
-	for (b = bench_table; *b; b++) {
+	for (b = bench_all(); *b; b++) {
 		o = c ? opts_find_short((*b)->opts, c) : opts_find((*b)->opts, name);
 		if (o)
 			return o;
@@ -250,7 +250,7 @@ static int check_any_bench(const struct opt_def *o, const char *val)
 	const struct opt_def *bo;
 	char err[300], first[300] = "";
 
-	for (b = bench_table; *b; b++) {
+	for (b = bench_all(); *b; b++) {
 		bo = opts_find((*b)->opts, o->name);
 		if (!bo)
 			continue;
@@ -424,7 +424,7 @@ static int unknown_bench(const char *name)
 
 	if (suite_find(name) || is_builtin_suite(name))
 		return usage_error("'%s' is a suite, not a benchmark: bpfbench suite %s", name, name);
-	for (b = bench_table; *b && n < (int)ARRAY_SIZE(names); b++)
+	for (b = bench_all(); *b && n < (int)ARRAY_SIZE(names); b++)
 		names[n++] = (*b)->name;
 	suggest(hint, sizeof(hint), "", name, names, n);
 	if (!*hint)

@@ -176,10 +176,36 @@ int bench_require(const struct bench_env *env, enum probe_id id, const char *wha
  */
 int bench_runnable(const struct bench *b, char *why, size_t len);
 
-/* The table of all benchmarks (benchs/registry.c). */
-extern const struct bench *const bench_table[];
+/*
+ * A family: the unit of registration.  Its folder is benchs/NAME/ (a '-'
+ * of the name written '_'), its tests tests/FOLDER.t, its section in
+ * doc/benchmarks.md; benchs/registry.c holds one line per family, and
+ * tests/families.t checks all of that for every family.
+ */
+struct family {
+	const char *name;
+	const char *summary;			/* one line for --list-families */
+	const struct bench *const *benchs;	/* NULL-terminated, each with .family = name */
+	const struct suite *const *suites;	/* NULL-terminated; NULL: none */
+	/*
+	 * What suite quick runs of the family: these benchmarks once each
+	 * at -w0 -d1 (NULL-terminated names); NULL: every benchmark.  The
+	 * quick steps of its suites are added either way.
+	 */
+	const char *const *quick;
+};
+
+/* The table of all families (benchs/registry.c, or a test's own). */
+extern const struct family *const family_table[];
+/* Every family's benchmarks, in the table's order; NULL-terminated. */
+const struct bench *const *bench_all(void);
+/* Every family's suites, in the table's order; NULL-terminated. */
+const struct suite *const *suite_all(void);
+/* The family a benchmark belongs to (NULL: none lists it). */
+const struct family *bench_family_of(const struct bench *b);
+/* Whether suite quick runs b (its family's .quick). */
+bool bench_is_quick(const struct bench *b);
 const struct bench *bench_find(const char *name);
-extern const struct suite *const suite_table[];
 const struct suite *suite_find(const char *name);
 
 /* A thread's failure: stops the run, which then exits 1 with this message. */

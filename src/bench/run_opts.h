@@ -31,6 +31,7 @@ struct run_opts {
 	bool verbose;
 	bool quiet;
 	bool list;
+	bool list_families;
 	bool help;
 	int trigger;		/* enum trigger_kind */
 	uint64_t test_run_repeat;	/* 0: calibrate */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bash and zsh completion, printed from the tables the parser uses:
- * global_opts, bench_table (each benchmark's options and choices) and
- * suite_table, and the subcommands' table (src/cli/subcmds.c: their
+ * global_opts, bench_all() (each benchmark's options and choices) and
+ * suite_all(), and the subcommands' table (src/cli/subcmds.c: their
  * options and positional words).
  *
  * Both scripts share their data functions and most of their logic,
@@ -103,12 +103,12 @@ static void print_names(FILE *f)
 	const struct suite *const *s;
 
 	fputs("_bpfbench_benchs=(", f);
-	for (b = bench_table; *b; b++)
+	for (b = bench_all(); *b; b++)
 		name_word(f, (*b)->name, (*b)->summary);
 	fputs("\n)\n_bpfbench_suites=(", f);
-	for (s = suite_table; *s; s++)
+	for (s = suite_all(); *s; s++)
 		name_word(f, (*s)->name, (*s)->summary);
-	/* not in suite_table: suite.c makes them from it */
+	/* not in suite_all(): suite.c makes them from it */
 	name_word(f, "seeds", "the seed documents' tables");
 	name_word(f, "all", "every suite in turn");
 	name_word(f, "quick", "every benchmark once with its defaults, briefly");
@@ -137,7 +137,7 @@ static bool first_of_table(const struct bench *const *b)
 {
 	const struct bench *const *p;
 
-	for (p = bench_table; p != b; p++)
+	for (p = bench_all(); p != b; p++)
 		if ((*p)->opts == (*b)->opts)
 			return false;
 	return true;
@@ -148,7 +148,7 @@ static bool earlier_opt(const struct bench *const *b, const char *name)
 {
 	const struct bench *const *p;
 
-	for (p = bench_table; p != b; p++)
+	for (p = bench_all(); p != b; p++)
 		if (opts_find((*p)->opts, name))
 			return true;
 	return false;
@@ -160,7 +160,7 @@ static void print_table_fn(FILE *f)
 
 	fputs("# The option table of benchmark $1, in _bpfbench_tab ('': unknown).\n"
 	      "_bpfbench_table()\n{\n\tcase $1 in\n", f);
-	for (b = bench_table; *b; b++) {
+	for (b = bench_all(); *b; b++) {
 		if (!first_of_table(b))
 			continue;
 		fputs("\t", f);
@@ -170,7 +170,7 @@ static void print_table_fn(FILE *f)
 			fputs(p == b ? "" : "|", f);
 			sq(f, (*p)->name);
 		}
-		fprintf(f, ") _bpfbench_tab=t%td ;;\n", b - bench_table);
+		fprintf(f, ") _bpfbench_tab=t%td ;;\n", b - bench_all());
 	}
 	fputs("\t*) _bpfbench_tab= ;;\n\tesac\n}\n\n", f);
 }
@@ -216,10 +216,10 @@ static void print_opts_fn(FILE *f, const struct subcommand *subs)
 			print_sub_words(f, s->opts[i]);
 		fprintf(f, ")%s ;;\n", s->global_opts ? "\n\t\t_bpfbench_opts ''" : "");
 	}
-	for (b = bench_table; *b; b++) {
+	for (b = bench_all(); *b; b++) {
 		if (!first_of_table(b))
 			continue;
-		fprintf(f, "\tt%td)\n\t\t_bpfbench_list+=(", b - bench_table);
+		fprintf(f, "\tt%td)\n\t\t_bpfbench_list+=(", b - bench_all());
 		print_table_words(f, (*b)->opts);
 		fputs(") ;;\n", f);
 	}
@@ -247,7 +247,7 @@ static void print_option_names(FILE *f)
 		fputs(" ", f);
 		sq(f, o->name);
 	}
-	for (b = bench_table; *b; b++) {
+	for (b = bench_all(); *b; b++) {
 		for (o = (*b)->opts; o && o->name; o++) {
 			if (!earlier_opt(b, o->name) && !opts_find(global_opts, o->name) &&
 			    !(o->flags & OPT_F_HIDDEN)) {
@@ -314,10 +314,10 @@ static void print_bench_arg_cases(FILE *f)
 	const struct opt_def *o;
 	char tab[24];
 
-	for (b = bench_table; *b; b++) {
+	for (b = bench_all(); *b; b++) {
 		if (!first_of_table(b))
 			continue;
-		snprintf(tab, sizeof(tab), "t%td", b - bench_table);
+		snprintf(tab, sizeof(tab), "t%td", b - bench_all());
 		for (o = (*b)->opts; o && o->name; o++) {
 			fputs("\t", f);
 			print_pats(f, tab, "--", o->name, o->short_name);

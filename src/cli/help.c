@@ -33,8 +33,27 @@ void cli_list(void)
 {
 	const struct bench *const *b;
 
-	for (b = bench_table; *b; b++)
+	for (b = bench_all(); *b; b++)
 		printf("%-24s %-10s %s\n", (*b)->name, (*b)->family, (*b)->summary);
+}
+
+/* A family's folder is its name with '-' written '_' (tests/families.t holds it). */
+void cli_list_families(void)
+{
+	const struct family *const *f;
+	const struct bench *const *b;
+	char folder[64];
+	size_t i;
+
+	for (f = family_table; *f; f++) {
+		snprintf(folder, sizeof(folder), "%s", (*f)->name);
+		for (i = 0; folder[i]; i++)
+			if (folder[i] == '-')
+				folder[i] = '_';
+		for (i = 0, b = (*f)->benchs; *b; b++)
+			i++;
+		printf("%-12s benchs/%-12s %3zu  %s\n", (*f)->name, folder, i, (*f)->summary);
+	}
 }
 
 void cli_bench_help(const struct bench *b)

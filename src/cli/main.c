@@ -87,8 +87,11 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 	const struct bench *b = spec->bench;
 	int ret;
 
-	if (spec->opts.list) {
-		cli_list();
+	if (spec->opts.list || spec->opts.list_families) {
+		if (spec->opts.list)
+			cli_list();
+		else
+			cli_list_families();
 		return 0;
 	}
 	if (!b && !spec->opts.help) {

@@ -173,7 +173,7 @@ static const struct bench *const *family(FILE *f, const struct bench *const *fir
 
 static void benchmarks(FILE *f)
 {
-	const struct bench *const *b = bench_table;
+	const struct bench *const *b = bench_all();
 
 	while (*b)
 		b = family(f, b);
@@ -183,7 +183,7 @@ static void suites(FILE *f)
 {
 	const struct suite *const *s;
 
-	for (s = suite_table; *s; s++) {
+	for (s = suite_all(); *s; s++) {
 		fputs("*", f);
 		text(f, (*s)->name, false);
 		fputs("*\n\t", f);

@@ -37,7 +37,7 @@ static void print_benchmarks(void)
 	char why[400];
 
 	printf("\n%-24s %-8s %s\n", "benchmark", "runs", "what it lacks");
-	for (b = bench_table; *b; b++) {
+	for (b = bench_all(); *b; b++) {
 		why[0] = 0;
 		printf("%-24s %-8s %s\n", (*b)->name, verdict(bench_runnable(*b, why, sizeof(why))),
 		       why);
@@ -65,7 +65,7 @@ static void json_benchmarks(struct jsonw *w)
 
 	jsonw_key(w, "benchmarks");
 	jsonw_obj_open(w);
-	for (b = bench_table; *b; b++) {
+	for (b = bench_all(); *b; b++) {
 		why[0] = 0;
 		ok = bench_runnable(*b, why, sizeof(why));
 		jsonw_key(w, (*b)->name);

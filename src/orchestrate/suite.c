@@ -53,7 +53,7 @@ static void add_quick_extras(struct plan *p)
 {
 	const struct suite *const *su;
 
-	for (su = suite_table; *su; su++) {
+	for (su = suite_all(); *su; su++) {
 		if (!(*su)->quick)
 			continue;
 		add_steps(p, (*su)->quick, "quick");
@@ -61,8 +61,8 @@ static void add_quick_extras(struct plan *p)
 }
 
 /*
- * quick: every benchmark once with its defaults, briefly; grouped by
- * family.  Benchmarks with consumers get one (-c1): the global default of
+ * quick: every benchmark its family names quick (all, where it names
+ * none) once with its defaults, briefly; grouped by family.  Benchmarks with consumers get one (-c1): the global default of
  * none is not a run they can do.
  */
 static void add_quick_steps(struct plan *p)
@@ -71,7 +71,9 @@ static void add_quick_steps(struct plan *p)
 	const char *family = NULL;
 	struct step *s;
 
-	for (b = bench_table; *b; b++) {
+	for (b = bench_all(); *b; b++) {
+		if (!bench_is_quick(*b))
+			continue;
 		s = plan_add(p, !family || strcmp(family, (*b)->family) ?
 			     plan_printf(p, "family %s", (*b)->family) : NULL, (*b)->name);
 		family = (*b)->family;
@@ -91,7 +93,7 @@ static void add_suites_steps(struct plan *p, bool seeds_only)
 {
 	const struct suite *const *su;
 
-	for (su = suite_table; *su; su++)
+	for (su = suite_all(); *su; su++)
 		if ((*su)->seed || !seeds_only)
 			add_suite_steps(p, *su, true);
 }
@@ -118,7 +120,7 @@ static void suite_list(void)
 {
 	const struct suite *const *su;
 
-	for (su = suite_table; *su; su++)
+	for (su = suite_all(); *su; su++)
 		printf("%-16s %s\n", (*su)->name, (*su)->summary);
 	printf("%-16s %s\n", "seeds", "the seed documents' tables: every suite above that reproduces one");
 	printf("%-16s %s\n", "all", "every suite above in turn");

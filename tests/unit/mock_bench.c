@@ -134,7 +134,6 @@ const struct bench bench_mock_oneshot = {
 	.teardown = mock_teardown,
 };
 
-const struct bench *const bench_table[] = { &bench_mock, &bench_mock_oneshot, NULL };
 
 static const struct suite_step mock_steps[] = {
 	{ "levels", "level 10", "mock --level 10" },
@@ -156,5 +155,13 @@ static const struct suite suite_mock = {
 	.quick = mock_quick,
 };
 
-const struct suite *const suite_table[] = { &suite_mock, NULL };
+
+static const struct family family_mock = {
+	.name = "mock",
+	.summary = "the core's BPF-free test double",
+	.benchs = (const struct bench *const []){ &bench_mock, &bench_mock_oneshot, NULL },
+	.suites = (const struct suite *const []){ &suite_mock, NULL },
+};
+
+const struct family *const family_table[] = { &family_mock, NULL };
 

@@ -82,3 +82,18 @@ const struct suite suite_ringbufs = {
 	.steps = ringbufs_steps,
 	.quick = ringbufs_quick,
 };
+
+extern const struct bench bench_rb_libbpf, bench_rb_custom, bench_pb_libbpf, bench_pb_custom;
+
+const struct family family_ringbufs = {
+	.name = "ringbufs",
+	.summary = "samples/s through the BPF ring buffer and the perf buffer",
+	.benchs = (const struct bench *const []){
+		&bench_rb_libbpf,
+		&bench_rb_custom,
+		&bench_pb_libbpf,
+		&bench_pb_custom,
+		NULL,
+	},
+	.suites = (const struct suite *const []){ &suite_ringbufs, NULL },
+};
