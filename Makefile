@@ -25,8 +25,11 @@ CFLAGS		+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-f
 		   -D_GNU_SOURCE -DBPFBENCH_VERSION='"$(VERSION)"' -DBPFBENCH_GIT='"$(GIT)"' \
 		   $(addprefix -I,$(SRC_DIRS)) -I$(PG_INC) -Ibpf -I$(BPF_BUILD)
 LDLIBS		+= -lbpf -lelf -lz -ljson-c -lsqlite3 -lpq -lpthread -lm
+# The multiarch include folder, after the others: libbpf's usdt.bpf.h
+# includes <linux/errno.h>, whose <asm/errno.h> Debian keeps there.
+MULTIARCH	:= $(shell $(CC) -dumpmachine 2>/dev/null)
 BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-		   -Ibpf -I$(BPF_BUILD)
+		   -Ibpf -I$(BPF_BUILD) -idirafter /usr/include/$(MULTIARCH)
 
 ifneq ($(FUZZ),)
 CC		:= $(CLANG)

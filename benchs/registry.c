@@ -15,7 +15,10 @@
 	F(map_batch)	\
 	F(htab_mem)	\
 	F(ringbufs)	\
-	F(maps)
+	F(maps)		\
+	F(attach)	\
+	F(rename)	\
+	F(count)
 
 #define FAMILY_EXTERN(f)	extern const struct family family_##f;
 #define FAMILY_ENTRY(f)		&family_##f,

@@ -6,7 +6,8 @@ set -euo pipefail
 # scdoc builds the man page; man-db, zsh and python3-jsonschema are for the
 # tests of the man page, the zsh completion and the result schema; time
 # (/usr/bin/time) measures compare's memory in tests/compare.t; git drives
-# tests/bisect.t's stand-in kernel trees.
+# tests/bisect.t's stand-in kernel trees; systemtap-sdt-dev (sys/sdt.h) puts
+# the USDT notes trig-usdt-* probe into bpfbench's own binary.
 # libsqlite3-dev and libpq-dev build the history (bpfbench db): SQLite is
 # embedded, so `make run` needs no database server; make check adds
 # postgresql-15 for tests/db_pg.t, and libxml2-utils (xmllint: the JUnit
@@ -14,7 +15,7 @@ set -euo pipefail
 # parser, tools/testing/kunit) for tests/formats.t.
 pkgs=(make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
       libjson-c-dev gnuplot-nox python3 perl jq iproute2 scdoc man-db zsh
-      python3-jsonschema time libsqlite3-dev libpq-dev git "$@")
+      python3-jsonschema time libsqlite3-dev libpq-dev git systemtap-sdt-dev "$@")
 
 missing=()
 for p in "${pkgs[@]}"; do

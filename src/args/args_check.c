@@ -69,16 +69,17 @@ static int check_applies(const struct bench *b, const struct run_opts *o)
 			return usage_error("benchmark %s runs on the main thread alone: %s does not "
 					   "apply", b->name, what);
 	}
-	if (b->flags & BENCH_F_NO_TRIGGER) {
+	if (b->flags & (BENCH_F_NO_TRIGGER | BENCH_F_SELF_DRIVEN)) {
 		if (o->trigger != TRIG_AUTO)
 			what = "--trigger";
 		else if (o->test_run_repeat)
 			what = "--test-run-repeat";
-		else if (o->kernel_stats)
+		else if (o->kernel_stats && (b->flags & BENCH_F_NO_TRIGGER))
 			what = "--kernel-stats";
 		if (what)
-			return usage_error("benchmark %s runs no trigger program: %s does not apply",
-					   b->name, what);
+			return usage_error("benchmark %s runs %s: %s does not apply", b->name,
+					   b->flags & BENCH_F_NO_TRIGGER ? "no trigger program" :
+					   "its programs its own way", what);
 	}
 	return 0;
 }

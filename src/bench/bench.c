@@ -35,6 +35,12 @@ void bench_trigger_single(struct bench_env *env)
 		env->trig.repeat = 1;
 }
 
+void bench_trigger_measured(struct bench_env *env, int prog_fd)
+{
+	env->trig.kind = TRIG_NONE;
+	env->trig.prog_fd = prog_fd;
+}
+
 void bench_trigger_own(struct bench_env *env, enum trigger_kind kind, uint32_t repeat)
 {
 	env->trig.kind = kind;
@@ -90,7 +96,7 @@ int bench_runnable(const struct bench *b, char *why, size_t len)
 		if (err)
 			return err == -EOPNOTSUPP ? 0 : err;
 	}
-	return 1;
+	return b->runnable ? b->runnable(b, why, len) : 1;
 }
 
 int trigger_prepare(struct bench_env *env, const struct trigger_progs *progs)

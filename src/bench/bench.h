@@ -64,6 +64,8 @@ struct bench_env {
 #define BENCH_F_NO_BPF		(1u << 3)	/* uses no bpf() (the core's test double): no privileges needed */
 #define BENCH_F_NO_THREADS	(1u << 4)	/* the main thread does it all: -p, -a, --prod-affinity refused */
 #define BENCH_F_NO_TRIGGER	(1u << 5)	/* runs no trigger: --trigger, --test-run-repeat, --kernel-stats refused */
+/* drives its programs itself (bench_trigger_measured): --trigger, --test-run-repeat refused */
+#define BENCH_F_SELF_DRIVEN	(1u << 6)
 
 /*
  * The shapes of a summary, the kernel bench's (its run_bench_*.sh
@@ -104,6 +106,12 @@ struct bench {
 	const void *variant;		/* what tells this benchmark from its family's others */
 	/* Kernel features every run needs, PROBE__COUNT-terminated (NULL: none); checked before setup. */
 	const enum probe_id *requires;
+	/*
+	 * Optional: what else the kernel must offer, by the family's own
+	 * probes (an attach type): 1, 0 with why (a skip, exit 4), or
+	 * -errno with why; checked after requires, as requires is.
+	 */
+	int (*runnable)(const struct bench *b, char *why, size_t len);
 	/* Metrics every run has, added before validate (which may add more: bench_add_metric). */
 	const struct metric_def *metrics;
 	int nr_metrics;
@@ -176,6 +184,12 @@ int bench_require(const struct bench_env *env, enum probe_id id, const char *wha
  */
 int bench_runnable(const struct bench *b, char *why, size_t len);
 
+/* A family's own probe of a kernel feature: `bpfbench probe` lists it under the family. */
+struct family_probe {
+	const char *name;			/* snake_case, "attach_kprobe" */
+	int (*probe)(char *detail, size_t len);	/* 1 yes, 0 no (detail: why), -errno: cannot tell */
+};
+
 /*
  * A family: the unit of registration.  Its folder is benchs/NAME/ (a '-'
  * of the name written '_'), its tests tests/FOLDER.t, its section in
@@ -193,6 +207,7 @@ struct family {
 	 * quick steps of its suites are added either way.
 	 */
 	const char *const *quick;
+	const struct family_probe *probes;	/* NULL-name terminated; NULL: none */
 };
 
 /* The table of all families (benchs/registry.c, or a test's own). */
@@ -330,5 +345,10 @@ int bench_warmup_samples(const struct bench_env *env);
 void bench_trigger_single(struct bench_env *env);
 /* The benchmark runs its programs itself, repeat runs a call: what the run reports as its trigger. */
 void bench_trigger_own(struct bench_env *env, enum trigger_kind kind, uint32_t repeat);
+/*
+ * The benchmark drives itself (no core trigger), and prog_fd is the
+ * program whose runs are its figure: --kernel-stats reads that one.
+ */
+void bench_trigger_measured(struct bench_env *env, int prog_fd);
 
 #endif

@@ -44,8 +44,17 @@ static void print_benchmarks(void)
 	}
 }
 
+/* A family's own probe, run once here: its verdict and detail. */
+static int family_probe_run(const struct family_probe *fp, char *detail, size_t len)
+{
+	detail[0] = 0;
+	return fp->probe(detail, len);
+}
+
 static void print_table(void)
 {
+	const struct family *const *f;
+	const struct family_probe *fp;
 	char detail[DETAIL_MAX];
 	int i, ret;
 
@@ -54,7 +63,25 @@ static void print_table(void)
 		ret = probe_feature(i, detail, sizeof(detail));
 		printf("%-24s %-8s %s\n", probe_name(i), verdict(ret), detail);
 	}
+	for (f = family_table; *f; f++)
+		for (fp = (*f)->probes; fp && fp->name; fp++) {
+			ret = family_probe_run(fp, detail, sizeof(detail));
+			printf("%-24s %-8s %s\n", fp->name, verdict(ret), detail);
+		}
 	print_benchmarks();
+}
+
+static void json_feature(struct jsonw *w, const char *name, int ret, const char *detail)
+{
+	jsonw_key(w, name);
+	jsonw_obj_open(w);
+	jsonw_key(w, "available");
+	if (ret < 0)
+		jsonw_null(w);
+	else
+		jsonw_bool(w, ret > 0);
+	jsonw_kstr(w, "detail", detail);
+	jsonw_obj_close(w);
 }
 
 static void json_benchmarks(struct jsonw *w)
@@ -84,6 +111,8 @@ static void json_benchmarks(struct jsonw *w)
 
 static void print_json(void)
 {
+	const struct family *const *f;
+	const struct family_probe *fp;
 	char detail[DETAIL_MAX];
 	struct utsname uts;
 	struct jsonw w;
@@ -99,16 +128,13 @@ static void print_json(void)
 	jsonw_obj_open(&w);
 	for (i = 0; i < PROBE__COUNT; i++) {
 		ret = probe_feature(i, detail, sizeof(detail));
-		jsonw_key(&w, probe_name(i));
-		jsonw_obj_open(&w);
-		jsonw_key(&w, "available");
-		if (ret < 0)
-			jsonw_null(&w);
-		else
-			jsonw_bool(&w, ret > 0);
-		jsonw_kstr(&w, "detail", detail);
-		jsonw_obj_close(&w);
+		json_feature(&w, probe_name(i), ret, detail);
 	}
+	for (f = family_table; *f; f++)
+		for (fp = (*f)->probes; fp && fp->name; fp++) {
+			ret = family_probe_run(fp, detail, sizeof(detail));
+			json_feature(&w, fp->name, ret, detail);
+		}
 	jsonw_obj_close(&w);
 	json_benchmarks(&w);
 	jsonw_obj_close(&w);
