@@ -2,7 +2,7 @@
 /*
  * The table of families: adding one is a folder benchs/FAMILY/ that
  * defines `const struct family family_FAMILY` and its line here
- * (tests/families.t checks the rest: names, folder, tests, docs).
+ * (tests/registry.t checks the rest: names, folder, tests, docs).
  */
 #include "bench.h"
 

@@ -33,7 +33,12 @@ struct attach_state {
 	struct bpf_link *all_link;	/* -all: the empty program's */
 	int multi_fd;			/* a uprobe.multi link (libbpf 1.1 has none) */
 	int driver_fd;
-	struct user_count *counts;	/* user_count: one per producer */
+	/*
+	 * One per producer: user_count's figure, read each period; the
+	 * others' calls (driver runs), written once as the producer
+	 * stops, for the totals that check the hits.
+	 */
+	struct user_count *counts;
 	int nr_counts;
 	struct delta hits;
 };
@@ -158,11 +163,12 @@ int attach_setup(struct bench_env *env)
 		return -ENOMEM;
 	env->priv = s;
 	s->multi_fd = -1;
-	if (v->user_count) {
-		s->nr_counts = env->nr_producers;
-		s->counts = calloc(s->nr_counts, sizeof(*s->counts));
-		return s->counts ? 0 : -ENOMEM;
-	}
+	s->nr_counts = env->nr_producers;
+	s->counts = calloc(s->nr_counts, sizeof(*s->counts));
+	if (!s->counts)
+		return -ENOMEM;
+	if (v->user_count)
+		return 0;
 	err = open_and_load(env, s);
 	if (err)
 		return err;
@@ -189,7 +195,9 @@ static uint64_t user_total(const struct attach_state *s)
 void attach_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
 {
 	struct attach_state *s = env->priv;
-	uint64_t total = s->counts ? user_total(s) : slots_sum(s->skel->bss->bench_slots, SLOT_HITS);
+	const struct attach_variant *v = env->bench->variant;
+	uint64_t total = v->user_count ? user_total(s) :
+			 slots_sum(s->skel->bss->bench_slots, SLOT_HITS);
 	uint64_t n = delta_next(&s->hits, total);
 
 	vals[M_HITS] = mops(n, elapsed_ns);
@@ -203,8 +211,14 @@ void attach_teardown(struct bench_env *env)
 
 	if (!s)
 		return;
-	if (s->skel && s->skel->obj)
+	if (s->counts && !s->skel)
+		bench_total(env, "calls", user_total(s));
+	if (s->skel && s->skel->obj && s->skel->bss) {
+		bench_total(env, ((const struct attach_variant *)env->bench->variant)->drive ==
+			    DRIVE_BATCH ? "driver_runs" : "calls", user_total(s));
+		bench_total(env, "hits", slots_sum(s->skel->bss->bench_slots, SLOT_HITS));
 		bench_total(env, "recursion_misses", obj_recursion_misses(s->skel->obj));
+	}
 	if (s->multi_fd >= 0)
 		close(s->multi_fd);
 	bpf_link__destroy(s->link);
@@ -215,15 +229,28 @@ void attach_teardown(struct bench_env *env)
 
 /* ---- the producers: each loop calls its target directly, as upstream's do ---- */
 
-void attach_produce_batch(struct bench_env *env, int idx)
+/* The calls a producer made, kept in a register as it runs and written once. */
+static void calls_done(struct bench_env *env, int idx, uint64_t calls)
 {
 	struct attach_state *s = env->priv;
 
-	while (!bench_stopping(env))
-		if (bpf_prog_test_run_opts(s->driver_fd, NULL) && !bench_stopping(env)) {
-			bench_fail(env, -errno, "test run of the driver failed");
-			return;
+	atomic_store_explicit(&s->counts[idx].n, calls, memory_order_relaxed);
+}
+
+void attach_produce_batch(struct bench_env *env, int idx)
+{
+	struct attach_state *s = env->priv;
+	uint64_t runs = 0;
+
+	while (!bench_stopping(env)) {
+		if (bpf_prog_test_run_opts(s->driver_fd, NULL)) {
+			if (!bench_stopping(env))
+				bench_fail(env, -errno, "test run of the driver failed");
+			break;
 		}
+		runs++;
+	}
+	calls_done(env, idx, runs);
 }
 
 void attach_produce_syscall(struct bench_env *env, int idx)
@@ -251,8 +278,13 @@ void attach_produce_count(struct bench_env *env, int idx)
 #define PRODUCE(name, call)						\
 void attach_produce_##name(struct bench_env *env, int idx)		\
 {									\
-	while (!bench_stopping(env))					\
+	uint64_t calls = 0;						\
+									\
+	while (!bench_stopping(env)) {					\
 		call();							\
+		calls++;						\
+	}								\
+	calls_done(env, idx, calls);					\
 }
 
 PRODUCE(nop, attach_target_nop)

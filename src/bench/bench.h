@@ -194,7 +194,7 @@ struct family_probe {
  * A family: the unit of registration.  Its folder is benchs/NAME/ (a '-'
  * of the name written '_'), its tests tests/FOLDER.t, its section in
  * doc/benchmarks.md; benchs/registry.c holds one line per family, and
- * tests/families.t checks all of that for every family.
+ * tests/registry.t checks all of that for every family.
  */
 struct family {
 	const char *name;

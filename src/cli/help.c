@@ -37,7 +37,7 @@ void cli_list(void)
 		printf("%-24s %-10s %s\n", (*b)->name, (*b)->family, (*b)->summary);
 }
 
-/* A family's folder is its name with '-' written '_' (tests/families.t holds it). */
+/* A family's folder is its name with '-' written '_' (tests/registry.t holds it). */
 void cli_list_families(void)
 {
 	const struct family *const *f;
