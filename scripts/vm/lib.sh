@@ -27,9 +27,20 @@ private_dir() {
 # vm_accel QEMU: ACCEL_KIND (kvm where /dev/kvm works and BPFBENCH_VM_ACCEL
 # does not refuse it, else tcg) and ACCEL_TEXT, as run.sh boots and says it.
 # shellcheck disable=SC2034	# set for the caller
+# KVM only where a paused VM of it stays up for a second: a /dev/kvm that
+# QEMU cannot set a vCPU up on (nested KVM refusing an MSR: QEMU aborts at
+# once) is no KVM, and the run takes TCG instead of failing.
+kvm_works() {
+	local rc
+	# a subshell, so that bash's own "Aborted" line goes where QEMU's do
+	rc=$( (timeout 1 "$1" -accel kvm -cpu host -machine q35 -nodefaults -no-user-config \
+		-display none -monitor none -serial none -S </dev/null >/dev/null 2>&1; echo $?) 2>/dev/null)
+	[ "$rc" = 124 ]
+}
+
 vm_accel() {
 	if [ -z "${BPFBENCH_VM_ACCEL:-}" ] && [ -w /dev/kvm ] &&
-		"$1" -accel help 2>/dev/null | grep -qx kvm; then
+		"$1" -accel help 2>/dev/null | grep -qx kvm && kvm_works "$1"; then
 		ACCEL_KIND=kvm
 		ACCEL_TEXT="QEMU with KVM"
 	else
