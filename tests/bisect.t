@@ -199,6 +199,7 @@ start "$TMPD/broken-bad" --tree "$TMPD/broken-good/tree" --good HEAD~3 --bad HEA
 start "$TMPD/fail" --good HEAD~7 --bad HEAD --build "$BUILD" --seed 3 -- lpm-trie-lookup
 start "$TMPD/vmfail" --good HEAD~7 --bad HEAD --build "$BUILD" --seed 3 -- lpm-trie-lookup
 start "$TMPD/same" --good HEAD~3 --bad HEAD --build "$BUILD" --max-pairs 3 -- lpm-trie-lookup
+mkdir -p "$TMPD/record/work"	# (empty: adopted)
 start "$TMPD/record" --good HEAD~2 --bad HEAD --build "$BUILD" --seed 7 --record --db "$TMPD/hist.db" -q \
 	-- lpm-trie-lookup
 # the default build thrice: made, made again in the same work directory, with --config
@@ -368,7 +369,45 @@ refused "a work directory inside the tree" "bisect: the work directory .* is ins
 ok $? "... and not made there"
 refused "--max-pairs below --pairs" "bisect: --max-pairs 2 is below --pairs 3" --tree "$c/tree" --good HEAD~1 --bad HEAD \
 	--max-pairs 2 -- lpm-trie-lookup
+# never / nor a home as the work directory (each with a --tree that an older bisect
+# refuses first: these must never reach a bisect that would write there)
+refused "--work /" "bisect: --work /tmp/..: the root directory is never a work directory" --tree "$c/plain" \
+	--work /tmp/.. --good HEAD~1 --bad HEAD --build "$BUILD" -- lpm-trie-lookup
+mkdir -p "$c/home"
+HOME=$c/home refused "--work \$HOME" "bisect: --work $c/home/: a home directory ($c/home) is never a work directory" \
+	--tree "$c/plain" --work "$c/home/" --good HEAD~1 --bad HEAD --build "$BUILD" -- lpm-trie-lookup
+realhome=$(getent passwd "$(id -u)" | cut -d: -f6)
+if [ -n "$realhome" ] && [ -d "$realhome" ]; then
+	HOME=$c/home refused "--work the user's real home, \$HOME elsewhere" \
+		"bisect: --work $realhome: a home directory ($realhome) is never a work directory" \
+		--tree "$c/plain" --work "$realhome" --good HEAD~1 --bad HEAD --build "$BUILD" -- lpm-trie-lookup
+fi
+# every output and the database checked before the first build
+echo "not a database" >"$c/notdb.txt"
+refused "--record --db a file that is no database" \
+	"bisect: --record --db $c/notdb.txt: db: cannot open $c/notdb.txt: file is not a database$" --tree "$c/tree" \
+	--good HEAD~1 --bad HEAD --build "$BUILD" --record --db "$c/notdb.txt" -- lpm-trie-lookup
+[ ! -e "$c/counter" ] && [ "$(cat "$c/notdb.txt")" = "not a database" ]
+ok $? "... no run made, the file as it was"
+refused "--json in no folder" "bisect: --json $c/nodir/r.json: No such file or directory$" --tree "$c/tree" \
+	--good HEAD~1 --bad HEAD --build "$BUILD" --json "$c/nodir/r.json" -- lpm-trie-lookup
+refused "--json naming --record's database" "bisect: --json $c/same.db is the database --record writes into" --tree "$c/tree" \
+	--good HEAD~1 --bad HEAD --build "$BUILD" --json "$c/same.db" --record --db "$c/same.db" -- lpm-trie-lookup
 unset XDG_CACHE_HOME
+# a work directory that holds what bisect did not make: refused, nothing in it touched
+mkdir -p "$c/mine/run"
+echo precious >"$c/mine/notes.txt"
+echo keep >"$c/mine/run/keep"
+rm -f "$c/counter"
+bis "$c" --good HEAD~3 --bad HEAD --build "$BUILD" --work "$c/mine" -- lpm-trie-lookup
+[ "$(rc "$c")" -eq 2 ] && [ "$(grep -c . "$c/err")" -eq 1 ] &&
+	grep -q "^bpfbench: error: bisect: the work directory $c/mine holds files bisect did not make (no .bpfbench-bisect in it): give a new or empty directory$" "$c/err" &&
+	[ "$(ls -A "$c/mine" | paste -sd' ')" = "notes.txt run" ] && [ "$(cat "$c/mine/run/keep")" = keep ] &&
+	[ ! -e "$c/counter" ]
+ok $? "--work DIR that holds files bisect did not make: refused, exit 2, nothing in it removed or added" ||
+	diag "exit $(rc "$c")" "$(cat "$c/err")" "$(ls -AR "$c/mine")"
+[ "$(rc "$TMPD/record")" -eq 0 ] && [ -f "$TMPD/record/work/.bpfbench-bisect" ] && [ -f "$TMPD/pos-1-1/work/.bpfbench-bisect" ]
+ok $? "an empty --work DIR is adopted, a new one made: each marked as bisect's (.bpfbench-bisect)"
 bis "$c" --good HEAD~3 --bad HEAD --build "$BUILD" --work "$TMPD/pos-7-4/work" -- lpm-trie-lookup
 [ "$(rc "$c")" -eq 2 ] && grep -q "holds a clone of $TMPD/pos-7-4/tree, not of $c/tree: give another --work" "$c/err"
 ok $? "a work directory whose src/ is another tree's clone: refused, exit 2" || diag "$(cat "$c/err")"
