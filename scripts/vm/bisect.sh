@@ -22,8 +22,9 @@
 #
 # First good and bad are built and measured in pairs (each pair's order
 # drawn at random, --seed), --pairs (3) and then one more at a time up to
-# --max-pairs (8), until the 95% CI of bad/good in the metric (--metric,
-# default the run's first) excludes 1; else there is nothing to bisect.
+# --max-pairs (8), until compare's verdict on bad/good in the metric
+# (--metric, default the run's first) is a change beyond its noise band
+# (judge(), bisect-lib.sh); else there is nothing to bisect (exit 1).
 # A step's commit is then bad when the CI of step/good lies wholly beyond
 # --threshold PCT (50) of that change, good when it lies wholly short of
 # it, and skipped when it still straddles it after --max-pairs, or when
@@ -45,8 +46,11 @@
 # on stdout (tests/bisect.t; no VM is booted).
 # Exit status: 0 the first bad commit found, 1 an error (a build of good or
 # bad failed, a run failed) or nothing to bisect, 2 bad usage, a tree, a
-# work directory or --record's database refused, 3 the bisection ended among skipped commits (the candidates
-# listed), 125 the work directory or the VM runner failed; 130, 143 and 129
+# work directory or --record's database refused, 3 the bisection ended
+# among skipped commits, or the commit it ended on is unconfirmed (its CI
+# against its parent includes no change): the candidates listed, none
+# named, nothing recorded; 125 the work directory or the VM runner failed;
+# 130, 143 and 129
 # after SIGINT, SIGTERM and SIGHUP (the builds and runs under way killed,
 # the clone's bisection reset).
 set -uo pipefail
@@ -359,7 +363,11 @@ UNIT=$J_UNIT
 INIT_PAIRS=$M_PAIRS INIT_RUNS_S=$M_SECS
 CHANGE="$J_RATIO $J_LO $J_HI"
 if [ "$J_ANSWER" != differ ]; then
-	die "good and bad do not differ on $METRIC at $M_PAIRS pairs ($(fmt_ratio "$J_RATIO" "$J_LO" "$J_HI") bad/good): nothing to bisect" 1
+	case $J_VERDICT in
+	faster|slower|better|worse|higher|lower) why="compare: $J_VERDICT, within its ±${J_NOISE}% noise" ;;
+	*) why="compare: ${J_VERDICT:--}" ;;
+	esac
+	die "good and bad do not differ on $METRIC at $M_PAIRS pairs ($(fmt_ratio "$J_RATIO" "$J_LO" "$J_HI") bad/good, $why): nothing to bisect" 1
 fi
 # the threshold: THRESHOLD% of the change good -> bad, on bad's side
 read -r SIGN THR_RATIO <<<"$(awk -v r="$J_RATIO" -v t="$THRESHOLD" 'BEGIN {
@@ -447,11 +455,12 @@ export R_SRC=$SRC R_WORK=$WORK R_LOG=$LOG R_RUNDIR=$RUNDIR R_BENCH="${WORDS[*]}"
 	R_CANDS="${CANDS[*]}" R_TIME_S=$((SECONDS - T0)) R_ACCEL_NAME=$ACCEL_NAME R_ACCEL_TEXT=$ACCEL_TEXT \
 	R_CONFIG=$CONFIG_FILE R_VERSION=$VERSION R_SEED=$SEED R_PAIRS=$PAIRS R_MAX_PAIRS=$MAX_PAIRS \
 	R_QUIET=$QUIET R_TREE=$TOP R_BUILD_CMD=$BUILD_CMD
-python3 "$HERE/bisect_report.py" "$WORK/report" "$WORK/report.json" ${JSON:+"$JSON"} ||
-	die "cannot write the report (see $WORK)"
-st=0
+python3 "$HERE/bisect_report.py" "$WORK/report" "$WORK/report.json" ${JSON:+"$JSON"}
+st=$?
+# 3: the commit the steps named is unconfirmed against its parent (the report says so)
+case $st in 0|3) ;; *) die "cannot write the report (see $WORK)" ;; esac
 [ -n "$FIRST" ] || st=3
-if [ -n "$RECORD" ] && [ -n "$FIRST" ]; then
+if [ -n "$RECORD" ] && [ "$st" -eq 0 ]; then
 	"$BIN" db record ${DB:+--db "$DB"} ${QUIET:+-q} "$P_FILE" "$X_FILE" || st=$?
 fi
 exit $st

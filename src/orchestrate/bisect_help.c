@@ -58,8 +58,10 @@ void bisect_help(void)
 	       "(as 'ab --kernel'), measured in pairs against good, and called good or bad.\n\n"
 	       "Options:\n");
 	opts_print_help(bisect_opts, NULL);
-	printf("\nGood and bad are measured first, until the CI of bad/good excludes 1 (else there\n"
-	       "is nothing to bisect). A commit whose build fails is skipped. The report (stdout,\n"
+	printf("\nGood and bad are measured first, until compare calls bad/good a change (slower\n"
+	       "or faster) beyond its noise band: else there is nothing to bisect (exit 1). A\n"
+	       "commit whose build fails is skipped. The commit the steps end on is named only\n"
+	       "if its 95%% CI against its parent excludes no change. The report (stdout,\n"
 	       "for a mail): the first bad commit, its figures and its parent's with their 95%%\n"
 	       "intervals, the change as 'commit X: BENCH METRIC -47.3%% [-52.1, -41.9]', each\n"
 	       "step, the time, the conditions (KVM or TCG, the .config, bpfbench's version).\n"
@@ -68,6 +70,6 @@ void bisect_help(void)
 	       "tree, not clean, good not an ancestor of bad), a work directory refused (one\n"
 	       "holding files bisect did not make, / or a home), an output or --record's\n"
 	       "database refused (checked before the first build), 3 the bisection ended among\n"
-	       "skipped commits (the candidates listed), 125 the work directory or the VM\n"
+	       "skipped commits or on one unconfirmed (the candidates listed), 125 the work directory or the VM\n"
 	       "runner failed, 128+N a signal N (the builds and runs under way stopped).\n");
 }
