@@ -89,7 +89,8 @@ BUILD='mkdir -p "$BPFBENCH_BUILD/arch/x86/boot" && ! test -e BROKEN &&
 # mktree DIR N POS [FLAGS]: a stand-in kernel tree: a first commit (good)
 # and N more; the figure 100 halves from commit POS on (0: never).  FLAGS,
 # "K:WORD ...": commit K's FIGURE flag (noisy, slow) or, for broken, a
-# file BROKEN that fails its build.  The first commit's files: a Makefile
+# file BROKEN that fails its build.  TREE_FIGS, "K:FIG ...": commit K's
+# figure instead.  The first commit's files: a Makefile
 # with VERSION (TREE_MAKEFILE's text if set) and kernel/bpf/, and
 # TREE_FILES' (a directory's) if set.  The N commits are made by one git
 # fast-import (a git add and a git commit each cost seconds a tree).
@@ -106,6 +107,7 @@ mktree() {
 	for i in $(seq "$n"); do
 		fig=100
 		[ "$pos" -eq 0 ] || [ "$i" -lt "$pos" ] || fig=50
+		for f in ${TREE_FIGS:-}; do [ "${f%%:*}" != "$i" ] || fig=${f#*:}; done
 		flag=-
 		case " $flags " in *" $i:noisy "*) flag=noisy ;; *" $i:slow "*) flag=slow ;;
 		*" $i:fail "*) flag=fail ;; *" $i:vmfail "*) flag=vmfail ;; esac
@@ -157,6 +159,11 @@ mktree "$TMPD/noisy/tree" 7 4 "4:noisy"
 mktree "$TMPD/broken/tree" 7 6 "3:broken"
 mktree "$TMPD/broken-good/tree" 3 2 "1:broken"
 mktree "$TMPD/same/tree" 3 0
+# good and bad 1% apart: a CI that excludes 1, a change inside compare's ±2% band
+TREE_FIGS="2:101 3:101" mktree "$TMPD/band/tree" 3 0
+# the figure steps across the threshold (half the change) between commits 3 and 4, by a
+# little: each step's answer is sure against good, the two side by side show no change
+TREE_FIGS="3:77 4:73" mktree "$TMPD/spread/tree" 7 5
 # every commit between good and bad fails its runs: the first step stops it all
 mktree "$TMPD/fail/tree" 7 4 "1:fail 2:fail 3:fail 4:fail 5:fail 6:fail"
 mktree "$TMPD/vmfail/tree" 7 4 "1:vmfail 2:vmfail 3:vmfail 4:vmfail 5:vmfail 6:vmfail"
@@ -199,6 +206,10 @@ start "$TMPD/broken-bad" --tree "$TMPD/broken-good/tree" --good HEAD~3 --bad HEA
 start "$TMPD/fail" --good HEAD~7 --bad HEAD --build "$BUILD" --seed 3 -- lpm-trie-lookup
 start "$TMPD/vmfail" --good HEAD~7 --bad HEAD --build "$BUILD" --seed 3 -- lpm-trie-lookup
 start "$TMPD/same" --good HEAD~3 --bad HEAD --build "$BUILD" --max-pairs 3 -- lpm-trie-lookup
+start "$TMPD/band" --good HEAD~3 --bad HEAD --build "$BUILD" --seed 7 -- lpm-trie-lookup
+start "$TMPD/spread" --good HEAD~7 --bad HEAD --build "$BUILD" --seed 7 --json "$TMPD/spread/r.json" \
+	--record --db "$TMPD/spread/hist.db" -- lpm-trie-lookup
+mkdir -p "$TMPD/record/work"	# (empty: adopted)
 start "$TMPD/record" --good HEAD~2 --bad HEAD --build "$BUILD" --seed 7 --record --db "$TMPD/hist.db" -q \
 	-- lpm-trie-lookup
 # the default build thrice: made, made again in the same work directory, with --config
@@ -296,6 +307,24 @@ c=$TMPD/same
 	grep -q "^bpfbench: error: bisect: good and bad do not differ on throughput at 3 pairs (.*): nothing to bisect$" "$c/err" &&
 	[ ! -s "$c/out" ]
 ok $? "good and bad alike: exit 1, nothing to bisect, no guess" || diag "exit $(rc "$c")" "$(cat "$c/err")"
+c=$TMPD/band
+[ "$(rc "$c")" -eq 1 ] &&
+	grep -q "^bpfbench: error: bisect: good and bad do not differ on throughput at [0-9] pairs (+[0-9.]*% \[+[0-9.]*, +[0-9.]*\] bad/good, compare: \(equal\|faster, within its ±2% noise\)): nothing to bisect$" "$c/err" &&
+	[ ! -s "$c/out" ] && [ ! -s "$c/work/run/steps" ]
+ok $? "good and bad 1% apart, the CI excluding 1, the change inside compare's ±2% band: 'do not differ', exit 1, no step" ||
+	diag "exit $(rc "$c")" "$(cat "$c/err")" "$(cat "$c/out")"
+c=$TMPD/spread
+want=$(hash_at "$c" 7 4) par=$(hash_at "$c" 7 3)
+[ "$(rc "$c")" -eq 3 ] && [ "$(maxwidth "$c/out")" -le 120 ] &&
+	grep -q "^bisect: unconfirmed: commit ${want:0:12}: throughput −[0-9.]*% \[−[0-9.]*, +[0-9.]*\] against its parent (cannot tell)$" "$c/out" &&
+	! grep -q "^commit ${want:0:12}:" "$c/out" && ! grep -q "first bad commit $want" "$c/out" &&
+	grep -q "^  ${want:0:12}  bad  *\"bpf: change 4\"$" "$c/out" && grep -q "^  ${par:0:12}  good  *\"bpf: change 3\"$" "$c/out" &&
+	json_check "$c/r.json" "
+ok = d['result'] == 'unconfirmed' and d['first_bad'] is None and d['named']['commit'] == '$want'
+ok and [x['commit'] for x in d['candidates']] == ['$want', '$par'] and d['ratio']['ci95_low'] < 1 < d['ratio']['ci95_high']" &&
+	[ ! -e "$c/hist.db" ] || [ -z "$("$BPFBENCH" db show lpm-trie-lookup --db "$c/hist.db" --json 2>/dev/null | tr -d '[] \n')" ]
+ok $? "a commit whose CI against its parent includes no change: unconfirmed, exit 3, it and its parent listed, nothing recorded" ||
+	diag "exit $(rc "$c")" "$(cat "$c/out")" "$(tail -3 "$c/err")"
 
 # ---- --record: the first bad commit's and its parent's results in the history ----
 c=$TMPD/record
@@ -368,7 +397,45 @@ refused "a work directory inside the tree" "bisect: the work directory .* is ins
 ok $? "... and not made there"
 refused "--max-pairs below --pairs" "bisect: --max-pairs 2 is below --pairs 3" --tree "$c/tree" --good HEAD~1 --bad HEAD \
 	--max-pairs 2 -- lpm-trie-lookup
+# never / nor a home as the work directory (each with a --tree that an older bisect
+# refuses first: these must never reach a bisect that would write there)
+refused "--work /" "bisect: --work /tmp/..: the root directory is never a work directory" --tree "$c/plain" \
+	--work /tmp/.. --good HEAD~1 --bad HEAD --build "$BUILD" -- lpm-trie-lookup
+mkdir -p "$c/home"
+HOME=$c/home refused "--work \$HOME" "bisect: --work $c/home/: a home directory ($c/home) is never a work directory" \
+	--tree "$c/plain" --work "$c/home/" --good HEAD~1 --bad HEAD --build "$BUILD" -- lpm-trie-lookup
+realhome=$(getent passwd "$(id -u)" | cut -d: -f6)
+if [ -n "$realhome" ] && [ -d "$realhome" ]; then
+	HOME=$c/home refused "--work the user's real home, \$HOME elsewhere" \
+		"bisect: --work $realhome: a home directory ($realhome) is never a work directory" \
+		--tree "$c/plain" --work "$realhome" --good HEAD~1 --bad HEAD --build "$BUILD" -- lpm-trie-lookup
+fi
+# every output and the database checked before the first build
+echo "not a database" >"$c/notdb.txt"
+refused "--record --db a file that is no database" \
+	"bisect: --record --db $c/notdb.txt: db: cannot open $c/notdb.txt: file is not a database$" --tree "$c/tree" \
+	--good HEAD~1 --bad HEAD --build "$BUILD" --record --db "$c/notdb.txt" -- lpm-trie-lookup
+[ ! -e "$c/counter" ] && [ "$(cat "$c/notdb.txt")" = "not a database" ]
+ok $? "... no run made, the file as it was"
+refused "--json in no folder" "bisect: --json $c/nodir/r.json: No such file or directory$" --tree "$c/tree" \
+	--good HEAD~1 --bad HEAD --build "$BUILD" --json "$c/nodir/r.json" -- lpm-trie-lookup
+refused "--json naming --record's database" "bisect: --json $c/same.db is the database --record writes into" --tree "$c/tree" \
+	--good HEAD~1 --bad HEAD --build "$BUILD" --json "$c/same.db" --record --db "$c/same.db" -- lpm-trie-lookup
 unset XDG_CACHE_HOME
+# a work directory that holds what bisect did not make: refused, nothing in it touched
+mkdir -p "$c/mine/run"
+echo precious >"$c/mine/notes.txt"
+echo keep >"$c/mine/run/keep"
+rm -f "$c/counter"
+bis "$c" --good HEAD~3 --bad HEAD --build "$BUILD" --work "$c/mine" -- lpm-trie-lookup
+[ "$(rc "$c")" -eq 2 ] && [ "$(grep -c . "$c/err")" -eq 1 ] &&
+	grep -q "^bpfbench: error: bisect: the work directory $c/mine holds files bisect did not make (no .bpfbench-bisect in it): give a new or empty directory$" "$c/err" &&
+	[ "$(ls -A "$c/mine" | paste -sd' ')" = "notes.txt run" ] && [ "$(cat "$c/mine/run/keep")" = keep ] &&
+	[ ! -e "$c/counter" ]
+ok $? "--work DIR that holds files bisect did not make: refused, exit 2, nothing in it removed or added" ||
+	diag "exit $(rc "$c")" "$(cat "$c/err")" "$(ls -AR "$c/mine")"
+[ "$(rc "$TMPD/record")" -eq 0 ] && [ -f "$TMPD/record/work/.bpfbench-bisect" ] && [ -f "$TMPD/pos-1-1/work/.bpfbench-bisect" ]
+ok $? "an empty --work DIR is adopted, a new one made: each marked as bisect's (.bpfbench-bisect)"
 bis "$c" --good HEAD~3 --bad HEAD --build "$BUILD" --work "$TMPD/pos-7-4/work" -- lpm-trie-lookup
 [ "$(rc "$c")" -eq 2 ] && grep -q "holds a clone of $TMPD/pos-7-4/tree, not of $c/tree: give another --work" "$c/err"
 ok $? "a work directory whose src/ is another tree's clone: refused, exit 2" || diag "$(cat "$c/err")"

@@ -55,6 +55,65 @@ ln -s "$TMPD/elsewhere" "$TMPD/state"
 run host tune
 [ "$RC" -ne 0 ] && [ ! -e "$TMPD/elsewhere" ]
 ok $? "tune never writes its state through a link (rc=$RC)" || diag "$ERR"
+
+# reset trusts its state file no more than an output file: root writes what it lists
+rm -f "$TMPD/state"
+gov0=$fake/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
+printf '%s\tpowersave\n' "$gov0" >"$TMPD/real-state"
+ln -s "$TMPD/real-state" "$TMPD/state"
+echo performance >"$gov0"
+run host reset
+[ "$RC" -eq 1 ] && [ "$(cat "$gov0")" = performance ] && [ -e "$TMPD/real-state" ] &&
+	grep -q "^bpfbench: error: host reset: $TMPD/state: a symbolic link: refused" <<<"$ERR" && ! grep -q 'nothing to reset' <<<"$OUT"
+ok $? "reset never reads its state through a link: exit 1, said, nothing written (rc=$RC)" || diag "$OUT" "$ERR"
+rm -f "$TMPD/state"
+cp "$TMPD/real-state" "$TMPD/state"
+chmod 0666 "$TMPD/state"
+run host reset
+[ "$RC" -eq 1 ] && [ "$(cat "$gov0")" = performance ] && [ -e "$TMPD/state" ] &&
+	grep -q "^bpfbench: error: host reset: $TMPD/state: writable by others (owner uid [0-9]*, mode 0666): refused" <<<"$ERR"
+ok $? "reset refuses a state file others can write (rc=$RC)" || diag "$OUT" "$ERR"
+chmod 0600 "$TMPD/state"
+if [ "$(id -u)" -eq 0 ]; then
+	chown 65534 "$TMPD/state"
+	run host reset
+	[ "$RC" -eq 1 ] && [ "$(cat "$gov0")" = performance ] &&
+		grep -q "^bpfbench: error: host reset: $TMPD/state: another user's (owner uid 65534, mode 0600): refused" <<<"$ERR"
+	ok $? "reset refuses another user's state file (rc=$RC)" || diag "$OUT" "$ERR"
+	chown 0 "$TMPD/state"
+fi
+mkdir -p "$TMPD/etc"
+echo keep >"$TMPD/etc/victim"
+echo performance >"$fake/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
+echo 0 >"$fake/sys/devices/system/cpu/cpufreq/boost"
+{
+	printf '%s\tpowersave\n' "$gov0"
+	printf '%s\tx\n' "$TMPD/etc/victim"
+	printf '%s\t0\n' "$fake/sys/devices/system/cpu/cpu1/cpufreq/../../../../../../../etc/victim"
+	printf '%s\tevil value\n' "$fake/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
+	printf '%s\t7\n' "$fake/sys/devices/system/cpu/cpufreq/boost"
+} >"$TMPD/state"
+run host reset
+[ "$RC" -eq 1 ] && [ "$(cat "$TMPD/etc/victim")" = keep ] && [ "$(cat "$gov0")" = powersave ] &&
+	[ "$(cat "$fake/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor")" = performance ] &&
+	[ "$(cat "$fake/sys/devices/system/cpu/cpufreq/boost")" = 0 ] && [ -e "$TMPD/state" ] &&
+	[ "$(grep -c 'not a knob host tune turns' <<<"$ERR")" -eq 2 ] && [ "$(grep -c 'not a value host tune saves' <<<"$ERR")" -eq 2 ] &&
+	grep -q "^bpfbench: error: host reset: $TMPD/etc/victim: not a knob host tune turns" <<<"$ERR" &&
+	grep -q "^bpfbench: error: host reset: 1 of 5 values written back; the state stays in $TMPD/state$" <<<"$ERR"
+ok $? "reset writes only the knobs tune turns, under the sysfs root, values of their kind; the rest named, exit 1 (rc=$RC)" ||
+	diag "$OUT" "$ERR"
+
+# a write-back that fails (a CPU gone offline) or a garbage line: exit 1, each named, the state kept
+printf '%s\tpowersave\n%s\tpowersave\ngarbage\n' "$gov0" "$fake/sys/devices/system/cpu/cpu7/cpufreq/scaling_governor" >"$TMPD/state"
+echo performance >"$gov0"
+run host reset
+[ "$RC" -eq 1 ] && [ "$(cat "$gov0")" = powersave ] && [ -e "$TMPD/state" ] && ! grep -q 'nothing to reset' <<<"$OUT$ERR" &&
+	grep -q "^bpfbench: error: host reset: $fake/sys/devices/system/cpu/cpu7/cpufreq/scaling_governor: No such file or directory$" <<<"$ERR" &&
+	grep -q "^bpfbench: error: host reset: $TMPD/state line 3: not path<TAB>value$" <<<"$ERR" &&
+	grep -q "^bpfbench: error: host reset: 1 of 3 values written back; the state stays in $TMPD/state$" <<<"$ERR"
+ok $? "a failed write-back: exit 1, each path that failed named, the state kept; not 'nothing to reset' (rc=$RC)" ||
+	diag "$OUT" "$ERR"
+rm -f "$TMPD/state"
 unset BPFBENCH_SYSFS_ROOT BPFBENCH_HOST_STATE
 
 run host frobnicate

@@ -104,9 +104,15 @@ run_side() {
 
 # judge DIR MODE SPEC_A SPEC_B K: the K runs of each side in DIR merged
 # (merge_runs.py) into DIR/a.json and DIR/b.json, compare's answer on them
-# in the metric: J_ANSWER (differ|bad|good|open), J_RATIO, J_LO, J_HI (b/a
-# and its 95% CI), J_METRIC and J_UNIT (the metric, the run's first if
-# none was given).  One python: a pair's verdict costs one start of it.
+# in the metric: J_ANSWER (differ|same|bad|good|open), J_RATIO, J_LO, J_HI
+# (b/a and its 95% CI), J_METRIC and J_UNIT (the metric, the run's first if
+# none was given), J_VERDICT (compare's word), J_NOISE (compare's --noise
+# band, %).  MODE differ takes compare's verdict: a change (faster/slower;
+# better/worse, higher/lower for a metric that is no speed) beyond its
+# noise band differs, "equal" (the CI inside the band) is "same", anything
+# else open: bisect names no culprit for a change compare would not call
+# one, nor for one too small for a commit's own to be told from noise.
+# One python: a pair's verdict costs one start of it.
 judge() {
 	local d=$1 mode=$2 out
 	out=$(python3 - "$HERE" "$BIN" "$ACCEL_NAME" "$d" "$mode" "$METRIC" "${SIGN:-0}" "${THR_RATIO:-1}" \
@@ -133,8 +139,10 @@ subprocess.run([bin_, "compare", f"{d}/a.json", f"{d}/b.json", "--match", "label
 run = json.load(open(f"{d}/a.json"))["runs"][0]
 metric = metric or next(iter(run["metrics"]))
 try:
-    rows = [r for r in json.load(open(f"{d}/cmp.json"))["rows"] if r["metric"] == metric]
-except (OSError, ValueError, KeyError):
+    cmp = json.load(open(f"{d}/cmp.json"))
+    noise = float(cmp.get("noise_pct") or 0)
+    rows = [r for r in cmp["rows"] if r["metric"] == metric]
+except (OSError, ValueError, KeyError, TypeError):
     print("nocompare - -")
     sys.exit()
 if not rows:
@@ -144,8 +152,12 @@ r = rows[0]
 ratio, lo, hi = r.get("ratio"), r.get("ci95_low"), r.get("ci95_high")
 unit = (run["metrics"].get(metric) or {}).get("unit") or r.get("unit") or "-"
 ok = all(isinstance(x, (int, float)) and math.isfinite(x) and x > 0 for x in (ratio, lo, hi))
+verdict = str(r.get("verdict") or "-")
 ans = "open"
-if ok and mode == "differ" and (lo > 1 or hi < 1):
+if mode == "differ" and verdict == "equal":
+    ans = "same"
+elif ok and mode == "differ" and verdict in ("faster", "slower", "better", "worse", "higher", "lower") \
+        and abs(ratio - 1) * 100 > noise:
     ans = "differ"
 elif ok and mode == "step":
     if (sign < 0 and hi < thr) or (sign > 0 and lo > thr):
@@ -153,11 +165,12 @@ elif ok and mode == "step":
     elif (sign < 0 and lo > thr) or (sign > 0 and hi < thr):
         ans = "good"
 f = lambda x: repr(float(x)) if ok else "nan"
-print(ans, f(ratio), f(lo), f(hi), metric, unit.replace(" ", "_"))
+print(ans, f(ratio), f(lo), f(hi), metric, unit.replace(" ", "_"), verdict.replace(" ", "_"), "%g" % noise)
 PY
 ) || die "cannot merge or compare the runs in $d (see $LOG)"
-	read -r J_ANSWER J_RATIO J_LO J_HI J_METRIC J_UNIT <<<"$out"
+	read -r J_ANSWER J_RATIO J_LO J_HI J_METRIC J_UNIT J_VERDICT J_NOISE <<<"$out"
 	J_UNIT=${J_UNIT//_/ }
+	J_VERDICT=${J_VERDICT//_/ }
 	case $J_ANSWER in
 	nometric)	die "${WORDS[0]}'s results have no metric '$J_RATIO' (they have: ${J_LO//,/, })" 2 ;;
 	norun)		die "the runs in $d are no result documents (${J_LO//_/ }): see $LOG" ;;

@@ -10,7 +10,9 @@
 # The user's tree (--tree, default the current directory: a clean git work
 # tree of a kernel) is only read: git bisect runs in a clone of it in the
 # work directory (--work, default $XDG_CACHE_HOME/bpfbench/bisect/NAME-HASH,
-# else ~/.cache/...), which keeps src/ (git clone --local --no-checkout of
+# else ~/.cache/...: a new or empty directory, which bisect marks as its own
+# with a file .bpfbench-bisect; one that holds anything else, / and a home
+# are refused, exit 2), which keeps src/ (git clone --local --no-checkout of
 # the tree, fetched again on the next run), build/ (the O= directory, kept:
 # builds are incremental), images/HASH (each commit's image, built once),
 # log (every build's and git's output) and the last report (report,
@@ -20,8 +22,9 @@
 #
 # First good and bad are built and measured in pairs (each pair's order
 # drawn at random, --seed), --pairs (3) and then one more at a time up to
-# --max-pairs (8), until the 95% CI of bad/good in the metric (--metric,
-# default the run's first) excludes 1; else there is nothing to bisect.
+# --max-pairs (8), until compare's verdict on bad/good in the metric
+# (--metric, default the run's first) is a change beyond its noise band
+# (judge(), bisect-lib.sh); else there is nothing to bisect (exit 1).
 # A step's commit is then bad when the CI of step/good lies wholly beyond
 # --threshold PCT (50) of that change, good when it lies wholly short of
 # it, and skipped when it still straddles it after --max-pairs, or when
@@ -29,7 +32,8 @@
 # columns); progress to stderr: a line per step, under -v a line per pair,
 # on a terminal the pair in a line rewritten in place; -q: the answer
 # line alone.  --record records the first bad commit's and its parent's
-# merged results into the history (bpfbench db record [--db DB]).
+# merged results into the history (bpfbench db record [--db DB]), whose
+# database is opened (db record --check) before anything is built.
 #
 # --build CMD runs through sh -c in src/ with BPFBENCH_SRC (src/) and
 # BPFBENCH_BUILD (build/) set, and must leave the image at
@@ -41,9 +45,12 @@
 # "$BPFBENCH_BISECT_RUN" IMAGE ARGS..., which prints the run's result JSON
 # on stdout (tests/bisect.t; no VM is booted).
 # Exit status: 0 the first bad commit found, 1 an error (a build of good or
-# bad failed, a run failed) or nothing to bisect, 2 bad usage or a tree
-# refused, 3 the bisection ended among skipped commits (the candidates
-# listed), 125 the work directory or the VM runner failed; 130, 143 and 129
+# bad failed, a run failed) or nothing to bisect, 2 bad usage, a tree, a
+# work directory or --record's database refused, 3 the bisection ended
+# among skipped commits, or the commit it ended on is unconfirmed (its CI
+# against its parent includes no change): the candidates listed, none
+# named, nothing recorded; 125 the work directory or the VM runner failed;
+# 130, 143 and 129
 # after SIGINT, SIGTERM and SIGHUP (the builds and runs under way killed,
 # the clone's bisection reset).
 set -uo pipefail
@@ -162,6 +169,16 @@ if [ -n "$ARGS" ]; then
 	WORDS+=("${EXTRA[@]}")
 fi
 [ -n "$GOOD_REV" ] && [ -n "$BAD_REV" ] || die "give both ends: --good REV --bad REV" 2
+# --work DIR: bisect writes and removes in it, so never / nor a home
+if [ -n "$WORK" ]; then
+	w=$(realpath -m -- "$WORK")
+	[ "$w" != / ] || die "--work $WORK: the root directory is never a work directory" 2
+	for h in "${HOME:-}" "$(getent passwd "$(id -u)" | cut -d: -f6)" \
+		"$([ -z "${SUDO_USER:-}" ] || getent passwd "$SUDO_USER" | cut -d: -f6)"; do
+		[ -z "$h" ] || [ "$w" != "$(realpath -m -- "$h")" ] ||
+			die "--work $WORK: a home directory ($h) is never a work directory" 2
+	done
+fi
 [ ${#WORDS[@]} -gt 0 ] || die "give the benchmark to measure: -- BENCH [ARGS...]" 2
 [ "$MAX_PAIRS" -ge "$PAIRS" ] || die "--max-pairs $MAX_PAIRS is below --pairs $PAIRS" 2
 [ -z "$DB" ] || [ -n "$RECORD" ] || die "--db is where --record records: give --record" 2
@@ -176,6 +193,7 @@ if [ -n "$CONFIG" ]; then
 	CONFIG=$(realpath -- "$CONFIG")
 fi
 [ -z "$CONFIG" ] || [ -z "$BUILD_CMD" ] || die "--config is for the default build: a --build CMD configures its own" 2
+# (bpfbench bisect checks the user's --json before this script runs: FILE here is its own)
 if [ -n "$JSON" ] && { [ -e "$JSON" ] || [ -L "$JSON" ]; }; then
 	die "--json $JSON exists: give a new name" 2
 fi
@@ -211,6 +229,12 @@ git -C "$TOP" merge-base --is-ancestor "$GOOD" "$BAD" ||
 NCOMMITS=$(git -C "$TOP" rev-list --count "$GOOD..$BAD")
 # the benchmark's command line parses here, before anything is built
 err=$("$BIN" "${WORDS[@]}" --help 2>&1 >/dev/null) || { printf '%s\n' "$err" >&2; exit 2; }
+# --record's database opened as db record opens it (made if new): a history that
+# cannot take the answer is said now, not after hours of bisection
+if [ -n "$RECORD" ]; then
+	err=$("$BIN" db record --check ${DB:+--db "$DB"} 2>&1 >/dev/null) ||
+		die "--record${DB:+ --db $DB}: $(head -1 <<<"$err" | sed 's/^bpfbench: error: //')" 2
+fi
 
 # The work directory: ours alone, its src/ a clone of this tree
 if [ -z "$WORK" ]; then
@@ -221,17 +245,22 @@ case $(realpath -m -- "$WORK")/ in
 "$TOP"/*) die "the work directory $WORK is inside the tree $TOP, which bisect must leave as it is: give one outside" 2 ;;
 esac
 SRC=$WORK/src
+# what bisect made or adopted empty: only there does it replace and remove
+MARK=$WORK/.bpfbench-bisect
+if [ -e "$WORK" ] || [ -L "$WORK" ]; then
+	[ -d "$WORK" ] && [ ! -L "$WORK" ] && [ "$(stat -c %u "$WORK")" = "$(id -u)" ] &&
+		(( (8#$(stat -c %a "$WORK") & 8#022) == 0 )) ||
+		die "the work directory $WORK is not a directory of ours that only we can write: refused" 125
+	{ [ -f "$MARK" ] && [ ! -L "$MARK" ]; } || [ -z "$(ls -A -- "$WORK" 2>/dev/null)" ] ||
+		die "the work directory $WORK holds files bisect did not make (no .bpfbench-bisect in it): give a new or empty directory" 2
+fi
 if [ -e "$SRC" ] || [ -L "$SRC" ]; then
 	origin=$(git --git-dir="$SRC/.git" config --get remote.origin.url 2>/dev/null)
 	[ "$origin" = "$TOP" ] ||
 		die "the work directory $WORK holds a clone of ${origin:-something else}, not of $TOP: give another --work" 2
 fi
-if [ -e "$WORK" ] || [ -L "$WORK" ]; then
-	[ -d "$WORK" ] && [ ! -L "$WORK" ] && [ "$(stat -c %u "$WORK")" = "$(id -u)" ] &&
-		(( (8#$(stat -c %a "$WORK") & 8#022) == 0 )) ||
-		die "the work directory $WORK is not a directory of ours that only we can write: refused" 125
-fi
 mkdir -p -- "$(dirname "$WORK")" 2>/dev/null && { [ -d "$WORK" ] || mkdir -m 0700 -- "$WORK"; } 2>/dev/null &&
+	{ [ -f "$MARK" ] || echo "a work directory of bpfbench bisect: it replaces and removes what is here" >"$MARK"; } &&
 	mkdir -p -- "$WORK/images" "$WORK/build" 2>/dev/null ||
 	die "cannot make the work directory $WORK" 125
 exec {LOCK}>>"$WORK/lock" && flock -n "$LOCK" ||
@@ -285,7 +314,7 @@ if [ -d "$SRC/.git" ]; then
 	run_bg git -C "$SRC" fetch -q origin >>"$LOG" 2>&1 ||
 		die "cannot fetch $TOP into $SRC (see $LOG)" 125
 else
-	rm -rf -- "$SRC"
+	# (no src/ here: one that is no clone of this tree was refused above)
 	say "bisect: cloning $TOP into $SRC"
 	run_bg git clone -q --local --no-checkout -- "$TOP" "$SRC" >>"$LOG" 2>&1 ||
 		die "cannot clone $TOP into $SRC (see $LOG)" 125
@@ -334,7 +363,11 @@ UNIT=$J_UNIT
 INIT_PAIRS=$M_PAIRS INIT_RUNS_S=$M_SECS
 CHANGE="$J_RATIO $J_LO $J_HI"
 if [ "$J_ANSWER" != differ ]; then
-	die "good and bad do not differ on $METRIC at $M_PAIRS pairs ($(fmt_ratio "$J_RATIO" "$J_LO" "$J_HI") bad/good): nothing to bisect" 1
+	case $J_VERDICT in
+	faster|slower|better|worse|higher|lower) why="compare: $J_VERDICT, within its ±${J_NOISE}% noise" ;;
+	*) why="compare: ${J_VERDICT:--}" ;;
+	esac
+	die "good and bad do not differ on $METRIC at $M_PAIRS pairs ($(fmt_ratio "$J_RATIO" "$J_LO" "$J_HI") bad/good, $why): nothing to bisect" 1
 fi
 # the threshold: THRESHOLD% of the change good -> bad, on bad's side
 read -r SIGN THR_RATIO <<<"$(awk -v r="$J_RATIO" -v t="$THRESHOLD" 'BEGIN {
@@ -422,11 +455,12 @@ export R_SRC=$SRC R_WORK=$WORK R_LOG=$LOG R_RUNDIR=$RUNDIR R_BENCH="${WORDS[*]}"
 	R_CANDS="${CANDS[*]}" R_TIME_S=$((SECONDS - T0)) R_ACCEL_NAME=$ACCEL_NAME R_ACCEL_TEXT=$ACCEL_TEXT \
 	R_CONFIG=$CONFIG_FILE R_VERSION=$VERSION R_SEED=$SEED R_PAIRS=$PAIRS R_MAX_PAIRS=$MAX_PAIRS \
 	R_QUIET=$QUIET R_TREE=$TOP R_BUILD_CMD=$BUILD_CMD
-python3 "$HERE/bisect_report.py" "$WORK/report" "$WORK/report.json" ${JSON:+"$JSON"} ||
-	die "cannot write the report (see $WORK)"
-st=0
+python3 "$HERE/bisect_report.py" "$WORK/report" "$WORK/report.json" ${JSON:+"$JSON"}
+st=$?
+# 3: the commit the steps named is unconfirmed against its parent (the report says so)
+case $st in 0|3) ;; *) die "cannot write the report (see $WORK)" ;; esac
 [ -n "$FIRST" ] || st=3
-if [ -n "$RECORD" ] && [ -n "$FIRST" ]; then
+if [ -n "$RECORD" ] && [ "$st" -eq 0 ]; then
 	"$BIN" db record ${DB:+--db "$DB"} ${QUIET:+-q} "$P_FILE" "$X_FILE" || st=$?
 fi
 exit $st

@@ -11,6 +11,9 @@
 # REPORT.json are replaced; USER.json (--json) must be a new file (O_EXCL,
 # no link followed).  stdout gets the report, or under -q (R_QUIET) its
 # answer line alone.  The JSON's shape: doc/json.md, "bisect --json".
+# Exit 3: the commit the steps name is unconfirmed (its 95% CI against its
+# parent does not exclude no change on the side of good->bad, or compare
+# calls the two equal): the report lists it as a candidate, names none.
 import hashlib
 import json
 import math
@@ -125,8 +128,30 @@ def num_or_none(x):
     return x if isinstance(x, (int, float)) and math.isfinite(x) else None
 
 
+def confirmed(change, r, lo, hi, verdict):
+    """The first bad commit's own change: its CI against its parent wholly on bad's side of 1."""
+    if not all(math.isfinite(v) for v in (change, lo, hi)) or verdict == "equal":
+        return False
+    return hi < 1 if change < 1 else lo > 1
+
+
 def cut(text, n):
     return text if len(text) <= n else text[:n - 1] + "\u2026"
+
+
+def step_answer(steps, h):
+    a = [s["answer"] for s in steps if s["commit"] == h]
+    return a[-1] if a else "bad"
+
+
+def unconfirmed_lines(out, first, parent, good, steps):
+    """Why no commit is named, and the candidates: the named one and its parent (unless good)."""
+    cands = [c for c in (first, parent) if c != good]
+    out.append("  its 95% CI against its parent includes no change: the change may be spread over commits,")
+    out.append("  or a step's answer was noise; the first bad commit is one of %d:" % len(cands))
+    for c in cands:
+        out.append(cut("  %s  %-11s  \"%s\"" % (short(c), step_answer(steps, c),
+                                                 git("log", "-1", "--format=%s", c)), WIDTH))
 
 
 def main():
@@ -176,11 +201,17 @@ def main():
         xx = side_figure(E.get("R_X_FILE"), metric)
         row = cmp_row(E.get("R_PAIR_CMP"), metric) or {}
         r, lo, hi = (fnum(row.get(k)) for k in ("ratio", "ci95_low", "ci95_high"))
-        answer = "commit %s: %s %s" % (short(first), name, ratio_text(r, lo, hi))
-        out.append(answer)
+        verdict = row.get("verdict") or "-"
+        sure = confirmed(change[0], r, lo, hi, verdict)
+        if sure:
+            answer = "commit %s: %s %s" % (short(first), name, ratio_text(r, lo, hi))
+        else:
+            answer = "bisect: unconfirmed: commit %s: %s %s against its parent (%s)" % (
+                short(first), metric, ratio_text(r, lo, hi), verdict)
+        out.append(cut(answer, WIDTH))
         out.append("  %s" % cut('"%s"' % x["subject"], WIDTH - 2))
         out.append("  %s" % cut("Author: %s, %s" % (x["author"], x["date"]), WIDTH - 2))
-        out.append("  first bad commit %s" % first)
+        out.append("  %s %s" % ("first bad commit" if sure else "named by the steps:", first))
         pwho = "its parent" + (", good" if parent == good else "")
 
         def side_line(label, h, who, fig):
@@ -200,11 +231,17 @@ def main():
         else:
             how = note
         out.append(cut("  (first bad/parent and its 95%% CI: %s)" % how, WIDTH))
-        res.update(result="found", first_bad=x, parent=p,
+        if not sure:
+            unconfirmed_lines(out, first, parent, good, steps)
+        res.update(result="found" if sure else "unconfirmed", first_bad=x if sure else None,
+                   named=x, parent=p,
                    figures={"parent": px and dict(px, commit=parent),
                             "first_bad": xx and dict(xx, commit=first)},
                    ratio={"ratio": num_or_none(r), "ci95_low": num_or_none(lo),
-                          "ci95_high": num_or_none(hi), "basis": note})
+                          "ci95_high": num_or_none(hi), "basis": note, "verdict": verdict})
+        if not sure:
+            res["candidates"] = [dict(commit_info(c), answer=step_answer(steps, c))
+                                 for c in (first, parent) if c != good]
     else:
         skipped = {s["commit"]: s["answer"] for s in steps}
         answer = "bisect: the first bad commit is one of %d: %s" % (
@@ -276,7 +313,8 @@ def main():
             f.write("\n")
     # stdout: the report without its first line (said when the bisection started)
     sys.stdout.write(answer + "\n" if E.get("R_QUIET") else "\n".join(out[2:]) + "\n")
+    return 3 if res["result"] == "unconfirmed" else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -50,7 +50,9 @@ static void usage(void)
 	       "          program, %d rounds alternating), and the spread of 5 short noop runs\n"
 	       "  tune    (root) governors to performance, boost off, where this host has them;\n"
 	       "          the old values are kept in %s ($BPFBENCH_HOST_STATE)\n"
-	       "  reset   (root) writes back what tune changed\n\n"
+	       "  reset   (root) writes back what tune changed: only its knobs, from a state\n"
+	       "          file that is no link, ours, writable by nobody else; exit 1 naming\n"
+	       "          each value not written back (the state kept)\n\n"
 	       "In a VM, what the host does with the vCPUs (their speed, steal, the host's SMT)\n"
 	       "cannot be changed from inside: show measures it, tune says so.\n\n"
 	       "Options:\n", SPEED_ROUNDS, host_state_path());
@@ -293,6 +295,10 @@ static int tune(void)
 	err = host_tune(k, n, &changed);
 	for (i = 0; i < changed; i++)
 		printf("host tune: %s = %s\n", k[i].path, k[i].value);
+	if (err && host_state_refused()) {
+		errmsg("host tune: %s: %s (nothing changed)", host_state_path(), host_state_refused());
+		return 1;
+	}
 	if (err) {
 		errmsg("host tune: %s: %s (changed %d of %d; 'bpfbench host reset' undoes them)",
 		       changed < n ? k[changed].path : host_state_path(), strerror(-err), changed, n);
@@ -303,17 +309,26 @@ static int tune(void)
 	return 0;
 }
 
+static void reset_failed(const char *path, const char *why, void *arg)
+{
+	(void)arg;
+	errmsg("host reset: %s: %s", path, why);
+}
+
+/* "nothing to reset" only where there is no state: a write-back that failed is exit 1 */
 static int reset(void)
 {
-	int restored, err = host_reset(&restored);
+	int restored, err = host_reset(&restored, reset_failed, NULL);
 
 	if (err == -ENOENT) {
 		printf("host reset: nothing to reset (no %s)\n", host_state_path());
 		return 0;
 	}
+	if (err < 0)
+		return 1;	/* the state file unread or refused: said */
 	if (err) {
-		errmsg("host reset: %s (restored %d; the state stays in %s)", strerror(-err), restored,
-		       host_state_path());
+		errmsg("host reset: %d of %d value%s written back; the state stays in %s", restored,
+		       restored + err, restored + err == 1 ? "" : "s", host_state_path());
 		return 1;
 	}
 	printf("host reset: %d value%s written back\n", restored, restored == 1 ? "" : "s");

@@ -64,6 +64,9 @@ const struct opt_def db_opts[] = {
 	  "plot: the image, .svg or .png (one series, its change points)" },
 	{ "script", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
 	  "plot: also write the gnuplot script that draws it", OPT_F_PATH },
+	{ "check", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
+	  "record: open the database as record does (made if new), record nothing: whether a "
+	  "record can (bisect --record's check before its first build)" },
 	{ "quiet", 'q', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
 	  "record: no line per file; changes: the summary only" },
 	{ "help", 'h', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "this help" },
@@ -190,6 +193,8 @@ static int flag(struct db_args *a, const char *arg)
 		a->otava = true;
 	else if (!strcmp(arg, "--db-trust"))
 		a->trust = true;
+	else if (!strcmp(arg, "--check"))
+		a->check = true;
 	else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet"))
 		a->quiet = true;
 	else
@@ -284,7 +289,9 @@ static int check_operands(const char *action, const struct db_args *a, int npos)
 {
 	bool rec = !strcmp(action, "record"), chg = !strcmp(action, "changes");
 
-	if (rec && !npos)
+	if (a->check && (!rec || npos))
+		return usage_err("--check is record's, without result files", NULL);
+	if (rec && !npos && !a->check)
 		return usage_err("record needs one or more result files", NULL);
 	if (!rec && npos > 1)
 		return usage_err("one benchmark at most; got more operands: ", USAGE);
@@ -328,7 +335,7 @@ static int dispatch(const char *action, int argc, char **argv)
 	}
 	a.f.bench = strcmp(action, "record") && npos ? pos[0] : NULL;
 	if (!strcmp(action, "record"))
-		ret = record(&s, &a, pos, npos);
+		ret = a.check ? 0 : record(&s, &a, pos, npos);
 	else if (!strcmp(action, "show"))
 		ret = db_show(&s, &a);
 	else if (!strcmp(action, "changes"))

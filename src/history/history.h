@@ -91,6 +91,7 @@ struct db_args {
 	char since[HDATE_LEN], until[HDATE_LEN];	/* f.since, f.until as UTC text */
 	bool json, quiet, otava;
 	bool trust;		/* --db-trust */
+	bool check;		/* record --check: the database opened, nothing recorded */
 	double fail_pct;	/* NAN: no gate */
 	const char *gate_unjudged;	/* --gate-unjudged pass|fail; NULL: fail */
 	double alpha;

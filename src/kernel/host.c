@@ -215,13 +215,6 @@ int host_read(struct host_facts *h, double window_s)
 	return h->nr_cpus ? 0 : -ENOENT;
 }
 
-const char *host_state_path(void)
-{
-	const char *p = getenv("BPFBENCH_HOST_STATE");
-
-	return p && *p ? p : "/run/bpfbench-host-tune";
-}
-
 int host_tune_plan(struct host_knob *k, int max)
 {
 	struct host_facts h = { 0 };
@@ -232,92 +225,18 @@ int host_tune_plan(struct host_knob *k, int max)
 	for (cpu = 0; cpu < h.nr_cpus && n < max; cpu++) {
 		if (!h.cpus[cpu].governor[0] || !strcmp(h.cpus[cpu].governor, "performance"))
 			continue;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
-			 cpu);
+		snprintf(path, sizeof(path), HOST_KNOB_GOVERNOR, cpu);
 		copy_text(k[n].path, sizeof(k[n].path), at_root(path, rp, sizeof(rp)));
 		snprintf(k[n++].value, sizeof(k->value), "performance");
 	}
-	if (n < max && !read_line("/sys/devices/system/cpu/cpufreq/boost", v, sizeof(v)) && atoi(v)) {
-		copy_text(k[n].path, sizeof(k[n].path), at_root("/sys/devices/system/cpu/cpufreq/boost", rp, sizeof(rp)));
+	if (n < max && !read_line(HOST_KNOB_BOOST, v, sizeof(v)) && atoi(v)) {
+		copy_text(k[n].path, sizeof(k[n].path), at_root(HOST_KNOB_BOOST, rp, sizeof(rp)));
 		snprintf(k[n++].value, sizeof(k->value), "0");
 	}
-	if (n < max && !read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof(v)) &&
+	if (n < max && !read_line(HOST_KNOB_NO_TURBO, v, sizeof(v)) &&
 	    !atoi(v)) {
-		copy_text(k[n].path, sizeof(k[n].path), at_root("/sys/devices/system/cpu/intel_pstate/no_turbo", rp, sizeof(rp)));
+		copy_text(k[n].path, sizeof(k[n].path), at_root(HOST_KNOB_NO_TURBO, rp, sizeof(rp)));
 		snprintf(k[n++].value, sizeof(k->value), "1");
 	}
 	return n;
-}
-
-/* Appends "path<TAB>old value" to the state file, created 0600 and never through a link. */
-static int save_old(int fd, const char *path)
-{
-	char old[64];
-	int err = sysfs_read(path, NULL, old, sizeof(old));
-
-	if (err)
-		return err;
-	old[strcspn(old, "\n")] = 0;
-	return dprintf(fd, "%s\t%s\n", path, old) < 0 ? -EIO : 0;
-}
-
-int host_tune(const struct host_knob *k, int n, int *changed)
-{
-	int fd, i, err = 0;
-
-	*changed = 0;
-	if (!n)
-		return 0;
-	/* a second tune keeps the first one's old values: reset goes back to before both */
-	fd = open(host_state_path(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	for (i = 0; i < n && !err; i++) {
-		err = save_old(fd, k[i].path);
-		if (!err)
-			err = sysfs_write(k[i].path, NULL, k[i].value);
-		*changed += !err;
-	}
-	close(fd);
-	return err;
-}
-
-#define HOST_MAX_KNOBS	(HOST_MAX_CPUS + 2)
-
-int host_reset(int *restored)
-{
-	char line[512], *tab, (*seen)[512] = calloc(HOST_MAX_KNOBS, 512);
-	FILE *f;
-	int err = 0, e, nseen = 0, i;
-
-	*restored = 0;
-	if (!seen)
-		return -ENOMEM;
-	f = fopen(host_state_path(), "re");
-	if (!f) {
-		free(seen);
-		return -errno;
-	}
-	/* the first value saved for a path is the one from before any tune */
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		tab = strchr(line, '\t');
-		if (!tab)
-			continue;
-		*tab = 0;
-		for (i = 0; i < nseen && strcmp(seen[i], line); i++)
-			;
-		if (i < nseen || nseen == HOST_MAX_KNOBS)
-			continue;
-		copy_text(seen[nseen++], 512, line);
-		e = sysfs_write(line, NULL, tab + 1);
-		if (e && !err)
-			err = e;
-		*restored += !e;
-	}
-	fclose(f);
-	free(seen);
-	if (!err)
-		unlink(host_state_path());
-	return err;
 }

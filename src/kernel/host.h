@@ -41,6 +41,11 @@ struct host_facts {
 /* Reads everything, counting interrupts and steal over window_s seconds. */
 int host_read(struct host_facts *h, double window_s);
 
+/* The knobs `host tune` turns (under BPFBENCH_SYSFS_ROOT), and none else is reset. */
+#define HOST_KNOB_GOVERNOR	"/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor"
+#define HOST_KNOB_BOOST		"/sys/devices/system/cpu/cpufreq/boost"
+#define HOST_KNOB_NO_TURBO	"/sys/devices/system/cpu/intel_pstate/no_turbo"
+
 /* One knob `host tune` turns: the file and the value it sets. */
 struct host_knob {
 	char path[256];
@@ -48,11 +53,23 @@ struct host_knob {
 };
 /* What tune would change here (governors to performance, boost off): the count. */
 int host_tune_plan(struct host_knob *k, int max);
-/* Applies the plan, saving the old values first: 0 or -errno; *changed gets the count. */
+/*
+ * Applies the plan, saving the old values first: 0 or -errno; *changed
+ * gets the count.  -EPERM: the state file refused (host_state_refused()).
+ */
 int host_tune(const struct host_knob *k, int n, int *changed);
-/* Writes back what tune saved, removes the saved state: 0, -ENOENT if nothing was tuned. */
-int host_reset(int *restored);
+/* Called by host_reset() for each path (or line) it could not write back, and why. */
+typedef void (*host_reset_fail_fn)(const char *path, const char *why, void *arg);
+/*
+ * Writes back what tune saved and removes the saved state: 0; -ENOENT if
+ * there is no state file; another -errno if it cannot be read or is
+ * refused (said through fail); else the count of lines that failed (each
+ * said through fail), the state kept.  *restored: the values written back.
+ */
+int host_reset(int *restored, host_reset_fail_fn fail, void *arg);
 /* Where the saved state is. */
 const char *host_state_path(void);
+/* Why the state file was last refused (a link, another user's, writable by others), or NULL. */
+const char *host_state_refused(void);
 
 #endif

@@ -14,7 +14,9 @@ const struct opt_def bisect_opts[] = {
 	{ "work", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "DIR",
 	  "the clone (src/), the O= build directory (build/, kept: builds are incremental), each "
 	  "commit's image (images/), the log and the report (default: "
-	  "$XDG_CACHE_HOME/bpfbench/bisect/NAME-HASH, else ~/.cache/...)", OPT_F_PATH },
+	  "$XDG_CACHE_HOME/bpfbench/bisect/NAME-HASH, else ~/.cache/...): a new or empty "
+	  "directory, marked bisect's (.bpfbench-bisect); one holding other files, / or a home is "
+	  "refused", OPT_F_PATH },
 	{ "build", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "CMD",
 	  "how a commit is built, by sh -c in src/ with BPFBENCH_SRC and BPFBENCH_BUILD set; the "
 	  "image it leaves at $BPFBENCH_BUILD/arch/x86/boot/bzImage (default: make olddefconfig "
@@ -35,7 +37,8 @@ const struct opt_def bisect_opts[] = {
 	{ "json", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "FILE",
 	  "also the report as JSON (a new file; doc/json.md)" },
 	{ "record", 0, OPT_FLAG, 0, NULL, 0, 0, NULL, NULL,
-	  "record the first bad commit's and its parent's results into the history (bpfbench db)" },
+	  "record the first bad commit's and its parent's results into the history (bpfbench db); "
+	  "its database is opened before the first build" },
 	{ "db", 0, OPT_STRING, 0, NULL, 0, 0, NULL, "DB",
 	  "--record's database (default: $BPFBENCH_DB, else the user's SQLite file)" },
 	{ "quiet", 'q', OPT_FLAG, 0, NULL, 0, 0, NULL, NULL, "the answer line alone" },
@@ -55,14 +58,18 @@ void bisect_help(void)
 	       "(as 'ab --kernel'), measured in pairs against good, and called good or bad.\n\n"
 	       "Options:\n");
 	opts_print_help(bisect_opts, NULL);
-	printf("\nGood and bad are measured first, until the CI of bad/good excludes 1 (else there\n"
-	       "is nothing to bisect). A commit whose build fails is skipped. The report (stdout,\n"
+	printf("\nGood and bad are measured first, until compare calls bad/good a change (slower\n"
+	       "or faster) beyond its noise band: else there is nothing to bisect (exit 1). A\n"
+	       "commit whose build fails is skipped. The commit the steps end on is named only\n"
+	       "if its 95%% CI against its parent excludes no change. The report (stdout,\n"
 	       "for a mail): the first bad commit, its figures and its parent's with their 95%%\n"
 	       "intervals, the change as 'commit X: BENCH METRIC -47.3%% [-52.1, -41.9]', each\n"
 	       "step, the time, the conditions (KVM or TCG, the .config, bpfbench's version).\n"
 	       "Exit status: 0 the first bad commit found, 1 an error (a build of good or bad, a\n"
 	       "run) or nothing to bisect, 2 bad usage or a tree refused (not a kernel's git\n"
-	       "tree, not clean, good not an ancestor of bad), 3 the bisection ended among\n"
-	       "skipped commits (the candidates listed), 125 the work directory or the VM\n"
+	       "tree, not clean, good not an ancestor of bad), a work directory refused (one\n"
+	       "holding files bisect did not make, / or a home), an output or --record's\n"
+	       "database refused (checked before the first build), 3 the bisection ended among\n"
+	       "skipped commits or on one unconfirmed (the candidates listed), 125 the work directory or the VM\n"
 	       "runner failed, 128+N a signal N (the builds and runs under way stopped).\n");
 }

@@ -2,6 +2,7 @@
 /* --kernel's outputs: found in a command line, handed to the VM, written back (vm_out.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "history.h"
 #include "opts.h"
 #include "outfile.h"
+#include "store.h"
 #include "util.h"
 #include "vm_out.h"
 
@@ -264,6 +266,72 @@ int ab_outputs(struct vm_job *j, char **words, int n)
 	return ret;
 }
 
+/* The path's folder resolved, then its last name: two paths that would name one file, made or not. */
+static char *new_name(const char *path)
+{
+	char *d = xstrdup(path), *slash = strrchr(d, '/'), *dir, *res = NULL;
+
+	if (slash)
+		*slash = 0;
+	dir = realpath(!slash ? "." : *d ? d : "/", NULL);
+	if (dir && asprintf(&res, "%s/%s", dir, slash ? slash + 1 : path) < 0)
+		res = NULL;
+	free(dir);
+	free(d);
+	return res;
+}
+
+/* --json FILE: a new file, one we can write (outfile.h), not the history --record writes into */
+static int bisect_json(const char *path, const char *db)
+{
+	struct stat st;
+	char *a, *b;
+	bool same;
+	int err;
+
+	if (!strcmp(path, "-")) {
+		errmsg("bisect: --json -: stdout is the report's; give a file");
+		return EXIT_USAGE;
+	}
+	/* a bisection takes hours: its report never replaces a file */
+	if (!lstat(path, &st) && !S_ISCHR(st.st_mode)) {
+		errmsg("bisect: --json %s exists: give a new name", path);
+		return EXIT_USAGE;
+	}
+	err = output_path_check(path);
+	if (err) {
+		errmsg("bisect: --json %s: %s", path, output_strerror(err));
+		return EXIT_USAGE;
+	}
+	a = new_name(path);
+	b = db ? new_name(db) : NULL;
+	same = a && b && !strcmp(a, b);
+	free(a);
+	free(b);
+	if (same) {
+		errmsg("bisect: --json %s is the database --record writes into: give another name", path);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The database bisect.sh's --record writes into (db_cli.c's choice), or NULL. */
+static const char *bisect_db(char **words, int n, char *buf, size_t len)
+{
+	const char *db = NULL, *env = getenv("BPFBENCH_DB");
+	bool record = false;
+	int i;
+
+	for (i = 0; i < n && strcmp(words[i], "--"); i++) {
+		record |= !strcmp(words[i], "--record");
+		if (!strcmp(words[i], "--db") && i + 1 < n)
+			db = words[i + 1];
+	}
+	if (!record)
+		return NULL;
+	return db ?: env && *env ? env : store_default_path(buf, len);
+}
+
 /*
  * bisect.sh's --json FILE (its options as it parses them, up to "--"): a
  * new file, checked here before anything is built, written here at the end.
@@ -273,8 +341,9 @@ int bisect_outputs(struct vm_job *j, char **words, int n)
 	static const char *const valued[] = { "--good", "--bad", "--tree", "--work", "--build",
 					      "--config", "--pairs", "--max-pairs", "--threshold",
 					      "--metric", "--seed", "--json", "--db" };
-	struct stat st;
-	int i;
+	char def[PATH_MAX];
+	const char *db = bisect_db(words, n, def, sizeof(def));
+	int i, ret;
 
 	for (i = 0; i + 1 < n && strcmp(words[i], "--"); i++) {
 		if (!takes_value(words[i], valued, ARRAY_SIZE(valued)))
@@ -284,15 +353,9 @@ int bisect_outputs(struct vm_job *j, char **words, int n)
 				errmsg("bisect: --json twice");
 				return EXIT_USAGE;
 			}
-			if (!strcmp(words[i + 1], "-")) {
-				errmsg("bisect: --json -: stdout is the report's; give a file");
-				return EXIT_USAGE;
-			}
-			/* a bisection takes hours: its report never replaces a file */
-			if (!lstat(words[i + 1], &st) && !S_ISCHR(st.st_mode)) {
-				errmsg("bisect: --json %s exists: give a new name", words[i + 1]);
-				return EXIT_USAGE;
-			}
+			ret = bisect_json(words[i + 1], db);
+			if (ret)
+				return ret;
 			add_out(j, OUT_JSON, words[i + 1]);
 			own_return_file(j, OUT_JSON, &words[i + 1]);
 		}
