@@ -619,4 +619,16 @@ run compare "$TMPD/d5.json" "$TMPD/bad.json"
 [ "$RC" -eq 2 ] && grep -q '"env" is of another type' <<<"$ERR"
 ok $? "env: \"x\" (the schema wants an object): exit 2" || diag "$ERR"
 
+# an output naming an input replaces what compare reads (issue 50.6): refused first
+cp "$TMPD/d5.json" "$TMPD/in6.json"
+ln -s in6.json "$TMPD/in6.link"
+for out in "--junit $TMPD/in6.json" "--json $TMPD/in6.link" "--json $TMPD/../$(basename "$TMPD")/in6.json"; do
+	# shellcheck disable=SC2086 # the option and its path
+	run compare "$TMPD/in6.json" "$TMPD/d5s.json" $out
+	[ "$RC" -eq 2 ] && cmp -s "$TMPD/in6.json" "$TMPD/d5.json" && [ -z "$OUT" ] &&
+		grep -qx "bpfbench: error: .* is the input $TMPD/in6.json: an output would replace it; give the output another name" <<<"$ERR"
+	ok $? "compare ${out%% *} naming an input (${out##*/}): exit 2, the input as it was" ||
+		diag "rc $RC" "$ERR"
+done
+
 done_testing

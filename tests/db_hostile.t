@@ -67,6 +67,27 @@ done
 "$BPFBENCH" db --help | grep -q "connect_timeout 10 s and statement_timeout 300 s"
 ok $? "db --help states the PostgreSQL timeouts and that the URI's win"
 
+# --- an output that names the history (issue 50.6): refused before anything runs ---
+run db record -q --host h --db "$TMPD/h6.db" "$TMPD/r.json"
+cp "$TMPD/h6.db" "$TMPD/h6.orig"
+ln -s h6.db "$TMPD/h6.link"
+for out in "--junit $TMPD/h6.db" "--ktap $TMPD/h6.link" "--junit $TMPD/../$(basename "$TMPD")/h6.db"; do
+	# shellcheck disable=SC2086 # the option and its path
+	run db changes --db "$TMPD/h6.db" --fail-on-change 5 $out
+	[ "$RC" -eq 2 ] && cmp -s "$TMPD/h6.db" "$TMPD/h6.orig" &&
+		grep -qx "bpfbench: error: .* is the database $TMPD/h6.db: an output would replace it; give the output another name" <<<"$ERR"
+	ok $? "db changes ${out%% *} naming the database (${out##*/}): exit 2, the history as it was" ||
+		diag "rc $RC" "$ERR"
+done
+BPFBENCH_DB=$TMPD/h6.db run -w0 -d1 noop --json "$TMPD/h6.link" --record
+[ "$RC" -eq 2 ] && cmp -s "$TMPD/h6.db" "$TMPD/h6.orig" && [ -z "$OUT" ] &&
+	grep -q "is the database $TMPD/h6.db: an output would replace it" <<<"$ERR"
+ok $? "--json (a link to) the database --record records into: exit 2 before the run" ||
+	diag "rc $RC" "$ERR"
+run -w0 -d1 noop --json "$TMPD/new6.db" --record --db "$TMPD/./new6.db"
+[ "$RC" -eq 2 ] && [ ! -e "$TMPD/new6.db" ] && [ -z "$OUT" ]
+ok $? "--json F.db --record --db ./F.db, neither there yet: exit 2, nothing made" || diag "rc $RC" "$ERR"
+
 # --- the SQLite file: the output files' rules, and no SQL of its own ---
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	skip "a link and a file another user planted: needs root and setpriv"

@@ -526,6 +526,9 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 	}
 	if (!ret && output_paths_check(a.out, OUT_NR))
 		ret = EXIT_USAGE;
+	if (!ret)	/* an output replacing an input would destroy what it reads */
+		ret = output_paths_spare(a.out, OUT_NR, a.old_path, "the input") ?:
+		      output_paths_spare(a.out, OUT_NR, a.new_path, "the input");
 	if (!ret && out_to_stdout(a.out))
 		human_to_stderr();	/* stdout is the output's alone */
 	if (!ret)

@@ -235,6 +235,34 @@ static int open_db(struct store *s, const struct db_args *a, bool write)
 			     (a->trust || (trust && !strcmp(trust, "1")) ? STORE_TRUST : 0));
 }
 
+/* The SQLite file a history is, as open_db() finds it; NULL for PostgreSQL. */
+static const char *db_file(const char *db, char *buf, size_t len)
+{
+	const char *t = db ?: getenv("BPFBENCH_DB");
+
+	if (!t || !*t)
+		return store_default_path(buf, len);
+	return strstr(t, "://") ? NULL : t;
+}
+
+int history_spare_db(const char *db, const char *const *paths, int n)
+{
+	char def[4096];
+
+	return output_paths_spare(paths, n, db_file(db, def, sizeof(def)), "the database");
+}
+
+/* Every file an action writes, none of them the database it reads (issue 50.6). */
+static int spare_db(const struct db_args *a)
+{
+	const char *paths[OUT_NR + 2];
+
+	memcpy(paths, a->verdicts, sizeof(a->verdicts));
+	paths[OUT_NR] = a->out;
+	paths[OUT_NR + 1] = a->script;
+	return history_spare_db(a->db, paths, OUT_NR + 2);
+}
+
 int history_record_written(const char *path, const char *db)
 {
 	struct record_opts o = { 0 };
@@ -320,6 +348,8 @@ static int dispatch(const char *action, int argc, char **argv)
 	ret = parse(argc, argv, &a, pos, &npos) ?: check_operands(action, &a, npos);
 	if (!ret && !strcmp(action, "record") && a.f.host && !*a.f.host)
 		ret = usage_err("--host needs a name", NULL);
+	if (!ret)
+		ret = spare_db(&a);
 	if (!ret)
 		ret = open_db(&s, &a, !strcmp(action, "record"));
 	if (ret) {
