@@ -189,9 +189,10 @@ static void md_plan(struct md_table *t, const struct md_doc *d, const struct res
 			r = &rows[i].res;
 			if (r->bench && strcmp(row_label(&rows[i]), r->bench->name))
 				t->bench = true;
-			if (!row_has_figures(&rows[i])) {
-				t->note = true;
-				continue;
+			if (!row_has_figures(&rows[i]) || res_kept(r)) {
+				t->note = true;	/* why not, or why fewer repetitions */
+				if (!row_has_figures(&rows[i]))
+					continue;
 			}
 			t->ci |= r->precision_target > 0;
 			t->noise |= row_noise(&rows[i]) != NULL;
@@ -244,6 +245,8 @@ static void draw_row(struct md_table *t, const struct md_doc *d, int k,
 		snprintf(cell_at(t, k, x), MD_CELL, "SKIP: %s", row->note);
 	else if (!figures)
 		snprintf(cell_at(t, k, x), MD_CELL, "FAILED (exit %d): %s", row->status, row->note);
+	else if (res_kept(r))
+		snprintf(cell_at(t, k, x), MD_CELL, "%s", r->error);
 }
 
 static void head_row(struct md_table *t)
@@ -525,7 +528,8 @@ void export_write_md(FILE *f, const char *title, struct result_row *rows, int n)
 	fputs("\n\n", f);
 	md_conditions(f, rows, n);
 	if (interrupted())
-		fprintf(f, "**Interrupted** by signal %d: the steps completed before it.\n\n",
+		fprintf(f, "**Interrupted** by signal %d: the steps completed before it (rows "
+			"run in rounds: their finished repetitions, each such row says so).\n\n",
 			interrupted_signal());
 	for (i = 1; i <= n; i++) {
 		if (i < n && !rows[i].header)

@@ -232,7 +232,10 @@ static void row_tags(struct rows_table *t, const struct result_row *row, char *b
 	if (noise && off < len)
 		off += snprintf(buf + off, len - off, " [%s]", noise);
 	if (*row_runs(row, t->first, runs, sizeof(runs)) && off < len)
-		snprintf(buf + off, len - off, " [%s]", runs);
+		off += snprintf(buf + off, len - off, " [%s]", runs);
+	if (res_kept(&row->res) && off < len)	/* a signal ended its rounds */
+		snprintf(buf + off, len - off, " [interrupted: %d of %llu repetitions]",
+			 row->res.nr_repeats, (unsigned long long)row->res.spec.opts.runs);
 }
 
 static void print_row(struct rows_table *t, const struct result_row *row)
