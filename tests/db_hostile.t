@@ -88,6 +88,26 @@ run -w0 -d1 noop --json "$TMPD/new6.db" --record --db "$TMPD/./new6.db"
 [ "$RC" -eq 2 ] && [ ! -e "$TMPD/new6.db" ] && [ -z "$OUT" ]
 ok $? "--json F.db --record --db ./F.db, neither there yet: exit 2, nothing made" || diag "rc $RC" "$ERR"
 
+# --- a gate that judged nothing (issue 50.8): exit 5, or 2 for an empty name ---
+for f in "--normalized" "--metric nosuch" "nosuch" "--host nosuch"; do
+	# shellcheck disable=SC2086 # the filter and its value
+	run db changes --db "$TMPD/h6.db" --fail-on-change 5 $f
+	[ "$RC" -eq 5 ] && grep -q '^Gate: --fail-on-change 5%: no series to judge (exit 5)\.$' <<<"$OUT" &&
+		grep -q '^bpfbench: error: gate: no .*series matched .*: nothing judged, exit 5$' <<<"$ERR"
+	ok $? "db changes --fail-on-change 5 $f: no series, nothing judged, exit 5" || diag "rc $RC" "$OUT" "$ERR"
+done
+run db changes --db "$TMPD/h6.db" --fail-on-change 5 --metric nosuch --gate-unjudged pass
+[ "$RC" -eq 5 ]
+ok $? "... --gate-unjudged pass lets unjudged series pass, not a gate of none" || diag "rc $RC" "$ERR"
+for f in "--metric" "--host"; do
+	run db changes --db "$TMPD/h6.db" --fail-on-change 5 "$f" ""
+	[ "$RC" -eq 2 ] && grep -q "^bpfbench: error: db: $f needs a name" <<<"$ERR"
+	ok $? "db changes $f '': bad usage, exit 2" || diag "rc $RC" "$ERR"
+done
+run db changes --db "$TMPD/h6.db" --fail-on-change 5
+[ "$RC" -eq 5 ] && grep -q 'not judged: 1 run recorded, and the gate judges a series of 9 runs or more$' <<<"$OUT"
+ok $? "a young history: how many runs a gate needs, in plain words" || diag "$OUT"
+
 # --- the SQLite file: the output files' rules, and no SQL of its own ---
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	skip "a link and a file another user planted: needs root and setpriv"

@@ -97,7 +97,8 @@ static void db_help(void)
 	       "output to stdout (--json too) has it alone: the lines go to stderr.\n\n"
 	       "Exit status: 0 ok, 1 a database failure or (changes) a regression beyond\n"
 	       "--fail-on-change, 2 bad usage or a result file refused (nothing written),\n"
-	       "%d (changes) no regression but series the gate could not judge.\n",
+	       "%d (changes) no regression but series the gate could not judge (fewer than\n"
+	       "9 runs, or too noisy), or no series matched at all.\n",
 	       store_default_path(def, sizeof(def)), EXIT_UNJUDGED);
 }
 
@@ -346,8 +347,12 @@ static int dispatch(const char *action, int argc, char **argv)
 	int npos = 0, ret;
 
 	ret = parse(argc, argv, &a, pos, &npos) ?: check_operands(action, &a, npos);
-	if (!ret && !strcmp(action, "record") && a.f.host && !*a.f.host)
+	if (!ret && a.f.host && !*a.f.host)
 		ret = usage_err("--host needs a name", NULL);
+	if (!ret && a.f.metric && !*a.f.metric)
+		ret = usage_err("--metric needs a name (NAME or NAME{key})", NULL);
+	if (!ret && strcmp(action, "record") && npos && !*pos[0])
+		ret = usage_err("the benchmark's name is empty", NULL);
 	if (!ret)
 		ret = spare_db(&a);
 	if (!ret)
