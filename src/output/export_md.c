@@ -62,21 +62,40 @@ struct md_table {
 	int nr_groups;
 };
 
+static bool is_control(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+/* A control character as text: "\n", "\x1b" (util.h's text_escape()). */
+static const char *control_text(char c, char *buf, size_t len)
+{
+	return text_escape((const char[]){ c, 0 }, buf, len);
+}
+
+/* Text in a line of Markdown: its | and \ escaped, its controls shown escaped ("\\n"). */
 static void md_text(FILE *f, const char *s)
 {
+	char esc[8];
+
 	for (; s && *s; s++) {
-		if (*s == '|' || *s == '\\')
+		if (*s == '|' || *s == '\\' || is_control(*s))
 			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
+		if (is_control(*s))
+			fputs(control_text(*s, esc, sizeof(esc)), f);
+		else
+			fputc(*s, f);
 	}
 }
 
 static int md_width(const char *s)
 {
 	int n = utf8_width(s);
+	char esc[8];
 
 	for (; *s; s++)
-		n += *s == '|' || *s == '\\';
+		n += *s == '|' || *s == '\\' ? 1 :
+		     is_control(*s) ? (int)strlen(control_text(*s, esc, sizeof(esc))) : 0;
 	return n;
 }
 

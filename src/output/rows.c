@@ -209,9 +209,10 @@ static void print_wrapped(struct rows_table *t, const char *label, const char *t
 	free(first);
 }
 
-static void print_header(FILE *out, const char *header)
+static void print_header(FILE *out, const char *raw)
 {
-	size_t i, len = strlen(header);
+	char header[1024];
+	size_t i, len = strlen(text_escape(raw, header, sizeof(header)));
 
 	fprintf(out, "\n%s\n", header);
 	for (i = 0; i < len; i++)

@@ -588,6 +588,23 @@ static size_t utf8_char(const unsigned char *s)
 	return n;
 }
 
+const char *text_escape(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)(s ?: "");
+	size_t n = 0;
+
+	for (buf[0] = 0; *p && n + 5 < len; p++) {
+		if (*p == '\n' || *p == '\t' || *p == '\r')
+			n += sprintf(buf + n, "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+		else if (*p < 0x20 || *p == 0x7f)
+			n += sprintf(buf + n, "\\x%02x", *p);
+		else
+			buf[n++] = (char)*p;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
 const char *shown_text(const char *s)
 {
 	static __thread char ring[SHOWN_RING][SHOWN_MAX * 4 + 48];
