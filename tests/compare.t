@@ -631,4 +631,16 @@ for out in "--junit $TMPD/in6.json" "--json $TMPD/in6.link" "--json $TMPD/../$(b
 		diag "rc $RC" "$ERR"
 done
 
+# a file's label and section on stdout (issue 50.10): '?' for a control, as stderr shows them
+jq '.runs[0].label = "row\n1\u001b[2J" | .runs[0].section = "sec\u0007"' "$TMPD/d5.json" >"$TMPD/c10o.json"
+jq '.runs[0].label = "row\n1\u001b[2J" | .runs[0].section = "sec\u0007"' "$TMPD/d5s.json" >"$TMPD/c10n.json"
+jq '.runs[0].label = "other\n" | .runs[0].section = "sec\u0007"' "$TMPD/d5s.json" >"$TMPD/c10x.json"
+for new in c10n c10x; do
+	run compare -v "$TMPD/c10o.json" "$TMPD/$new.json"
+	! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$TMPD/out" &&
+		! grep -qE '^(1|\[2J)' "$TMPD/out" && grep -qF 'sec?: row?1?[2J' "$TMPD/out"
+	ok $? "compare $new: labels and sections from the files with '?' for controls on stdout" ||
+		diag "$(cat -v "$TMPD/out" | head -20)"
+done
+
 done_testing

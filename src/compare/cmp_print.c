@@ -285,7 +285,11 @@ static const char *cell(const struct cmp_row *r, char (*c)[CELL], int k)
 
 static void print_cell(const char *s, int w, bool last)
 {
-	fputs(s, stdout);
+	char shown[256];
+
+	/* a metric's name or unit from a file: '?' for a control, as stderr shows it */
+	snprintf(shown, sizeof(shown), "%s", s);
+	fputs(text_mask(shown), stdout);
 	if (!last)
 		printf("%*s", w - text_width(s) + 2, "");
 }

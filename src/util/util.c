@@ -53,13 +53,19 @@ static __thread bool muted;
  * shown, never obeyed: control characters (a terminal's escape sequences,
  * line breaks) become '?', and a line longer than the buffer ends "...".
  */
-static void sanitize(char *buf, size_t len, int n)
+char *text_mask(char *s)
 {
 	unsigned char *c;
 
-	for (c = (unsigned char *)buf; *c; c++)
+	for (c = (unsigned char *)s; c && *c; c++)
 		if (*c < 0x20 || *c == 0x7f)
 			*c = '?';
+	return s;
+}
+
+static void sanitize(char *buf, size_t len, int n)
+{
+	text_mask(buf);
 	if (n >= (int)len && len > 4)
 		memcpy(buf + len - 4, "...", 4);
 }

@@ -188,5 +188,11 @@ const char *shown_text(const char *s);
  * one line, and a reader never takes what follows a newline for data.
  */
 const char *text_escape(const char *s, char *buf, size_t len);
+/*
+ * s's control characters made '?' in place, as every message shows what
+ * it echoes (errmsg()): a name a file gave reads the same on stdout as
+ * on stderr, and never moves a terminal's cursor or starts a line.
+ */
+char *text_mask(char *s);
 
 #endif
