@@ -643,4 +643,16 @@ for new in c10n c10x; do
 		diag "$(cat -v "$TMPD/out" | head -20)"
 done
 
+# a result's figures: db record's rule wherever one is read; percentages bounded (issue 50.12)
+jq '.runs[0].metrics.throughput.mean = -5' "$TMPD/d5.json" >"$TMPD/neg.json"
+run compare "$TMPD/d5.json" "$TMPD/neg.json" --normalized
+[ "$RC" -eq 2 ] && [ -z "$OUT" ] &&
+	grep -qx "bpfbench: error: $TMPD/neg.json: runs\[0\].metrics.throughput: -5 M ops/s, but a rate is >= 0 (and finite)" <<<"$ERR"
+ok $? "a negative mean throughput: refused as db record refuses it, exit 2" || diag "rc $RC" "$ERR"
+jq '.runs[0].metrics.throughput.mean = 1e308 | .runs[0].samples |= map(.throughput = 1e308)' \
+	"$TMPD/d5.json" >"$TMPD/huge.json"
+run compare "$TMPD/d5.json" "$TMPD/huge.json" --run-noise 0
+[ "$RC" -eq 0 ] && grep -qE 'throughput \+1(\.[0-9]+)?e\+308%' <<<"$OUT" && ! grep -qE '[0-9]{12}' <<<"$OUT"
+ok $? "a mean of 1e308: its percentage in three digits, no 95-digit figure" || diag "$OUT"
+
 done_testing
