@@ -85,7 +85,8 @@ const struct opt_def global_opts[] = {
 	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,
 	  "libbpf and verifier detail on stderr", OPT_F_NO_MEASURE },
 	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, 0, 0, NULL, NULL,
-	  "the Summary line alone (the kernel bench's shape; a table shape: its table too)",
+	  "the Summary line alone (the kernel bench's shape; a table shape: its table too; "
+	  "--profile: its table before it)",
 	  OPT_F_NO_MEASURE },
 	{ "list", 'l', OPT_FLAG, G(list), NULL, 0, 0, NULL, NULL,
 	  "list benchmarks", OPT_F_NO_MEASURE },
