@@ -375,8 +375,10 @@ int history_record_file(struct store *s, const char *path, const struct record_o
 	if (ret)
 		return ret;
 	ret = resdoc_load(path, &doc);
-	if (ret)
+	if (ret) {	/* what a refused file loaded before its fault is freed too */
+		resdoc_free(&doc);
 		return ret;
+	}
 	host = o->host ?: resenv_get(&doc.env, "hostname");
 	ret = check_doc(&doc, host, date);
 	if (!ret) {
