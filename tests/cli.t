@@ -197,6 +197,12 @@ bad completion -v zsh -- "completion takes no options (got '-v')"
 "$BPFBENCH" completion bash >/dev/null
 ok $? "completion bash still prints its script"
 
+# a second --sweep silently replaced the first (issue 50.9): bad usage, said in --help
+bad -w0 -d1 noop --sweep batch=1,10 --sweep producers=1,2 -- "--sweep given twice: give it once"
+bad -w0 -d1 --sweep batch=1,10 noop --sweep=batch=2,3 -- "--sweep given twice"
+"$BPFBENCH" --help | grep -A1 -- '--sweep PARAM' | tr -s ' \n' ' ' | grep -q 'one --sweep, one option swept (a second is bad usage)'
+ok $? "--help says one --sweep"
+
 if [ "$(id -u)" -eq 0 ]; then
 	run map-ops --map_type_nr 27 -w0 -d1
 	[ "$RC" -eq 2 ] && grep -q 'ringbuf) is not a hash-like map' <<<"$ERR" && ! grep -q lacks <<<"$ERR"

@@ -619,4 +619,40 @@ run compare "$TMPD/d5.json" "$TMPD/bad.json"
 [ "$RC" -eq 2 ] && grep -q '"env" is of another type' <<<"$ERR"
 ok $? "env: \"x\" (the schema wants an object): exit 2" || diag "$ERR"
 
+# an output naming an input replaces what compare reads (issue 50.6): refused first
+cp "$TMPD/d5.json" "$TMPD/in6.json"
+ln -s in6.json "$TMPD/in6.link"
+for out in "--junit $TMPD/in6.json" "--json $TMPD/in6.link" "--json $TMPD/../$(basename "$TMPD")/in6.json"; do
+	# shellcheck disable=SC2086 # the option and its path
+	run compare "$TMPD/in6.json" "$TMPD/d5s.json" $out
+	[ "$RC" -eq 2 ] && cmp -s "$TMPD/in6.json" "$TMPD/d5.json" && [ -z "$OUT" ] &&
+		grep -qx "bpfbench: error: .* is the input $TMPD/in6.json: an output would replace it; give the output another name" <<<"$ERR"
+	ok $? "compare ${out%% *} naming an input (${out##*/}): exit 2, the input as it was" ||
+		diag "rc $RC" "$ERR"
+done
+
+# a file's label and section on stdout (issue 50.10): '?' for a control, as stderr shows them
+jq '.runs[0].label = "row\n1\u001b[2J" | .runs[0].section = "sec\u0007"' "$TMPD/d5.json" >"$TMPD/c10o.json"
+jq '.runs[0].label = "row\n1\u001b[2J" | .runs[0].section = "sec\u0007"' "$TMPD/d5s.json" >"$TMPD/c10n.json"
+jq '.runs[0].label = "other\n" | .runs[0].section = "sec\u0007"' "$TMPD/d5s.json" >"$TMPD/c10x.json"
+for new in c10n c10x; do
+	run compare -v "$TMPD/c10o.json" "$TMPD/$new.json"
+	! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$TMPD/out" &&
+		! grep -qE '^(1|\[2J)' "$TMPD/out" && grep -qF 'sec?: row?1?[2J' "$TMPD/out"
+	ok $? "compare $new: labels and sections from the files with '?' for controls on stdout" ||
+		diag "$(cat -v "$TMPD/out" | head -20)"
+done
+
+# a result's figures: db record's rule wherever one is read; percentages bounded (issue 50.12)
+jq '.runs[0].metrics.throughput.mean = -5' "$TMPD/d5.json" >"$TMPD/neg.json"
+run compare "$TMPD/d5.json" "$TMPD/neg.json" --normalized
+[ "$RC" -eq 2 ] && [ -z "$OUT" ] &&
+	grep -qx "bpfbench: error: $TMPD/neg.json: runs\[0\].metrics.throughput: -5 M ops/s, but a rate is >= 0 (and finite)" <<<"$ERR"
+ok $? "a negative mean throughput: refused as db record refuses it, exit 2" || diag "rc $RC" "$ERR"
+jq '.runs[0].metrics.throughput.mean = 1e308 | .runs[0].samples |= map(.throughput = 1e308)' \
+	"$TMPD/d5.json" >"$TMPD/huge.json"
+run compare "$TMPD/d5.json" "$TMPD/huge.json" --run-noise 0
+[ "$RC" -eq 0 ] && grep -qE 'throughput \+1(\.[0-9]+)?e\+308%' <<<"$OUT" && ! grep -qE '[0-9]{12}' <<<"$OUT"
+ok $? "a mean of 1e308: its percentage in three digits, no 95-digit figure" || diag "$OUT"
+
 done_testing

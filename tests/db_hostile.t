@@ -67,6 +67,47 @@ done
 "$BPFBENCH" db --help | grep -q "connect_timeout 10 s and statement_timeout 300 s"
 ok $? "db --help states the PostgreSQL timeouts and that the URI's win"
 
+# --- an output that names the history (issue 50.6): refused before anything runs ---
+run db record -q --host h --db "$TMPD/h6.db" "$TMPD/r.json"
+cp "$TMPD/h6.db" "$TMPD/h6.orig"
+ln -s h6.db "$TMPD/h6.link"
+for out in "--junit $TMPD/h6.db" "--ktap $TMPD/h6.link" "--junit $TMPD/../$(basename "$TMPD")/h6.db"; do
+	# shellcheck disable=SC2086 # the option and its path
+	run db changes --db "$TMPD/h6.db" --fail-on-change 5 $out
+	[ "$RC" -eq 2 ] && cmp -s "$TMPD/h6.db" "$TMPD/h6.orig" &&
+		grep -qx "bpfbench: error: .* is the database $TMPD/h6.db: an output would replace it; give the output another name" <<<"$ERR"
+	ok $? "db changes ${out%% *} naming the database (${out##*/}): exit 2, the history as it was" ||
+		diag "rc $RC" "$ERR"
+done
+BPFBENCH_DB=$TMPD/h6.db run -w0 -d1 noop --json "$TMPD/h6.link" --record
+[ "$RC" -eq 2 ] && cmp -s "$TMPD/h6.db" "$TMPD/h6.orig" && [ -z "$OUT" ] &&
+	grep -q "is the database $TMPD/h6.db: an output would replace it" <<<"$ERR"
+ok $? "--json (a link to) the database --record records into: exit 2 before the run" ||
+	diag "rc $RC" "$ERR"
+run -w0 -d1 noop --json "$TMPD/new6.db" --record --db "$TMPD/./new6.db"
+[ "$RC" -eq 2 ] && [ ! -e "$TMPD/new6.db" ] && [ -z "$OUT" ]
+ok $? "--json F.db --record --db ./F.db, neither there yet: exit 2, nothing made" || diag "rc $RC" "$ERR"
+
+# --- a gate that judged nothing (issue 50.8): exit 5, or 2 for an empty name ---
+for f in "--normalized" "--metric nosuch" "nosuch" "--host nosuch"; do
+	# shellcheck disable=SC2086 # the filter and its value
+	run db changes --db "$TMPD/h6.db" --fail-on-change 5 $f
+	[ "$RC" -eq 5 ] && grep -q '^Gate: --fail-on-change 5%: no series to judge (exit 5)\.$' <<<"$OUT" &&
+		grep -q '^bpfbench: error: gate: no .*series matched .*: nothing judged, exit 5$' <<<"$ERR"
+	ok $? "db changes --fail-on-change 5 $f: no series, nothing judged, exit 5" || diag "rc $RC" "$OUT" "$ERR"
+done
+run db changes --db "$TMPD/h6.db" --fail-on-change 5 --metric nosuch --gate-unjudged pass
+[ "$RC" -eq 5 ]
+ok $? "... --gate-unjudged pass lets unjudged series pass, not a gate of none" || diag "rc $RC" "$ERR"
+for f in "--metric" "--host"; do
+	run db changes --db "$TMPD/h6.db" --fail-on-change 5 "$f" ""
+	[ "$RC" -eq 2 ] && grep -q "^bpfbench: error: db: $f needs a name" <<<"$ERR"
+	ok $? "db changes $f '': bad usage, exit 2" || diag "rc $RC" "$ERR"
+done
+run db changes --db "$TMPD/h6.db" --fail-on-change 5
+[ "$RC" -eq 5 ] && grep -q 'not judged: 1 run recorded, and the gate judges a series of 9 runs or more$' <<<"$OUT"
+ok $? "a young history: how many runs a gate needs, in plain words" || diag "$OUT"
+
 # --- the SQLite file: the output files' rules, and no SQL of its own ---
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	skip "a link and a file another user planted: needs root and setpriv"

@@ -388,7 +388,7 @@ PY
 	# --- a gate that could not judge (issue 42, item 8: these passed, exit 0) ---
 	db changes noop --host testhost --since 2026-01-20 --fail-on-change 5
 	[ "$RC" -eq 5 ] &&
-		grep -qE '^noop throughput \(M ops/s\) on testhost: not judged: 5 points, the test splits [0-9]+ or more$' <<<"$OUT" &&
+		grep -qE '^noop throughput \(M ops/s\) on testhost: not judged: 5 runs recorded, and the gate judges a series of [0-9]+ runs or more$' <<<"$OUT" &&
 		grep -qE '^Gate: --fail-on-change 5%: 0 regressions, [1-9][0-9]* series not judged \(exit 5\)\.$' <<<"$OUT" &&
 		grep -qE 'gate: [1-9][0-9]* series not judged \(too short or too noisy to show a step of 5%\): exit 5' <<<"$ERR"
 	ok $? "changes --fail-on-change 5 on 5 points: too short to judge, said, exit 5" || diag "$OUT" "$ERR"

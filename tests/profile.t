@@ -257,4 +257,9 @@ ok $? "--profile with --sweep is refused (rc $RC)" || diag "$ERR"
 run profile
 [ "$RC" -eq 2 ] && grep -q 'profile: no command' <<<"$ERR"
 ok $? "profile without a command: usage error (rc $RC)"
+# -q keeps what was asked for by name (issue 50, also found): the profile, then the Summary
+run -q -w0 -d0.3 --period-ms 100 --profile noop
+[ "$RC" -eq 0 ] && grep -q '^Profile: ' <<<"$OUT" && tail -1 <<<"$OUT" | grep -q '^Summary: ' &&
+	! grep -qE '^(Stats|Setting up|Iter)' <<<"$OUT"
+ok $? "-q --profile: the profile table, then the Summary last, nothing else" || diag "$OUT" "$ERR"
 done_testing

@@ -141,6 +141,21 @@ ok $? "--flame with names holding <script>, quotes, &, ]]> and bytes no UTF-8: X
 ok $? "a file called 'a;b' is one frame in the folded stacks, not two" ||
 	diag "$(grep -a utf8 "$TMPD/e.folded" | head -2)"
 
+# --- a command's arguments in the folded header (issue 50.7): escaped, one line ---
+run profile --folded "$TMPD/inj.folded" -- true $'x\nfake_main;evil_function 999999\n#'
+# (true may take a sample or two on a loaded machine: the header is what is checked)
+[ "$RC" -eq 0 ] && ! grep -q '^fake_main' "$TMPD/inj.folded" &&
+	head -1 "$TMPD/inj.folded" | grep -qF 'true x\nfake_main;evil_function 999999\n#: cpu-clock'
+ok $? "an argument with newlines stays in the header's one line, escaped" || diag "$(cat "$TMPD/inj.folded")"
+echo "main 1" >"$TMPD/main.folded"
+run profile --diff "$TMPD/inj.folded" "$TMPD/main.folded"
+[ "$RC" -eq 0 ] && ! grep -q 'A .*(999999 samples)' <<<"$OUT" && ! grep -q evil_function <<<"$OUT"
+ok $? "... --diff reads it back, and no function came from the argument" || diag "rc $RC" "$OUT" "$ERR"
+run profile --folded "$TMPD/nl.folded" -- true $'a\nb\x1b[31m'
+run profile --diff "$TMPD/nl.folded" "$TMPD/nl.folded"
+[ "$RC" -eq 0 ] && grep -qF 'true a\nb\x1b[31m: ' "$TMPD/nl.folded"
+ok $? "bpfbench reads back its own file of an argument with a newline and an escape" || diag "rc $RC" "$ERR"
+
 # --- --folded/--flame through links planted in a directory anyone can write ---
 mkdir -m 1777 "$TMPD/pub"
 mkdir "$TMPD/victim"

@@ -270,6 +270,9 @@ static int apply_opt(struct parse_state *ps, const struct opt_def *o, void *args
 		return 0;
 	if (!args)
 		return check_any_bench(o, val);
+	if ((o->flags & OPT_F_ONCE) && o->type == OPT_STRING &&
+	    *(const char *const *)((const char *)args + o->off))
+		return usage_error("--%s given twice: give it once", o->name);
 	if (opts_set(o, args, val, err, sizeof(err)))
 		return usage_error("%s", err);
 	if (args == (void *)&ps->spec->opts && o->off == OPT_OFF(struct run_opts, consumers))

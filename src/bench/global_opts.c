@@ -55,7 +55,8 @@ const struct opt_def global_opts[] = {
 	  "the database --record records into: a SQLite file or postgresql://..., as bpfbench "
 	  "db's (not written into the result)", OPT_F_NO_MEASURE | OPT_F_UNRECORDED | OPT_F_PATH },
 	{ "sweep", 0, OPT_STRING, G(sweep), NULL, 0, 0, NULL, "PARAM=V1,V2,...",
-	  "one run per value of a global or benchmark option, one row each", OPT_F_NO_MEASURE },
+	  "one run per value of a global or benchmark option, one row each; one --sweep, one "
+	  "option swept (a second is bad usage)", OPT_F_NO_MEASURE | OPT_F_ONCE },
 	{ "precision", 0, OPT_STRING, G(precision_text), NULL, 0, 0, NULL, "PCT",
 	  "sample until the 95% CI of the first metric's mean is within PCT% of it", OPT_F_EXTENT },
 	{ "max-duration", 0, OPT_SECONDS, G(max_duration_ms), "60", 10, 86400000, NULL, "SEC",
@@ -84,7 +85,8 @@ const struct opt_def global_opts[] = {
 	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,
 	  "libbpf and verifier detail on stderr", OPT_F_NO_MEASURE },
 	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, 0, 0, NULL, NULL,
-	  "the Summary line alone (the kernel bench's shape; a table shape: its table too)",
+	  "the Summary line alone (the kernel bench's shape; a table shape: its table too; "
+	  "--profile: its table before it)",
 	  OPT_F_NO_MEASURE },
 	{ "list", 'l', OPT_FLAG, G(list), NULL, 0, 0, NULL, NULL,
 	  "list benchmarks: name, family, summary", OPT_F_NO_MEASURE },

@@ -94,6 +94,12 @@ struct opt_def {
  * result's recorded options (a database URI may carry a password).
  */
 #define OPT_F_UNRECORDED	(1u << 6)
+/*
+ * A string option given at most once: a second would silently replace
+ * the first (--sweep a=1,2 --sweep b=3,4 sweeping b alone), so it is
+ * bad usage instead.
+ */
+#define OPT_F_ONCE	(1u << 7)
 
 #define OPT_OFF(type, field)	offsetof(type, field)
 /* A number's macro as an option's default text: OPT_STR(ED_PERMUTATIONS) is "199". */

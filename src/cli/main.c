@@ -110,6 +110,8 @@ static int bench_main(int argc, char **argv, struct run_spec *spec)
 	ret = cli_validate(spec) ?: cli_check_max_duration(&spec->opts);
 	if (!ret)
 		ret = output_paths_check(spec->opts.out, OUT_NR);
+	if (!ret && spec->opts.record)
+		ret = history_spare_db(spec->opts.db_path, spec->opts.out, OUT_NR);
 	if (!ret && !(b->flags & BENCH_F_NO_BPF))
 		ret = run_check_privileges();
 	if (ret)

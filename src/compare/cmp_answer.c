@@ -68,7 +68,7 @@ static void change_text(char *buf, size_t len, const struct cmp_row *r)
 	if (r->from_zero)
 		snprintf(buf, len, "from 0 to %.4g %s", r->nfig, r->nm->unit);
 	else
-		snprintf(buf, len, "%+.1f%%", r->change_pct);
+		cmp_pct_text(buf, len, r->change_pct, 1);
 }
 
 /* What would let a test be valid, or narrow one. */

@@ -530,6 +530,7 @@ void cmp_closest(struct cmp_match *m, int ri, bool r_is_new, char *buf, size_t l
 		differences(m->a, c, x.r, buf, len);
 	else
 		differences(m->a, x.r, c, buf, len);
+	text_mask(buf);	/* a file's option values, shown as stderr shows them */
 }
 
 /*
@@ -567,7 +568,7 @@ char *cmp_run_name(struct cmp_match *m, bool is_new, int ri)
 	if (dup)
 		fputc(']', f);
 	fclose(f);
-	return name;
+	return text_mask(name);	/* a file's label or section: '?' for a control, as on stderr */
 }
 
 int cmp_closest_names(struct cmp_match *m, int ri, char *buf, size_t len)
@@ -580,5 +581,7 @@ int cmp_closest_names(struct cmp_match *m, int ri, char *buf, size_t len)
 	best = nearest(&x, &d);
 	if (best < 0 || strcmp(m->doc[0]->runs[best].bench, x.r->bench))
 		return 0;
-	return diff_parts(m->a, &m->doc[0]->runs[best], x.r, &out);
+	d = diff_parts(m->a, &m->doc[0]->runs[best], x.r, &out);
+	text_mask(buf);
+	return d;
 }

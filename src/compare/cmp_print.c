@@ -242,7 +242,7 @@ static void fmt_change(char *buf, const struct cmp_row *r)
 	else if (isnan(r->change_pct))
 		snprintf(buf, CELL, "0");
 	else
-		snprintf(buf, CELL, "%+.2f%%", r->change_pct);
+		cmp_pct_text(buf, CELL, r->change_pct, 2);
 }
 
 static void fmt_mde(char *buf, const struct cmp_row *r)
@@ -283,16 +283,29 @@ static const char *cell(const struct cmp_row *r, char (*c)[CELL], int k)
 	return c[k];
 }
 
+const char *cmp_pct_text(char *buf, size_t len, double pct, int decimals)
+{
+	if (fabs(pct) < 1e5)
+		snprintf(buf, len, "%+.*f%%", decimals, pct);
+	else
+		snprintf(buf, len, "%+.3g%%", pct);
+	return buf;
+}
+
 static void print_cell(const char *s, int w, bool last)
 {
-	fputs(s, stdout);
+	char shown[256];
+
+	/* a metric's name or unit from a file: '?' for a control, as stderr shows it */
+	snprintf(shown, sizeof(shown), "%s", s);
+	fputs(text_mask(shown), stdout);
 	if (!last)
 		printf("%*s", w - text_width(s) + 2, "");
 }
 
 static void regression(const struct cmp_row *r, const struct cmp_opts *o)
 {
-	char why[CELL];
+	char why[CELL], pct[48];
 
 	if (r->tested) {
 		strcpy(why, "p ");
@@ -304,8 +317,8 @@ static void regression(const struct cmp_row *r, const struct cmp_opts *o)
 		errmsg("regression: %s %s from 0 to %g %s (limit %g%%, %s)", r->run, r->nm->id,
 		       r->nfig, r->nm->unit, o->fail_pct, why);
 	else
-		errmsg("regression: %s %s %+.2f%% (limit %g%%, %s)", r->run, r->nm->id,
-		       r->change_pct, o->fail_pct, why);
+		errmsg("regression: %s %s %s (limit %g%%, %s)", r->run, r->nm->id,
+		       cmp_pct_text(pct, sizeof(pct), r->change_pct, 2), o->fail_pct, why);
 }
 
 static const char *header(int k, const struct cmp_opts *o, char *buf)

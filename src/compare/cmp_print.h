@@ -44,5 +44,11 @@ int cmp_write_json(const char *path, const struct cmp_table *t, const struct cmp
 int cmp_gate_unjudged(const struct cmp_opts *o, const struct cmp_tally *tally);
 void cmp_print_summary(const struct cmp_table *t, const struct cmp_opts *o,
 		       const struct cmp_tally *tally);
+/*
+ * A change in percent, "+4.25%" at decimals places, bounded in print:
+ * beyond +-99999% three significant digits ("+1e+308%"), never a
+ * 95-digit figure from a huge mean.
+ */
+const char *cmp_pct_text(char *buf, size_t len, double pct, int decimals);
 
 #endif

@@ -307,7 +307,7 @@ static int gate_bad_runs(const struct cmp_args *a, const struct res_doc *new, co
 static void row_cases(struct verdicts *v, const struct cmp_table *t, const struct cmp_opts *o)
 {
 	const struct cmp_row *r;
-	char answer[512];
+	char answer[512], pct[48];
 	int i;
 
 	for (i = 0; i < t->n; i++) {
@@ -321,8 +321,8 @@ static void row_cases(struct verdicts *v, const struct cmp_table *t, const struc
 				     r->nfig, r->nm->unit, o->fail_pct);
 		else if (cmp_row_regression(r, o))
 			verdicts_add(v, r->run, r->nm->id, VERDICT_FAIL, answer,
-				     "regression: %+.2f%%, beyond --fail-on-regression %g%%",
-				     r->change_pct, o->fail_pct);
+				     "regression: %s, beyond --fail-on-regression %g%%",
+				     cmp_pct_text(pct, sizeof(pct), r->change_pct, 2), o->fail_pct);
 		else if (cmp_row_unjudged(r, o))
 			verdicts_add(v, r->run, r->nm->id, VERDICT_SKIP, answer,
 				     "not judged: %s, the gate cannot tell whether worse beyond %g%% "
@@ -526,6 +526,9 @@ int compare_with(int argc, char **argv, const struct cmp_extra *x)
 	}
 	if (!ret && output_paths_check(a.out, OUT_NR))
 		ret = EXIT_USAGE;
+	if (!ret)	/* an output replacing an input would destroy what it reads */
+		ret = output_paths_spare(a.out, OUT_NR, a.old_path, "the input") ?:
+		      output_paths_spare(a.out, OUT_NR, a.new_path, "the input");
 	if (!ret && out_to_stdout(a.out))
 		human_to_stderr();	/* stdout is the output's alone */
 	if (!ret)

@@ -307,6 +307,7 @@ static void analyse(struct tally *t, struct series *sr)
 	if (!sr->host)
 		return;
 	t->nr_series++;
+	t->nr_directed += strcmp(sr->better, "none") != 0;
 	x = xcalloc(sr->n + 1, sizeof(double));
 	cp = xcalloc(sr->n + 1, sizeof(*cp));
 	for (i = 0; i < sr->n; i++)
@@ -353,6 +354,11 @@ static void summary(struct tally *t)
 			       "(the history keeps no command line): add the -w/-d its runs had\n");
 		if (isnan(a->fail_pct))
 			return;
+		if (!t->nr_directed) {
+			printf("Gate: --fail-on-change %g%%: no series to judge (exit %d).\n",
+			       a->fail_pct, EXIT_UNJUDGED);
+			return;
+		}
 		printf("Gate: --fail-on-change %g%%: %d regression%s, %d series not judged",
 		       a->fail_pct, t->nr_regressions, t->nr_regressions == 1 ? "" : "s",
 		       t->nr_unjudged);
@@ -429,6 +435,14 @@ int db_changes(struct store *s, const struct db_args *a)
 	verdicts_free(&t.v);
 	if (t.nr_regressions || ret)
 		return 1;
+	/* a gate that judged nothing (a filter that matched nothing) passes nothing */
+	if (!isnan(a->fail_pct) && !t.nr_directed) {
+		errmsg("gate: no %sseries %s: nothing judged, exit %d", a->f.normalized ?
+		       "normalized " : "", t.nr_series ? "with a better direction" :
+		       "matched (the benchmark, --metric, --host, --options, --since, --until)",
+		       EXIT_UNJUDGED);
+		return EXIT_UNJUDGED;
+	}
 	if (!t.nr_unjudged || unjudged_pass(a))
 		return 0;
 	errmsg("gate: %d series not judged (too short or too noisy to show a step of %g%%): "

@@ -14,6 +14,7 @@ struct ed_cp;
 struct tally {
 	const struct db_args *a;
 	int nr_series, nr_changes, nr_regressions, nr_unjudged;
+	int nr_directed;	/* series with a better direction: what a gate judges */
 	int nr_bisect;		/* changes given a bisect line */
 	int min_points;		/* the shortest series the test can split; 0: not known yet */
 	json_object *list;	/* --json: the change points */

@@ -100,7 +100,8 @@ static void db_help(void)
 	       "output to stdout (--json too) has it alone: the lines go to stderr.\n\n"
 	       "Exit status: 0 ok, 1 a database failure or (changes) a regression beyond\n"
 	       "--fail-on-change, 2 bad usage or a result file refused (nothing written),\n"
-	       "%d (changes) no regression but series the gate could not judge.\n",
+	       "%d (changes) no regression but series the gate could not judge (fewer than\n"
+	       "9 runs, or too noisy), or no series matched at all.\n",
 	       store_default_path(def, sizeof(def)), EXIT_UNJUDGED);
 }
 
@@ -240,6 +241,34 @@ static int open_db(struct store *s, const struct db_args *a, bool write)
 			     (a->trust || (trust && !strcmp(trust, "1")) ? STORE_TRUST : 0));
 }
 
+/* The SQLite file a history is, as open_db() finds it; NULL for PostgreSQL. */
+static const char *db_file(const char *db, char *buf, size_t len)
+{
+	const char *t = db ?: getenv("BPFBENCH_DB");
+
+	if (!t || !*t)
+		return store_default_path(buf, len);
+	return strstr(t, "://") ? NULL : t;
+}
+
+int history_spare_db(const char *db, const char *const *paths, int n)
+{
+	char def[4096];
+
+	return output_paths_spare(paths, n, db_file(db, def, sizeof(def)), "the database");
+}
+
+/* Every file an action writes, none of them the database it reads (issue 50.6). */
+static int spare_db(const struct db_args *a)
+{
+	const char *paths[OUT_NR + 2];
+
+	memcpy(paths, a->verdicts, sizeof(a->verdicts));
+	paths[OUT_NR] = a->out;
+	paths[OUT_NR + 1] = a->script;
+	return history_spare_db(a->db, paths, OUT_NR + 2);
+}
+
 int history_record_written(const char *path, const char *db)
 {
 	struct record_opts o = { 0 };
@@ -325,8 +354,14 @@ static int dispatch(const char *action, int argc, char **argv)
 	int npos = 0, ret;
 
 	ret = parse(argc, argv, &a, pos, &npos) ?: check_operands(action, &a, npos);
-	if (!ret && !strcmp(action, "record") && a.f.host && !*a.f.host)
+	if (!ret && a.f.host && !*a.f.host)
 		ret = usage_err("--host needs a name", NULL);
+	if (!ret && a.f.metric && !*a.f.metric)
+		ret = usage_err("--metric needs a name (NAME or NAME{key})", NULL);
+	if (!ret && strcmp(action, "record") && npos && !*pos[0])
+		ret = usage_err("the benchmark's name is empty", NULL);
+	if (!ret)
+		ret = spare_db(&a);
 	if (!ret)
 		ret = open_db(&s, &a, !strcmp(action, "record"));
 	if (ret) {

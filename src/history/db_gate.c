@@ -149,8 +149,8 @@ static const char *unjudged_text(const struct tally *t, const struct series *sr,
 		snprintf(buf, len, "at --alpha %g and --permutations %d the test accepts no "
 			 "change point", a->alpha, a->permutations);
 	else if (sr->n < t->min_points)
-		snprintf(buf, len, "%d point%s, the test splits %d or more", sr->n,
-			 sr->n == 1 ? "" : "s", t->min_points);
+		snprintf(buf, len, "%d run%s recorded, and the gate judges a series of %d runs "
+			 "or more", sr->n, sr->n == 1 ? "" : "s", t->min_points);
 	else if (isnan(w->spread_pct))
 		snprintf(buf, len, "its points vary around 0");
 	else

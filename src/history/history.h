@@ -26,6 +26,8 @@ struct record_opts {
 int history_record_file(struct store *s, const char *path, const struct record_opts *o);
 /* --record: the result file just written into db (--db), else $BPFBENCH_DB, else the file. */
 int history_record_written(const char *path, const char *db);
+/* None of n outputs is db's SQLite file (as --record finds it): else EXIT_USAGE, said. */
+int history_spare_db(const char *db, const char *const *paths, int n);
 /* A run's measured options as "name=value,..." (its series' part), malloc'ed. */
 char *history_measured(const struct res_run *r);
 

@@ -311,17 +311,9 @@ out:
 }
 
 /*
- * Whether a figure of this kind can be v: a rate, a time, a level, a
- * peak or a count is a magnitude, finite and >= 0 (a negative throughput
- * would turn a step's direction and percentage around); a ratio alone
- * may be anything finite.
+ * The figure the history keeps of each metric, by res_possible()'s rule
+ * (resdoc_load() checked the file's own): an inverse's is computed.
  */
-static bool possible(enum res_kind k, double v)
-{
-	return isnan(v) || (isfinite(v) && (k == RES_RATIO || v >= 0));
-}
-
-/* Every figure of every run checked by its metric's kind: 0, or EXIT_USAGE after one line. */
 static int check_figures(const struct res_doc *doc)
 {
 	const struct res_metric *m;
@@ -332,9 +324,9 @@ static int check_figures(const struct res_doc *doc)
 		for (j = 0; j < doc->runs[i].nr_metrics; j++) {
 			m = &doc->runs[i].metrics[j];
 			better_text(m, &fig);
-			bad = !possible(m->kind, m->mean) ? m->mean : !possible(m->kind, fig) ? fig : NAN;
+			bad = !res_possible(m->kind, m->mean) ? m->mean : !res_possible(m->kind, fig) ? fig : NAN;
 			for (k = 0; isnan(bad) && m->samples && k < doc->runs[i].nr_samples; k++)
-				if (!possible(m->kind, m->samples[k]))
+				if (!res_possible(m->kind, m->samples[k]))
 					bad = m->samples[k];
 			if (!isnan(bad))
 				return errmsg("%s: runs[%d].metrics.%s: %g %s, but a %s is >= 0: not "
@@ -383,8 +375,10 @@ int history_record_file(struct store *s, const char *path, const struct record_o
 	if (ret)
 		return ret;
 	ret = resdoc_load(path, &doc);
-	if (ret)
+	if (ret) {	/* what a refused file loaded before its fault is freed too */
+		resdoc_free(&doc);
 		return ret;
+	}
 	host = o->host ?: resenv_get(&doc.env, "hostname");
 	ret = check_doc(&doc, host, date);
 	if (!ret) {

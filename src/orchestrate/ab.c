@@ -337,6 +337,8 @@ static int parse_ab(int argc, char **argv, struct ab_args *a)
 	}
 	if (!ret)
 		ret = out_check_stdout(a->out) ?: output_paths_check(a->out, OUT_NR);
+	if (!ret && a->record)
+		ret = history_spare_db(a->db, a->out, OUT_NR);
 	return ret;
 }
 

@@ -348,7 +348,11 @@ static int plan_interrupted(const struct plan *p, int n, bool figures)
 	bool files = out_any(p->out.path, OUT_K_ROWS);
 	int sig = interrupted_signal();
 
-	if (!n)
+	if (p->cut_round)
+		errmsg("interrupted by signal %d in round %d of %d, after %d of %d steps%s", sig,
+		       p->cut_round, p->cut_rounds, n, p->n, !files ? "" :
+		       ": the files hold each one's finished repetitions, marked interrupted");
+	else if (!n)
 		errmsg("interrupted by signal %d before the first of %d steps completed%s", sig,
 		       p->n, files ? ": nothing written" : "");
 	else
@@ -436,19 +440,24 @@ int run_plan(struct plan *p)
 		end = plan_section_end(p, n);
 		rounds = plan_rounds(p, n, end);
 		if (rounds) {
-			plan_run_rounds(p, n, end, rounds, section, rows, t0);
+			end = plan_run_rounds(p, n, end, rounds, section, rows, t0);
 		} else {
 			end = n + 1;
 			plan_progress(p, n, t0);
 			plan_run_step(&p->steps[n], section, &rows[n], 0);
 		}
 		progress_line_end();
-		if (interrupted())
-			break;	/* the rows of a section cut short are dropped */
+		/* the step cut short is dropped; rounds keep their rows' finished repetitions */
+		if (interrupted() && (!rounds || end == n))
+			break;
 		rows_table_section(t, rows, n, end);
 		for (i = n; i < end; i++)
 			if (rows[i].status && rows[i].status != EXIT_SKIP)
 				status = 1;
+		if (interrupted()) {
+			n = end;
+			break;
+		}
 	}
 	rows_table_close(t, rows, n);
 	if (interrupted())

@@ -42,6 +42,8 @@ struct plan {
 	bool record;		/* --record: out.json into the history once written */
 	const char *db;		/* --db: that history's database; NULL: the default */
 	bool tty;		/* progress line on stderr */
+	int cut_round;		/* a signal came in round k of cut_rounds, rows kept; else 0 */
+	int cut_rounds;
 };
 
 char *plan_own(struct plan *p, char *s);
@@ -64,7 +66,12 @@ void plan_progress(const struct plan *p, int i, uint64_t t0);
 /* rounds.c: a table's rows under -r N take turns, repetition by repetition. */
 int plan_section_end(const struct plan *p, int from);
 int plan_rounds(const struct plan *p, int from, int to);
-void plan_run_rounds(struct plan *p, int from, int to, int rounds, const char *section,
-		     struct result_row *rows, uint64_t t0);
+/*
+ * Runs the section [from, to) in rounds; the end of its rows that hold
+ * something: to, or after a signal those that finished a repetition
+ * (each kept with its finished ones, marked interrupted; p->cut_round).
+ */
+int plan_run_rounds(struct plan *p, int from, int to, int rounds, const char *section,
+		    struct result_row *rows, uint64_t t0);
 
 #endif

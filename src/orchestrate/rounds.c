@@ -45,12 +45,20 @@ int plan_rounds(const struct plan *p, int from, int to)
 	return runs;
 }
 
-/* One repetition of a row, added to what it holds; a failure ends the row. */
+/*
+ * One repetition of a row, added to what it holds; a failure ends the
+ * row.  One a signal cut short is dropped, as a suite drops the step it
+ * cut short: what the row holds are whole repetitions.
+ */
 static void one_round(struct plan *p, int i, const char *section, struct result_row *row)
 {
 	struct result_row one = { .status = 0 };
 
 	plan_run_step(&p->steps[i], section, &one, 1);
+	if (one.res.interrupted || interrupted()) {
+		run_result_free(&one.res);
+		return;
+	}
 	if (one.status || !one.res.nr_samples) {
 		run_result_free(&row->res);
 		*row = one;
@@ -77,8 +85,29 @@ static void finish_row(struct result_row *row, int rounds)
 	run_result_finish(r);
 }
 
-void plan_run_rounds(struct plan *p, int from, int to, int rounds, const char *section,
-		     struct result_row *rows, uint64_t t0)
+/*
+ * A signal ended the rounds: a row keeps the repetitions it finished, its
+ * figures those of fewer than -r asked for, said so (status 128 + N and
+ * "interrupted", as a single run a signal stopped after some samples).
+ */
+static void keep_row(struct result_row *row, int rounds)
+{
+	struct run_result *r = &row->res;
+
+	if (row->status || !r->bench)
+		return;
+	finish_row(row, rounds);
+	r->interrupted = true;
+	r->signal = interrupted_signal();
+	r->status = row->status = 128 + r->signal;
+	snprintf(r->error, sizeof(r->error), "interrupted by signal %d after %d of %d "
+		 "repetitions (%d sample%s, %.1f s measured)", r->signal, r->nr_repeats, rounds,
+		 r->nr_samples, r->nr_samples == 1 ? "" : "s", r->wall_ns / 1e9);
+	snprintf(row->note, sizeof(row->note), "%s", r->error);
+}
+
+int plan_run_rounds(struct plan *p, int from, int to, int rounds, const char *section,
+		    struct result_row *rows, uint64_t t0)
 {
 	int k, i;
 
@@ -90,6 +119,17 @@ void plan_run_rounds(struct plan *p, int from, int to, int rounds, const char *s
 			one_round(p, i, section, &rows[i]);
 		}
 	}
-	for (i = from; i < to; i++)
-		finish_row(&rows[i], rounds);
+	if (!interrupted()) {
+		for (i = from; i < to; i++)
+			finish_row(&rows[i], rounds);
+		return to;
+	}
+	/* the rows that hold a repetition (or failed) are those before the cut of round 1 */
+	for (i = from; i < to && (rows[i].res.bench || rows[i].status); i++)
+		keep_row(&rows[i], rounds);
+	if (i > from) {
+		p->cut_round = k;
+		p->cut_rounds = rounds;
+	}
+	return i;
 }

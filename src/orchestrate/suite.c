@@ -197,7 +197,8 @@ static int parse_suite_opts(struct plan *p, int argc, char **argv, bool *help)
 	/* checked once here, not once per step; a 15-minute suite must not end in "cannot write" */
 	return cli_check_globals(&spec.opts) ?:
 	       (p->adaptive ? 0 : cli_check_max_duration(&spec.opts)) ?:
-	       output_paths_check(p->out.path, OUT_NR);
+	       output_paths_check(p->out.path, OUT_NR) ?:
+	       (p->record ? history_spare_db(p->db, p->out.path, OUT_NR) : 0);
 }
 
 int suite_cmd(int argc, char **argv)

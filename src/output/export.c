@@ -102,23 +102,29 @@ void precision_text(const struct result_row *rows, int n, const char *where, cha
 
 /* ---- CSV (RFC 4180 quoting) ---- */
 
+/*
+ * A CSV field, quoted where it holds a comma or quote; its control
+ * characters escaped (\n, \x1b), so that a record is one line whatever
+ * a kernel string or a note carries.
+ */
 static void csv_field(FILE *f, const char *s, bool last)
 {
+	bool quote;
+	char esc[8];
 	const char *p;
 
 	if (!s)
 		s = "";
-	if (strpbrk(s, ",\"\r\n")) {
+	quote = strpbrk(s, ",\"") != NULL;
+	if (quote)
 		fputc('"', f);
-		for (p = s; *p; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputs(text_escape((const char[]){ *p, 0 }, esc, sizeof(esc)), f);
 	}
+	if (quote)
+		fputc('"', f);
 	fputc(last ? '\n' : ',', f);
 }
 

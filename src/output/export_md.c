@@ -62,21 +62,40 @@ struct md_table {
 	int nr_groups;
 };
 
+static bool is_control(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+/* A control character as text: "\n", "\x1b" (util.h's text_escape()). */
+static const char *control_text(char c, char *buf, size_t len)
+{
+	return text_escape((const char[]){ c, 0 }, buf, len);
+}
+
+/* Text in a line of Markdown: its | and \ escaped, its controls shown escaped ("\\n"). */
 static void md_text(FILE *f, const char *s)
 {
+	char esc[8];
+
 	for (; s && *s; s++) {
-		if (*s == '|' || *s == '\\')
+		if (*s == '|' || *s == '\\' || is_control(*s))
 			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
+		if (is_control(*s))
+			fputs(control_text(*s, esc, sizeof(esc)), f);
+		else
+			fputc(*s, f);
 	}
 }
 
 static int md_width(const char *s)
 {
 	int n = utf8_width(s);
+	char esc[8];
 
 	for (; *s; s++)
-		n += *s == '|' || *s == '\\';
+		n += *s == '|' || *s == '\\' ? 1 :
+		     is_control(*s) ? (int)strlen(control_text(*s, esc, sizeof(esc))) : 0;
 	return n;
 }
 
@@ -189,9 +208,10 @@ static void md_plan(struct md_table *t, const struct md_doc *d, const struct res
 			r = &rows[i].res;
 			if (r->bench && strcmp(row_label(&rows[i]), r->bench->name))
 				t->bench = true;
-			if (!row_has_figures(&rows[i])) {
-				t->note = true;
-				continue;
+			if (!row_has_figures(&rows[i]) || res_kept(r)) {
+				t->note = true;	/* why not, or why fewer repetitions */
+				if (!row_has_figures(&rows[i]))
+					continue;
 			}
 			t->ci |= r->precision_target > 0;
 			t->noise |= row_noise(&rows[i]) != NULL;
@@ -244,6 +264,8 @@ static void draw_row(struct md_table *t, const struct md_doc *d, int k,
 		snprintf(cell_at(t, k, x), MD_CELL, "SKIP: %s", row->note);
 	else if (!figures)
 		snprintf(cell_at(t, k, x), MD_CELL, "FAILED (exit %d): %s", row->status, row->note);
+	else if (res_kept(r))
+		snprintf(cell_at(t, k, x), MD_CELL, "%s", r->error);
 }
 
 static void head_row(struct md_table *t)
@@ -525,7 +547,8 @@ void export_write_md(FILE *f, const char *title, struct result_row *rows, int n)
 	fputs("\n\n", f);
 	md_conditions(f, rows, n);
 	if (interrupted())
-		fprintf(f, "**Interrupted** by signal %d: the steps completed before it.\n\n",
+		fprintf(f, "**Interrupted** by signal %d: the steps completed before it (rows "
+			"run in rounds: their finished repetitions, each such row says so).\n\n",
 			interrupted_signal());
 	for (i = 1; i <= n; i++) {
 		if (i < n && !rows[i].header)

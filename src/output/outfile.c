@@ -425,3 +425,51 @@ int output_paths_check(const char *const *paths, int n)
 	free(id);
 	return ret;
 }
+
+/* A name's folder's real path and its last component: "a/../b.json" and "./b.json" alike. */
+static bool canonical(const char *path, char *buf, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	if (!*base || !realpath(dir, real))
+		return false;
+	return snprintf(buf, len, "%s/%s", real, base) < (int)len;
+}
+
+/*
+ * One file however named: the same inode when both exist (a link, a
+ * relative path, a hard link), the same folder and name when neither
+ * does yet (an output written first would then be what is read).
+ */
+static bool same_file(const char *a, const char *b)
+{
+	char ca[PATH_MAX + NAME_MAX + 2], cb[sizeof(ca)];
+	struct stat sa, sb;
+	bool ea = !stat(a, &sa), eb = !stat(b, &sb);
+
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+		       !S_ISCHR(sa.st_mode);	/* /dev/null is everyone's */
+	if (ea || eb)
+		return false;
+	return canonical(a, ca, sizeof(ca)) && canonical(b, cb, sizeof(cb)) && !strcmp(ca, cb);
+}
+
+int output_paths_spare(const char *const *paths, int n, const char *input, const char *what)
+{
+	int i;
+
+	if (!input || !strcmp(input, "-"))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!paths[i] || !strcmp(paths[i], "-") || !same_file(paths[i], input))
+			continue;
+		errmsg("%s is %s %s: an output would replace it; give the output another name",
+		       paths[i], what, input);
+		return EXIT_USAGE;
+	}
+	return 0;
+}

@@ -47,6 +47,13 @@ int output_path_check(const char *path);
  * would replace the earlier (character devices, /dev/null, excepted).
  */
 int output_paths_check(const char *const *paths, int n);
+/*
+ * Whether any of n output paths (NULL ones skipped) is the file input is,
+ * however named (a link, a relative path): an output replaces its file
+ * whole, so the run would destroy what it reads (what: "the database",
+ * "the input").  EXIT_USAGE after one line, else 0; before anything runs.
+ */
+int output_paths_spare(const char *const *paths, int n, const char *input, const char *what);
 /* What went wrong in the last of those calls that returned err (more precise than strerror). */
 const char *output_strerror(int err);
 

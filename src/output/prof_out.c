@@ -340,11 +340,12 @@ void prof_write_folded(FILE *f, void *arg)
 {
 	const struct prof_view *v = arg;
 	const struct profile *p = v->p;
-	char cond[160];
+	char cond[160], title[2048];
 	int i;
 
 	prof_conditions(p, cond, sizeof(cond));
-	fprintf(f, "# %s: %s:\n", v->title, cond);
+	/* a command's argument with a newline would start a line a reader takes for a stack */
+	fprintf(f, "# %s: %s:\n", text_escape(v->title, title, sizeof(title)), cond);
 	if (!isnan(v->ns_per_op))
 		fprintf(f, "# ns_per_op=%.6g\n", v->ns_per_op);
 	for (i = 0; i < p->nr_ours; i++)

@@ -356,6 +356,8 @@ void report_summary(FILE *out, const struct run_result *res)
 		return;
 	if (!res->spec.opts.quiet)
 		human_summary(out, res);
+	else if (res->spec.opts.profile)	/* asked for by name: -q keeps it */
+		prof_run_lines(out, res);
 	summary_write(out, res);
 	fflush(out);
 }

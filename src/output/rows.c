@@ -209,9 +209,10 @@ static void print_wrapped(struct rows_table *t, const char *label, const char *t
 	free(first);
 }
 
-static void print_header(FILE *out, const char *header)
+static void print_header(FILE *out, const char *raw)
 {
-	size_t i, len = strlen(header);
+	char header[1024];
+	size_t i, len = strlen(text_escape(raw, header, sizeof(header)));
 
 	fprintf(out, "\n%s\n", header);
 	for (i = 0; i < len; i++)
@@ -232,7 +233,10 @@ static void row_tags(struct rows_table *t, const struct result_row *row, char *b
 	if (noise && off < len)
 		off += snprintf(buf + off, len - off, " [%s]", noise);
 	if (*row_runs(row, t->first, runs, sizeof(runs)) && off < len)
-		snprintf(buf + off, len - off, " [%s]", runs);
+		off += snprintf(buf + off, len - off, " [%s]", runs);
+	if (res_kept(&row->res) && off < len)	/* a signal ended its rounds */
+		snprintf(buf + off, len - off, " [interrupted: %d of %llu repetitions]",
+			 row->res.nr_repeats, (unsigned long long)row->res.spec.opts.runs);
 }
 
 static void print_row(struct rows_table *t, const struct result_row *row)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "mkey.h"
 #include "opts.h"
+#include "outfile.h"
 #include "plot.h"
 #include "plot_int.h"
 #include "util.h"
@@ -76,7 +77,8 @@ static int check_output(struct plot_args *a)
 	if (a->cdf && (a->x || a->nr_metrics))
 		return usage_err("--cdf draws the histograms: it takes neither --x "
 				 "nor --metric", NULL);
-	return 0;
+	return output_paths_spare((const char *const[]){ a->out, a->script }, 2, a->in,
+				  "the input");
 }
 
 static int parse_args(int argc, char **argv, struct plot_args *a)

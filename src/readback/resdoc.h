@@ -81,6 +81,14 @@ struct res_doc {
 
 /* A kind as files spell it: "rate", "inverse"... */
 const char *res_kind_name(enum res_kind k);
+/*
+ * Whether a figure of this kind can be v: a rate, a time, a level, a
+ * peak or a count is a magnitude, finite and >= 0 (a negative throughput
+ * would turn a step's direction and percentage around); a ratio alone
+ * may be anything finite; NAN is no figure.  resdoc_load() refuses a
+ * file with any other (exit 2): one rule for every reader.
+ */
+bool res_possible(enum res_kind k, double v);
 /* Option names in order, '-' and '_' alike (they match so): <0, 0, >0 as strcmp(). */
 int res_name_cmp(const char *a, const char *b);
 /* 0, or EXIT_USAGE after one line naming the file and the problem. */

@@ -337,6 +337,46 @@ static int load_repeats(struct loader *l, int ri, const struct jr_node *reps, st
 	return 0;
 }
 
+bool res_possible(enum res_kind k, double v)
+{
+	return isnan(v) || (isfinite(v) && (k == RES_RATIO || v >= 0));
+}
+
+/* The first figure of m its kind cannot have (mean, summary, sample, run mean), else NAN. */
+static double impossible(const struct res_run *r, const struct res_metric *m)
+{
+	int k;
+
+	if (!res_possible(m->kind, m->mean))
+		return m->mean;
+	if (!res_possible(m->kind, m->of_mean_inverse))
+		return m->of_mean_inverse;
+	for (k = 0; m->samples && k < r->nr_samples; k++)
+		if (!res_possible(m->kind, m->samples[k]))
+			return m->samples[k];
+	for (k = 0; m->rep_mean && k < r->nr_repeats; k++)
+		if (!res_possible(m->kind, m->rep_mean[k]))
+			return m->rep_mean[k];
+	return NAN;
+}
+
+/* Every reader's one rule (compare, plot, db record): a figure its kind allows, or refused. */
+static int check_figures(struct loader *l, int ri, const struct res_run *r)
+{
+	const struct res_metric *m;
+	double bad;
+	int j;
+
+	for (j = 0; j < r->nr_metrics; j++) {
+		m = &r->metrics[j];
+		bad = impossible(r, m);
+		if (!isnan(bad))
+			return rd_bad(l->doc, "runs[%d].metrics.%s: %g %s, but a %s is >= 0 "
+				      "(and finite)", ri, m->id, bad, m->unit, res_kind_name(m->kind));
+	}
+	return 0;
+}
+
 int resdoc_load_metrics(struct loader *l, int ri, const struct jr_node *jr, struct res_run *r)
 {
 	const struct jr_node *metrics = jr_typed(l->jd, jr, "metrics", JR_OBJ);
@@ -360,5 +400,5 @@ int resdoc_load_metrics(struct loader *l, int ri, const struct jr_node *jr, stru
 	ret = load_samples(l, ri, samples, r);
 	if (!ret && reps)
 		ret = load_repeats(l, ri, reps, r);
-	return ret;
+	return ret ?: check_figures(l, ri, r);
 }

@@ -53,13 +53,19 @@ static __thread bool muted;
  * shown, never obeyed: control characters (a terminal's escape sequences,
  * line breaks) become '?', and a line longer than the buffer ends "...".
  */
-static void sanitize(char *buf, size_t len, int n)
+char *text_mask(char *s)
 {
 	unsigned char *c;
 
-	for (c = (unsigned char *)buf; *c; c++)
+	for (c = (unsigned char *)s; c && *c; c++)
 		if (*c < 0x20 || *c == 0x7f)
 			*c = '?';
+	return s;
+}
+
+static void sanitize(char *buf, size_t len, int n)
+{
+	text_mask(buf);
 	if (n >= (int)len && len > 4)
 		memcpy(buf + len - 4, "...", 4);
 }
@@ -586,6 +592,23 @@ static size_t utf8_char(const unsigned char *s)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;	/* a NUL ends the loop here too */
 	return n;
+}
+
+const char *text_escape(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)(s ?: "");
+	size_t n = 0;
+
+	for (buf[0] = 0; *p && n + 5 < len; p++) {
+		if (*p == '\n' || *p == '\t' || *p == '\r')
+			n += sprintf(buf + n, "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+		else if (*p < 0x20 || *p == 0x7f)
+			n += sprintf(buf + n, "\\x%02x", *p);
+		else
+			buf[n++] = (char)*p;
+	}
+	buf[n] = 0;
+	return buf;
 }
 
 const char *shown_text(const char *s)

@@ -181,5 +181,18 @@ void progress_line_redraw(void);
 #define SHOWN_MAX	200
 #define SHOWN_RING	8
 const char *shown_text(const char *s);
+/*
+ * s into buf whole (up to len), its control characters escaped as
+ * shown_text() escapes them (\n, \t, \r, \x1b): text that goes into one
+ * line of a file (a folded header, a CSV record, a Markdown cell) stays
+ * one line, and a reader never takes what follows a newline for data.
+ */
+const char *text_escape(const char *s, char *buf, size_t len);
+/*
+ * s's control characters made '?' in place, as every message shows what
+ * it echoes (errmsg()): a name a file gave reads the same on stdout as
+ * on stderr, and never moves a terminal's cursor or starts a line.
+ */
+char *text_mask(char *s);
 
 #endif
