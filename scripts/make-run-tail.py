@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """make run's last lines: the conditions of what ran, read from its JSON
-result (so they hold whatever RUN_ARGS ran), then two next steps.
+result (so they hold whatever RUN_ARGS ran), then two next steps.  A table
+(a suite, a sweep) has printed its own Conditions line (kernel, CPU, the
+rows' options): after it only what it does not say, one Result line.
 
 usage: make-run-tail.py BPFBENCH RESULT.json
 """
@@ -36,7 +38,7 @@ def conditions(path):
 	runs = doc.get("runs", [])
 	groups = collections.Counter((r["options"].get("warmup"), r["options"].get("duration"))
 				     for r in runs if "options" in r)
-	reps = sorted({r.get("runs", 1) for r in runs})
+	reps = sorted({r.get("runs", 1) for r in runs if r.get("status") != 4}) or [1]
 	each = "one run" if reps == [1] else "%s runs" % "-".join(str(n) for n in sorted({reps[0], reps[-1]}))
 	parts = []
 	for i, ((w, d), n) in enumerate(groups.most_common()):
@@ -44,16 +46,13 @@ def conditions(path):
 		if i == 0 and w is not None and d is not None:
 			what += " (%s, %s s measured)" % ("no warm-up" if w == 0 else "%s s warm-up" % num(w), num(d))
 		parts.append(what if len(runs) == 1 else "%d of %s" % (n, what))
-	if len(runs) == 1:
-		head = "Conditions: %s of %s" % (each, parts[0])
-	else:
-		head = "Conditions: %d rows, %s each: %s" % (len(runs), each, ", ".join(parts))
 	skipped = sum(1 for r in runs if r.get("status") == 4)
 	failed = sum(1 for r in runs if r.get("status") not in (0, 4))
-	if skipped:
-		head += "; %d skipped" % skipped
-	if failed:
-		head += "; %d failed" % failed
+	tail = "".join("; %d %s" % (n, what) for n, what in ((skipped, "skipped"), (failed, "failed")) if n)
+	if len(runs) != 1:
+		return ["Result: %d rows, %s each%s; every figure and the environment: %s"
+			% (len(runs), each, tail, path)]
+	head = "Conditions: %s of %s%s" % (each, parts[0], tail)
 	env = doc.get("env", {})
 	return [head, "  on kernel %s, CPU %s, %s CPUs; every figure and the environment: %s"
 		% (env.get("kernel"), env.get("cpu_model"), env.get("online_cpus"), path)]

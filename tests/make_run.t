@@ -69,8 +69,10 @@ ok $? "(a suite it does not have fails that check: exit 2)"
 
 # --- the conditions follow what ran ---
 mkrun RUN_ARGS="noop -w0 -d0.2 --period-ms 100 --sweep batch=1,2"
-[ "$RC" -eq 0 ] && grep -qx 'Conditions: 2 rows, one run each: 2 of -w0 -d0.2 (no warm-up, 0.2 s measured)' <<<"$OUT"
-ok $? "a sweep of two: 2 rows of -w0 -d0.2" || diag "$(tail -n4 <<<"$OUT")"
+[ "$RC" -eq 0 ] && grep -qx "Result: 2 rows, one run each; every figure and the environment: $b/run.json" <<<"$OUT" &&
+	[ "$(grep -c '^Conditions:' <<<"$OUT")" -eq 1 ] && grep -q '^Conditions: .*-d 0.2' <<<"$OUT"
+ok $? "a sweep of two: the table's one Conditions line (-d 0.2), then a Result line of 2 rows" ||
+	diag "$(tail -n6 <<<"$OUT")"
 
 # --- what make run runs by default: the quick suite ---
 mkrun -n
