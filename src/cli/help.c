@@ -64,5 +64,8 @@ void cli_bench_help(const struct bench *b)
 		opts_print_help(b->opts, "Benchmark options:");
 	else
 		printf("This benchmark has no options of its own.\n");
+	if (b->flags & BENCH_F_SELF_DRIVEN)
+		printf("\nIt drives its own programs: the core's --trigger (how other benchmarks run\n"
+		       "theirs) does not apply; --kernel-stats reads the program it measures.\n");
 	printf("\nGlobal options: see 'bpfbench --help'.\n");
 }

@@ -31,7 +31,10 @@ static void human_started(const struct bench_env *env)
 {
 	const struct trigger *t = &env->trig;
 
-	if (t->kind == TRIG_TEST_RUN)
+	if (env->bench->flags & BENCH_F_SELF_DRIVEN)
+		fprintf(stderr, "Benchmark '%s' started (it drives its own programs; no --trigger).\n",
+			env->bench->name);
+	else if (t->kind == TRIG_TEST_RUN)
 		fprintf(stderr, "Benchmark '%s' started (trigger test-run, %u runs per syscall).\n",
 			env->bench->name, t->repeat);
 	else
