@@ -121,6 +121,15 @@ static int attach_user(struct bench_env *env, struct attach_state *s, struct bpf
 	return s->link ? 0 : -errno;
 }
 
+/* uprobe, uretprobe, usdt, kprobe, kretprobe, tp: perf_event_open()'s, not a BPF link's own. */
+static bool perf_based(const struct attach_variant *v)
+{
+	if (v->drive == DRIVE_USER)
+		return !v->multi;
+	return !v->multi && (!strcmp(v->prog, "attach_kprobe") || !strcmp(v->prog, "attach_kretprobe") ||
+			     !strcmp(v->prog, "attach_tp"));
+}
+
 static int attach_measured(struct bench_env *env, struct attach_state *s)
 {
 	const struct attach_variant *v = env->bench->variant;
@@ -148,7 +157,11 @@ static int attach_measured(struct bench_env *env, struct attach_state *s)
 			env->bench->name);
 		return -EOPNOTSUPP;
 	}
-	if (err)
+	if (err == -EPERM || err == -EACCES)
+		errmsg("%s: cannot attach %s: %s: %s", env->bench->name, v->prog, strerror(-err),
+		       perf_based(v) ? "an attach through a perf event needs CAP_SYS_ADMIN "
+		       "(CAP_BPF+CAP_PERFMON are not enough)" : "it needs CAP_BPF and CAP_PERFMON");
+	else if (err)
 		errmsg("%s: cannot attach %s: %s", env->bench->name, v->prog, strerror(-err));
 	return err;
 }
