@@ -85,8 +85,8 @@ const struct opt_def global_opts[] = {
 	{ "verbose", 'v', OPT_FLAG, G(verbose), NULL, 0, 0, NULL, NULL,
 	  "libbpf and verifier detail on stderr", OPT_F_NO_MEASURE },
 	{ "quiet", 'q', OPT_FLAG, G(quiet), NULL, 0, 0, NULL, NULL,
-	  "the Summary line alone (the kernel bench's shape; a table shape: its table too; "
-	  "--profile: its table before it)",
+	  "the Summary line alone, the kernel bench's shape (after its table for a table shape, "
+	  "and after the profile's with --profile)",
 	  OPT_F_NO_MEASURE },
 	{ "list", 'l', OPT_FLAG, G(list), NULL, 0, 0, NULL, NULL,
 	  "list benchmarks: name, family, summary", OPT_F_NO_MEASURE },
