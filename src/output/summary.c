@@ -372,6 +372,12 @@ static const struct shape_text *shape_of(const struct run_result *res)
 	return s < ARRAY_SIZE(shapes) && shapes[s].line ? &shapes[s] : &shapes[REPORT_OPS];
 }
 
+bool summary_lines_apart(const struct run_result *res)
+{
+	return res->bench->report.shape == REPORT_CPU_EVENTS ||
+	       res->bench->report.shape == REPORT_CPU_LOOKUP;
+}
+
 void summary_write(FILE *out, const struct run_result *res)
 {
 	char buf[1024];
@@ -380,8 +386,7 @@ void summary_write(FILE *out, const struct run_result *res)
 	buf[0] = 0;
 	if (res->bench->report.shape == REPORT_TABLE)
 		table_write(out, res, "");
-	if (res->bench->report.shape == REPORT_CPU_EVENTS ||
-	    res->bench->report.shape == REPORT_CPU_LOOKUP)
+	if (summary_lines_apart(res))
 		cpu_lines(out, res);
 	shape_of(res)->line(&t, res);
 	fprintf(out, "Summary: %s\n", buf);
