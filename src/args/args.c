@@ -105,9 +105,13 @@ static bool is_prefix(const char *prefix, const char *name)
 	return !*prefix;
 }
 
-/* Options in scope: the globals and one benchmark's, or (first pass) every benchmark's. */
+/*
+ * Options in scope: the globals and one benchmark's, or (first pass) every
+ * benchmark's; room for every benchmark (past 63 the last family's options
+ * went unseen: bpf-hashmap-lookup's --map_flags was "unknown").
+ */
 struct scope {
-	const struct opt_def *tables[64];
+	const struct opt_def *tables[256];
 	int n;
 };
 

@@ -85,6 +85,16 @@ enum report_shape {
 	REPORT_HTAB_MEM,
 	/* a table: a row per metric key, a column per metric name (map-batch) */
 	REPORT_TABLE,
+	/*
+	 * "N:LABEL X events per sec", a line per CPU of the first metric's
+	 * cpu=N keys (bpf-hashmap-full-update), then its Summary as ops
+	 */
+	REPORT_CPU_EVENTS,
+	/*
+	 * "cpuNN: LABEL XM ± YM events/sec (approximated from N samples of
+	 * ~Tms)", the same per CPU, T the metric "run_time" (bpf-hashmap-lookup)
+	 */
+	REPORT_CPU_LOOKUP,
 };
 
 struct bench_report {
@@ -95,6 +105,8 @@ struct bench_report {
 	bool row_total;
 	/* REPORT_PERCENT: metrics whose sums over the samples are the part and the rest */
 	const char *part, *rest;
+	/* REPORT_CPU_*: the word of each CPU's line before its figure */
+	const char *label;
 };
 
 struct bench {

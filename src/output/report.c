@@ -358,7 +358,7 @@ void report_summary(FILE *out, const struct run_result *res)
 	if (!res->nr_metrics || !res->nr_samples)	/* --verifier-stats: nothing measured */
 		return;
 	if (!res->spec.opts.quiet)
-		human_summary(out, res);
+		human_summary(summary_lines_apart(res) ? stderr : out, res);
 	else if (res->spec.opts.profile)	/* asked for by name: -q keeps it */
 		prof_run_lines(out, res);
 	summary_write(out, res);

@@ -294,6 +294,58 @@ static void times_row(struct text *t, const struct run_result *res)
 	ops_row(t, res, true);
 }
 
+/* The CPU of a per-CPU metric, the first metric's name with key "cpu=N": N, or -1. */
+static int cpu_of(const struct run_result *res, int i)
+{
+	char v[16];
+
+	if (!i || strcmp(res->metrics[i].name, res->metrics[0].name) ||
+	    !mkey_get(res->metrics[i].key, "cpu", v, sizeof(v)) || !mkey_is_int(v))
+		return -1;
+	return atoi(v);
+}
+
+/*
+ * The kernel bench's lines of REPORT_CPU_*, a CPU that ran nothing left
+ * out as upstream leaves one whose time is 0; the lookup's spread is
+ * upstream's two standard deviations, its samples ours (periods).
+ */
+static void cpu_lines(FILE *out, const struct run_result *res)
+{
+	const struct stats *run = figures_of(res, "run_time");
+	const char *label = res->bench->report.label ?: res->metrics[0].name;
+	int i, cpu;
+
+	for (i = 0; i < res->nr_metrics; i++) {
+		const struct stats *st = &res->st[i];
+
+		if ((cpu = cpu_of(res, i)) < 0 || !(st->mean > 0))
+			continue;
+		if (res->bench->report.shape == REPORT_CPU_EVENTS)
+			fprintf(out, "%d:%s %lld events per sec\n", cpu, label,
+				(long long)(st->mean * 1e6));
+		else
+			fprintf(out, "cpu%02d: %s %.3lfM ± %.3lfM events/sec (approximated from %d "
+				"samples of ~%lums)\n", cpu, label, st->mean, 2 * spread(st), st->n,
+				(unsigned long)run->mean);
+	}
+}
+
+/* The first metric, all CPUs', then each CPU's that ran. */
+static void cpu_row(struct text *t, const struct run_result *res)
+{
+	int i, cpu, k = 0;
+
+	row_figure(t, res, 0);
+	put(t, " %s", res->metrics[0].unit);
+	for (i = 0; i < res->nr_metrics; i++) {
+		if ((cpu = cpu_of(res, i)) < 0 || !(res->st[i].mean > 0))
+			continue;
+		put(t, "%scpu%d %.3lf", k++ ? ", " : " (", cpu, res->st[i].mean);
+	}
+	put(t, "%s", k ? ")" : "");
+}
+
 /*
  * Each shape's two texts, side by side so that they change together: the
  * Summary line (the kernel bench's, which its scripts parse) and the
@@ -309,6 +361,8 @@ static const struct shape_text {
 	[REPORT_PERCENT]	= { percent_line, percent_row },
 	[REPORT_HTAB_MEM]	= { htab_mem_line, htab_mem_row },
 	[REPORT_TABLE]		= { table_line, table_row_text },
+	[REPORT_CPU_EVENTS]	= { ops_line, cpu_row },
+	[REPORT_CPU_LOOKUP]	= { ops_line, cpu_row },
 };
 
 static const struct shape_text *shape_of(const struct run_result *res)
@@ -316,6 +370,12 @@ static const struct shape_text *shape_of(const struct run_result *res)
 	unsigned int s = res->bench->report.shape;
 
 	return s < ARRAY_SIZE(shapes) && shapes[s].line ? &shapes[s] : &shapes[REPORT_OPS];
+}
+
+bool summary_lines_apart(const struct run_result *res)
+{
+	return res->bench->report.shape == REPORT_CPU_EVENTS ||
+	       res->bench->report.shape == REPORT_CPU_LOOKUP;
 }
 
 void summary_write(FILE *out, const struct run_result *res)
@@ -326,6 +386,8 @@ void summary_write(FILE *out, const struct run_result *res)
 	buf[0] = 0;
 	if (res->bench->report.shape == REPORT_TABLE)
 		table_write(out, res, "");
+	if (summary_lines_apart(res))
+		cpu_lines(out, res);
 	shape_of(res)->line(&t, res);
 	fprintf(out, "Summary: %s\n", buf);
 }

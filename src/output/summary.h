@@ -13,6 +13,12 @@
 
 /* "Summary: ..." (a table shape's table first), as the kernel bench's scripts read it. */
 void summary_write(FILE *out, const struct run_result *res);
+/*
+ * Whether the run's own lines under its figures (Stats, Noise: each with
+ * a '%') belong on stderr: REPORT_CPU_*, whose upstream prints its lines
+ * alone and whose script hands them to printf as its format.
+ */
+bool summary_lines_apart(const struct run_result *res);
 /* The suite row of a result that has figures. */
 void summary_row(const struct run_result *res, char *buf, size_t len);
 /* The table of a REPORT_TABLE result, each line after indent. */
