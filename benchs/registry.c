@@ -18,7 +18,8 @@
 	F(maps)		\
 	F(attach)	\
 	F(rename)	\
-	F(count)
+	F(count)	\
+	F(strncmp)
 
 #define FAMILY_EXTERN(f)	extern const struct family family_##f;
 #define FAMILY_ENTRY(f)		&family_##f,
