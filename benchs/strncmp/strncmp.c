@@ -47,8 +47,10 @@ static const struct metric_def strncmp_metrics[] = {
 
 struct strncmp_state {
 	struct strncmp_bpf *skel;
-	bool loaded;
 	int want;	/* the sign C's strncmp gives over the same strings: -1, 0, 1 */
+	/* the counts when the runner took its baseline: setup's trial calls are not the run's */
+	uint64_t base[3];
+	bool based;
 	struct delta hits;
 };
 
@@ -164,10 +166,7 @@ static int strncmp_setup(struct bench_env *env)
 				BENCH_SKEL_BASE(s->skel),
 				.progs = trigger_progs_of(env, s->skel),
 			      }, 0, NULL, NULL);
-	if (err)
-		return err;
-	s->loaded = true;
-	return trigger_attach(&env->trig);
+	return err ?: trigger_attach(&env->trig);
 }
 
 static void strncmp_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals)
@@ -178,6 +177,10 @@ static void strncmp_measure(struct bench_env *env, uint64_t elapsed_ns, double *
 	int i;
 
 	results(s, n);
+	if (!s->based) {
+		memcpy(s->base, n, sizeof(n));
+		s->based = true;
+	}
 	/* every run must have got the sign C's strncmp gives over the same strings */
 	for (i = 0; i < 3; i++)
 		if (i != s->want + 1 && n[i])
@@ -197,12 +200,12 @@ static void strncmp_teardown(struct bench_env *env)
 
 	if (!s)
 		return;
-	if (s->loaded) {
-		/* the whole run's results by sign: hits (negative), the others apart */
+	if (s->based) {
+		/* the run's results by sign from its start: hits (negative), the others apart */
 		results(s, n);
-		bench_total(env, "hits", n[0]);
-		bench_total(env, "results_zero", n[1]);
-		bench_total(env, "results_positive", n[2]);
+		bench_total(env, "hits", n[0] - s->base[0]);
+		bench_total(env, "results_zero", n[1] - s->base[1]);
+		bench_total(env, "results_positive", n[2] - s->base[2]);
 	}
 	BENCH_SKEL_TEARDOWN(env, NULL, s->skel);
 }
