@@ -19,7 +19,8 @@
 	F(attach)	\
 	F(rename)	\
 	F(count)	\
-	F(bpf_hashmap)
+	F(bpf_hashmap)	\
+	F(strncmp)
 
 #define FAMILY_EXTERN(f)	extern const struct family family_##f;
 #define FAMILY_ENTRY(f)		&family_##f,

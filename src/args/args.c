@@ -115,6 +115,16 @@ struct scope {
 	int n;
 };
 
+static bool scope_has(const struct scope *sc, const struct opt_def *table)
+{
+	int i;
+
+	for (i = 0; i < sc->n; i++)
+		if (sc->tables[i] == table)
+			return true;
+	return false;
+}
+
 static void scope_init(struct scope *sc, const struct bench *b)
 {
 	const struct bench *const *t;
@@ -125,8 +135,10 @@ static void scope_init(struct scope *sc, const struct bench *b)
 		sc->tables[sc->n++] = b->opts;
 		return;
 	}
+	/* each table once: a family's benchmarks share theirs, and many have none */
 	for (t = bench_all(); *t && sc->n < (int)ARRAY_SIZE(sc->tables); t++)
-		sc->tables[sc->n++] = (*t)->opts;
+		if ((*t)->opts && !scope_has(sc, (*t)->opts))
+			sc->tables[sc->n++] = (*t)->opts;
 }
 
 /*
