@@ -271,8 +271,8 @@ BOOT_TESTS	:= tests/vm_boot.t
 # code (--verify, --count, --latency, use cases, map types, consumers,
 # test-run's calibration; every run reads CPU pressure for its Noise line).
 # Also left out: busy.t (tests/lib.sh's object counting against other
-# processes, no bpfbench code of its own), includes.t (a script over the
-# source tree, no binary), memcheck.t (valgrind cannot run an ASan binary),
+# processes, no bpfbench code of its own), includes.t and archive_hosts.t
+# (scripts over the source tree, no binary), memcheck.t (valgrind cannot run an ASan binary),
 # the VM runner's tests (shell scripts and a boot), make_run.t (make run's
 # output: it builds a plain tree of its own), the tests only a newer
 # kernel runs (they skip here; make check-kernel-ci runs them), and the three
@@ -294,7 +294,7 @@ SAN_OMIT	:= tests/install.t tests/schema.t tests/upstream_scripts.t tests/docs.t
 		   tests/htab_mem.t tests/lpm_trie.t tests/map_batch.t tests/maps.t tests/ringbufs.t \
 		   tests/busy.t tests/includes.t tests/memcheck.t tests/make_run.t tests/vm.t tests/vm_boot.t \
 		   tests/mail.t tests/ab_progress.t tests/plot.t \
-		   tests/vm_kernel.t tests/vm_kernel_config.t \
+		   tests/vm_kernel.t tests/vm_kernel_config.t tests/vm_mirror.t tests/archive_hosts.t \
 		   tests/noise.t tests/testrun.t tests/verdicts.t tests/placement.t $(wildcard tests/kernel_*.t) \
 		   tests/bisect.t tests/normalized.t tests/rounds.t
 SAN_TESTS	:= $(filter-out $(SAN_OMIT),$(sort $(wildcard tests/*.t))) tests/san/families.t

@@ -10,7 +10,8 @@ command -v cpio >/dev/null || skip_all "needs cpio"
 # virtiofsd's read-only view of / is a mount namespace (as the real one needs root)
 [ "$(id -u)" -eq 0 ] || skip_all "needs root (unshare --mount)"
 
-export TMPDIR=$TMPD/work BPFBENCH_VM_CACHE=$TMPD/cache
+# a mirror of the tests' own (apt is a stand-in): the machine's apt sources may name none (kernel.sh)
+export TMPDIR=$TMPD/work BPFBENCH_VM_CACHE=$TMPD/cache BPFBENCH_VM_MIRROR=http://mirror.example/debian
 mkdir -p "$TMPDIR"
 IMAGE=$TMPD/vmlinuz
 echo "not a kernel" >"$IMAGE"

@@ -11,7 +11,8 @@ command -v cpio >/dev/null || skip_all "needs cpio"
 [ -x /bin/busybox ] || skip_all "needs busybox-static"
 [ "$(id -u)" -eq 0 ] || skip_all "needs root (unshare --mount)"
 
-export TMPDIR=$TMPD/work BPFBENCH_VM_CACHE=$TMPD/cache
+# a mirror of the tests' own (apt is a stand-in): the machine's apt sources may name none (kernel.sh)
+export TMPDIR=$TMPD/work BPFBENCH_VM_CACHE=$TMPD/cache BPFBENCH_VM_MIRROR=http://mirror.example/debian
 mkdir -p "$TMPDIR" "$TMPD/bin"
 ln -s "$ROOT/tests/vm/fake-apt" "$TMPD/bin/apt-get"
 ln -s "$ROOT/tests/vm/fake-apt" "$TMPD/bin/apt-cache"

@@ -7,7 +7,14 @@
 #
 # apt runs with a private configuration (sources, lists, cache, status) under
 # the cache directory: the system's own apt state is never read or written.
-# The archive is reached through the host's configured Debian mirror.
+# The archive is reached through a Debian mirror: BPFBENCH_VM_MIRROR
+# (http://HOST/debian), else the first Debian archive the machine's apt
+# sources name (BPFBENCH_VM_APT_ETC, default /etc/apt: sources.list and
+# sources.list.d/*.list, *.sources).  No mirror is written in here: a
+# machine behind a private mirror, or with none, must get its own or a
+# clear answer, not a fetch from a host it may not reach.  Without either,
+# a fetch that needs the archive stops before it asks apt for anything
+# (exit 2); a kernel whose .debs are cached needs no mirror.
 # A PACKAGE is an exact name (no pattern), looked up before anything is
 # fetched; a package over BPFBENCH_VM_MAX_MB (400) is refused.  apt runs in
 # our process group under a time limit, and our trap ends it: a download
@@ -110,22 +117,50 @@ cache_prepare() {
 		die "cannot make or write the cache $CACHE (BPFBENCH_VM_CACHE names another)"
 }
 
-# The Debian mirror the host's apt uses (deb822 or one-line sources).
+# The Debian mirror: BPFBENCH_VM_MIRROR, else the first URI ending in
+# /debian of an enabled "deb" source of the machine's apt (one-line
+# "deb [OPTIONS] URI SUITE COMPONENT..." or deb822 "URIs:" stanzas); none
+# is exit 2 with one line, before apt is asked for anything.
+APT_ETC=${BPFBENCH_VM_APT_ETC:-/etc/apt}
+MIRROR=
 mirror() {
-	local m
-	m=$(grep -hsE '^(URIs:|deb )' /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null |
-		grep -oE 'https?://[^ ]+/debian/?( |$)' | head -1 | tr -d ' ')
-	echo "${BPFBENCH_VM_MIRROR:-${m:-http://deb.debian.org/debian}}"
+	local m f lists=() stanzas=()
+	[ -z "$MIRROR" ] || return 0
+	m=${BPFBENCH_VM_MIRROR:-}
+	if [ -z "$m" ]; then
+		# the files there are (mawk stops at the first it cannot open)
+		for f in "$APT_ETC/sources.list" "$APT_ETC"/sources.list.d/*.list; do
+			[ ! -f "$f" ] || lists+=("$f")
+		done
+		for f in "$APT_ETC"/sources.list.d/*.sources; do
+			[ ! -f "$f" ] || stanzas+=("$f")
+		done
+		m=$({
+			[ ${#lists[@]} -eq 0 ] || awk '$1 == "deb" { print }' "${lists[@]}"
+			# deb822: a stanza's URIs, unless it is disabled or has no "deb" type
+			[ ${#stanzas[@]} -eq 0 ] || awk -v RS= -F '\n' '{
+				uris = ""; deb = 0; off = 0
+				for (i = 1; i <= NF; i++) {	# field names in any case, as apt reads them
+					l = tolower($i)
+					if (l ~ /^types:/ && l ~ /[:[:space:]]deb([[:space:]]|$)/) deb = 1
+					if (l ~ /^enabled:[[:space:]]*no[[:space:]]*$/) off = 1
+					if (l ~ /^uris:/) uris = uris " " substr($i, 6)
+				}
+				if (deb && !off) print uris
+			}' "${stanzas[@]}"
+		} 2>/dev/null | grep -oE 'https?://[^] []+/debian/?( |$)' | head -1 | tr -d ' ')
+	fi
+	[ -n "$m" ] ||
+		die "no Debian archive to fetch the kernel from: BPFBENCH_VM_MIRROR is unset and the apt sources in $APT_ETC name none (set BPFBENCH_VM_MIRROR=http://HOST/debian, a Debian mirror)" 2
+	MIRROR=${m%/}
 }
 
 apt_setup() {
-	local m keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-	m=$(mirror)
+	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	: > "$APTD/status"
 	{
 		for s in $SUITES; do
-			echo "deb [signed-by=$keyring] ${m%/} $s main"
+			echo "deb [signed-by=$keyring] $MIRROR $s main"
 		done
 	} > "$APTD/etc/sources.list"
 	cat > "$APTD/apt.conf" <<CONF
@@ -146,19 +181,23 @@ CONF
 
 papt() { APT_CONFIG="$APTD/apt.conf" "$@"; }
 
-# Lists older than a day, or a suite without its list (one added to
-# SUITES since), are refreshed; a failed refresh with lists at hand goes on
-# with them.
+# The private apt state, set up the first time the archive is needed (a
+# kernel whose .debs are cached needs neither apt nor a mirror).  Lists
+# older than a day, or a suite without its list (one added to SUITES
+# since), are refreshed; a failed refresh with lists at hand goes on with
+# them.
 apt_update() {
 	local s stale=
 	[ -z "$UPDATED" ] || return 0
+	mirror
+	apt_setup
 	UPDATED=1
 	for s in $SUITES; do
 		[ -n "$(find "$APTD/lists" -maxdepth 1 -name "*_dists_${s}_main_binary-amd64_Packages*" \
 			-mmin -1440 2>/dev/null)" ] || stale=1
 	done
 	[ -n "$stale" ] || return 0
-	say "updating the package lists of ${SUITES// /, } (private apt state in $APTD)"
+	say "updating the package lists of ${SUITES// /, } from $MIRROR (private apt state in $APTD)"
 	: >"$APTD/update.log"
 	bg 300 "$APTD/update.log" apt-get -q update ||
 		[ -n "$(ls "$APTD"/lists/*Packages* 2>/dev/null)" ] ||
@@ -314,7 +353,6 @@ fetch() {
 	fi
 	KSPEC=$spec
 	cache_prepare
-	apt_setup
 	for p in "${pkgs[@]}"; do
 		if download "$p" "$ver"; then
 			got+=("$DEB")

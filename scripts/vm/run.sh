@@ -28,7 +28,9 @@
 # blank line (bpfbench asks for it where its stdout is no JSON or CSV).
 # Environment: CI, TERM and BPFBENCH_* are handed to the guest;
 # BPFBENCH_QEMU, BPFBENCH_VIRTIOFSD name the programs, BPFBENCH_VM_ACCEL=tcg
-# refuses KVM, BPFBENCH_VM_CACHE the cache (default ~/.cache/bpfbench-vm).
+# refuses KVM, BPFBENCH_VM_CACHE the cache (default ~/.cache/bpfbench-vm),
+# BPFBENCH_VM_MIRROR the Debian mirror a kernel is fetched through (else the
+# one the machine's apt sources name: kernel.sh).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)

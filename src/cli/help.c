@@ -22,7 +22,8 @@ void cli_usage(void)
 	printf("\nMeasures BPF maps and helpers on the running kernel.\n"
 	       "--kernel K runs in a QEMU VM on kernel K instead (a name as 7.3, 6.12, 6.1, a Debian\n"
 	       "package, a vmlinuz or a built kernel tree); a Debian kernel is downloaded once into\n"
-	       "$BPFBENCH_VM_CACHE (default $XDG_CACHE_HOME/bpfbench-vm, else ~/.cache/bpfbench-vm).\n"
+	       "$BPFBENCH_VM_CACHE (default $XDG_CACHE_HOME/bpfbench-vm, else ~/.cache/bpfbench-vm)\n"
+	       "through $BPFBENCH_VM_MIRROR, else the Debian mirror this machine's apt sources name.\n"
 	       "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 4 kernel lacks a feature (skip),\n"
 	       "5 a gate (compare, ab, db changes) found no regression but could not judge it all.\n"
 	       "Troubleshooting, by the message you see: doc/troubleshooting.md.\n\n");
