@@ -198,7 +198,8 @@ few_ok() {	# few_ok: the last run's Profile says its N < 100 samples are few, or
 		return 0
 	grep -q "^Profile: only $n samples\?: each share is known to within +-[0-9]* points (95%); 100 samples give +-10" <<<"$OUT"
 }
-run profile -- sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done'
+# (about 16 ms of sh here: a few ms had 0 samples in some runs at 999 Hz)
+run profile -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
 few_ok && [ "$n" -gt 0 ]
 ok $? "profile of a few ms of work: only $n samples, and the table says what they are worth" || diag "$OUT" "$ERR"
 run profile -- sleep 1

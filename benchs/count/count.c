@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "bench.h"
 
 struct count_slot {
@@ -35,8 +36,11 @@ static int count_setup(struct bench_env *env)
 		return -ENOMEM;
 	env->priv = s;
 	s->nr = env->nr_producers;
-	s->slots = calloc(s->nr, sizeof(*s->slots));
-	return s->slots ? 0 : -ENOMEM;
+	/* calloc() aligns to 16 bytes, not the 64 a slot alone on its line needs */
+	if (posix_memalign((void **)&s->slots, 64, s->nr * sizeof(*s->slots)))
+		return -ENOMEM;
+	memset(s->slots, 0, s->nr * sizeof(*s->slots));
+	return 0;
 }
 
 static void count_producer(struct bench_env *env, int idx)
