@@ -44,6 +44,9 @@ int hm_state_init(struct bench_env *env, struct hm_state *s, const struct bench_
 void hm_measure(struct bench_env *env, uint64_t elapsed_ns, double *vals);
 /* The totals, then the skeleton and the state freed (teardown's part). */
 void hm_teardown(struct bench_env *env);
+/* The kernel bench's per-CPU lines before the Summary (struct bench_report's .lines). */
+void hm_full_lines(const struct report_view *v, char *buf, size_t len);
+void hm_lookup_lines(const struct report_view *v, char *buf, size_t len);
 
 extern const struct bench bench_bpf_hashmap_lookup;
 extern const struct suite suite_bpf_hashmap_lookup;

@@ -162,7 +162,7 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.setup = lookup_setup,
 	.measure = hm_measure,
 	.teardown = hm_teardown,
-	.report = { REPORT_CPU_LOOKUP, .label = "lookup" },
+	.report = { REPORT_OPS, .lines = hm_lookup_lines },
 };
 
 /*

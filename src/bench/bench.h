@@ -85,17 +85,22 @@ enum report_shape {
 	REPORT_HTAB_MEM,
 	/* a table: a row per metric key, a column per metric name (map-batch) */
 	REPORT_TABLE,
-	/*
-	 * "N:LABEL X events per sec", a line per CPU of the first metric's
-	 * cpu=N keys (bpf-hashmap-full-update), then its Summary as ops
-	 */
-	REPORT_CPU_EVENTS,
-	/*
-	 * "cpuNN: LABEL XM ± YM events/sec (approximated from N samples of
-	 * ~Tms)", the same per CPU, T the metric "run_time" (bpf-hashmap-lookup)
-	 */
-	REPORT_CPU_LOOKUP,
 };
+
+/*
+ * A finished run's figures as a family's own lines read them (struct
+ * bench_report's .lines): metric i's name, key, mean, spread (sd; 0 for
+ * one sample) and samples, and the run's producers.  Read-only.
+ */
+struct report_view;
+int report_nr_metrics(const struct report_view *v);
+const char *report_metric_name(const struct report_view *v, int i);
+const char *report_metric_key(const struct report_view *v, int i);	/* "" for none */
+double report_mean(const struct report_view *v, int i);
+double report_spread(const struct report_view *v, int i);
+int report_samples(const struct report_view *v, int i);
+/* Index of the metric named name with no key, or -1. */
+int report_metric(const struct report_view *v, const char *name);
 
 struct bench_report {
 	enum report_shape shape;
@@ -105,8 +110,14 @@ struct bench_report {
 	bool row_total;
 	/* REPORT_PERCENT: metrics whose sums over the samples are the part and the rest */
 	const char *part, *rest;
-	/* REPORT_CPU_*: the word of each CPU's line before its figure */
-	const char *label;
+	/*
+	 * Optional: the family's own lines before the Summary (the kernel
+	 * bench's per-CPU lines, which its scripts read), written into buf
+	 * from the run's figures; the family still prints nothing.  With
+	 * them the human Stats and Notes lines go to stderr, so that stdout
+	 * is these lines and the Summary, as upstream's.
+	 */
+	void (*lines)(const struct report_view *v, char *buf, size_t len);
 };
 
 struct bench {

@@ -294,56 +294,55 @@ static void times_row(struct text *t, const struct run_result *res)
 	ops_row(t, res, true);
 }
 
-/* The CPU of a per-CPU metric, the first metric's name with key "cpu=N": N, or -1. */
-static int cpu_of(const struct run_result *res, int i)
-{
-	char v[16];
+/* ---- a family's own lines (struct bench_report's .lines): its view of the run ---- */
 
-	if (!i || strcmp(res->metrics[i].name, res->metrics[0].name) ||
-	    !mkey_get(res->metrics[i].key, "cpu", v, sizeof(v)) || !mkey_is_int(v))
-		return -1;
-	return atoi(v);
+struct report_view {
+	struct run_result res;	/* never instantiated: a result read through these calls */
+};
+
+static const struct run_result *res_of(const struct report_view *v)
+{
+	return (const struct run_result *)v;
 }
 
-/*
- * The kernel bench's lines of REPORT_CPU_*, a CPU that ran nothing left
- * out as upstream leaves one whose time is 0; the lookup's spread is
- * upstream's two standard deviations, its samples ours (periods).
- */
-static void cpu_lines(FILE *out, const struct run_result *res)
+static bool metric_ok(const struct report_view *v, int i)
 {
-	const struct stats *run = figures_of(res, "run_time");
-	const char *label = res->bench->report.label ?: res->metrics[0].name;
-	int i, cpu;
-
-	for (i = 0; i < res->nr_metrics; i++) {
-		const struct stats *st = &res->st[i];
-
-		if ((cpu = cpu_of(res, i)) < 0 || !(st->mean > 0))
-			continue;
-		if (res->bench->report.shape == REPORT_CPU_EVENTS)
-			fprintf(out, "%d:%s %lld events per sec\n", cpu, label,
-				(long long)(st->mean * 1e6));
-		else
-			fprintf(out, "cpu%02d: %s %.3lfM ± %.3lfM events/sec (approximated from %d "
-				"samples of ~%lums)\n", cpu, label, st->mean, 2 * spread(st), st->n,
-				(unsigned long)run->mean);
-	}
+	return i >= 0 && i < res_of(v)->nr_metrics;
 }
 
-/* The first metric, all CPUs', then each CPU's that ran. */
-static void cpu_row(struct text *t, const struct run_result *res)
+int report_nr_metrics(const struct report_view *v)
 {
-	int i, cpu, k = 0;
+	return res_of(v)->nr_metrics;
+}
 
-	row_figure(t, res, 0);
-	put(t, " %s", res->metrics[0].unit);
-	for (i = 0; i < res->nr_metrics; i++) {
-		if ((cpu = cpu_of(res, i)) < 0 || !(res->st[i].mean > 0))
-			continue;
-		put(t, "%scpu%d %.3lf", k++ ? ", " : " (", cpu, res->st[i].mean);
-	}
-	put(t, "%s", k ? ")" : "");
+const char *report_metric_name(const struct report_view *v, int i)
+{
+	return metric_ok(v, i) ? res_of(v)->metrics[i].name : "";
+}
+
+const char *report_metric_key(const struct report_view *v, int i)
+{
+	return metric_ok(v, i) && res_of(v)->metrics[i].key ? res_of(v)->metrics[i].key : "";
+}
+
+double report_mean(const struct report_view *v, int i)
+{
+	return metric_ok(v, i) ? res_of(v)->st[i].mean : 0.0;
+}
+
+double report_spread(const struct report_view *v, int i)
+{
+	return metric_ok(v, i) ? spread(&res_of(v)->st[i]) : 0.0;
+}
+
+int report_samples(const struct report_view *v, int i)
+{
+	return metric_ok(v, i) ? res_of(v)->st[i].n : 0;
+}
+
+int report_metric(const struct report_view *v, const char *name)
+{
+	return res_metric(res_of(v), name);
 }
 
 /*
@@ -361,8 +360,6 @@ static const struct shape_text {
 	[REPORT_PERCENT]	= { percent_line, percent_row },
 	[REPORT_HTAB_MEM]	= { htab_mem_line, htab_mem_row },
 	[REPORT_TABLE]		= { table_line, table_row_text },
-	[REPORT_CPU_EVENTS]	= { ops_line, cpu_row },
-	[REPORT_CPU_LOOKUP]	= { ops_line, cpu_row },
 };
 
 static const struct shape_text *shape_of(const struct run_result *res)
@@ -374,8 +371,21 @@ static const struct shape_text *shape_of(const struct run_result *res)
 
 bool summary_lines_apart(const struct run_result *res)
 {
-	return res->bench->report.shape == REPORT_CPU_EVENTS ||
-	       res->bench->report.shape == REPORT_CPU_LOOKUP;
+	return res->bench->report.lines != NULL;
+}
+
+/* The family's lines, as it wrote them into a buffer, each ending in a newline. */
+static void family_lines(FILE *out, const struct run_result *res)
+{
+	char buf[4096];
+	size_t n;
+
+	buf[0] = 0;
+	res->bench->report.lines((const struct report_view *)res, buf, sizeof(buf));
+	n = strlen(buf);
+	fputs(buf, out);
+	if (n && buf[n - 1] != '\n')
+		fputc('\n', out);
 }
 
 void summary_write(FILE *out, const struct run_result *res)
@@ -387,7 +397,7 @@ void summary_write(FILE *out, const struct run_result *res)
 	if (res->bench->report.shape == REPORT_TABLE)
 		table_write(out, res, "");
 	if (summary_lines_apart(res))
-		cpu_lines(out, res);
+		family_lines(out, res);
 	shape_of(res)->line(&t, res);
 	fprintf(out, "Summary: %s\n", buf);
 }

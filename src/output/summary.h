@@ -15,8 +15,9 @@
 void summary_write(FILE *out, const struct run_result *res);
 /*
  * Whether the run's own lines under its figures (Stats, Noise: each with
- * a '%') belong on stderr: REPORT_CPU_*, whose upstream prints its lines
- * alone and whose script hands them to printf as its format.
+ * a '%') belong on stderr: where a family writes its own lines (.lines),
+ * as upstream prints those alone and its script hands them to printf as
+ * its format.
  */
 bool summary_lines_apart(const struct run_result *res);
 /* The suite row of a result that has figures. */
