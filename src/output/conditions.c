@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/utsname.h>
+#include "bench.h"
 #include "conditions.h"
 #include "util.h"
 
@@ -52,6 +53,14 @@ void conditions_read(struct conditions *c)
 	snprintf(c->vm, sizeof(c->vm), "%s", vm ? vm : "");
 }
 
+/* The trigger a run reports; a benchmark that drives its own programs (trig-*) has none of the core's. */
+static const char *trigger_text(const struct run_result *r)
+{
+	if (r->trigger && strcmp(r->trigger, "none"))
+		return r->trigger;
+	return r->bench && (r->bench->flags & BENCH_F_SELF_DRIVEN) ? "self-driven" : "none";
+}
+
 void conditions_of_run(const struct run_result *r, char *buf, size_t len)
 {
 	const struct run_opts *o = &r->spec.opts;
@@ -64,7 +73,7 @@ void conditions_of_run(const struct run_result *r, char *buf, size_t len)
 	if (n > 0 && (size_t)n < len && o->precision_pct)
 		n += snprintf(buf + n, len - n, " --precision %g", o->precision_pct);
 	if (n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, ", trigger %s", r->trigger ? r->trigger : "none");
+		snprintf(buf + n, len - n, ", trigger %s", trigger_text(r));
 }
 
 static void diff_item(char *buf, size_t len, size_t *off, const char *fmt, double v)
@@ -77,7 +86,7 @@ void conditions_diff(const struct run_result *r, const struct run_result *base, 
 		     size_t len)
 {
 	const struct run_opts *o = &r->spec.opts, *b = &base->spec.opts;
-	const char *t = r->trigger ? r->trigger : "none", *bt = base->trigger ? base->trigger : "none";
+	const char *t = trigger_text(r), *bt = trigger_text(base);
 	size_t off = 0;
 
 	buf[0] = 0;
