@@ -2,6 +2,7 @@
 # The local-storage family: every get finds its value (a task storage the
 # run's first get of that map created, counted once a map; a hash map's
 # key), map 0's gets are the important ones in the number the loop makes;
+# creates equal the sockets and threads made;
 # options out of upstream's ranges exit 2; a trigger the family lacks or
 # the kernel refuses exits 4 with why; run_bench_local_storage.sh,
 # unmodified, reads our lines; nothing is left after any exit.
@@ -68,6 +69,49 @@ else
 	[ "$RC" -eq 4 ] && grep -q 'refuses the fentry trigger' <<<"$ERR"
 	ok $? "--trigger fentry: refused by this kernel, exit 4 with why" || diag "rc=$RC $ERR"
 fi
+
+# local-storage-create: a storage for every socket made, for every thread
+# made and for the producers the run itself starts after the attach
+for p in 1 2; do
+	run "${short[@]}" -q -p $p local-storage-create --storage-type socket --batch-size 8 --json "$J"
+	[ "$RC" -eq 0 ] && totals "
+t['creates'] == t['made'] > 0 and t['create_errors'] == t['make_errors'] == 0 and \
+t['kmallocs'] > 0 and r['method'] in ('cgroup/sock_create', 'lsm.s/socket_post_create')"
+	ok $? "create, socket, -p $p: creates equal the sockets made" || diag "rc=$RC $ERR"
+	run "${short[@]}" -q -p $p local-storage-create --storage-type task --batch-size 4 --json "$J"
+	[ "$RC" -eq 0 ] && totals "
+t['creates'] == t['made'] + $p and t['made'] > 0 and t['create_errors'] == t['make_errors'] == 0 \
+and t['kmallocs'] > 0 and r['method'] == 'tp_btf/sched_process_fork'"
+	ok $? "create, task, -p $p: creates equal the threads made, and the $p producer(s)" ||
+		diag "rc=$RC $ERR"
+done
+for o in "--storage-type file" "--batch-size 0" "-c 1" "--trigger raw-tp"; do
+	run "${short[@]}" $o local-storage-create
+	[ "$RC" -eq 2 ]
+	ok $? "create $o is refused (exit 2)" || diag "rc=$RC $ERR"
+done
+if grep -qw bpf /sys/kernel/security/lsm 2>/dev/null; then
+	run "${short[@]}" local-storage-create --sock-hook lsm --json "$J"
+	[ "$RC" -eq 0 ] && totals "r['method'] == 'lsm.s/socket_post_create' and t['creates'] == t['made']"
+	ok $? "create, socket: upstream's LSM hook runs here" || diag "rc=$RC $ERR"
+else
+	run "${short[@]}" local-storage-create --sock-hook lsm
+	[ "$RC" -eq 4 ] && grep -q 'no BPF LSM.*bpfbench --kernel 7.3 local-storage-create' <<<"$ERR"
+	ok $? "create, socket: no BPF LSM here, upstream's hook exits 4 with why" || diag "rc=$RC $ERR"
+fi
+
+# a signal mid-run: the programs, maps and links go with the process, and
+# every thread and socket it made with them
+"$BPFBENCH" -w0 -d5 local-storage-create --storage-type task >/dev/null 2>&1 &
+pid=$!
+sleep 0.7
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -ne 137 ] && ! kill -0 $pid 2>/dev/null
+ok $? "create, SIGINT mid-run: the process and its threads are gone (rc $rc)"
+now=$(kernel_objects_settle "$before")
+ok $? "create, SIGINT mid-run: nothing of ours left ($now)"
 
 # a signal mid-run: the maps (the inner ones too), programs and links go with the process
 "$BPFBENCH" -w0 -d5 --nr_maps 100 local-storage-cache-int-get >/dev/null 2>&1 &

@@ -11,7 +11,7 @@
  *
  * Upstream prints "Summary: hits throughput ..., important_hits ..."
  * (run_bench_local_storage.sh reads it); ours is cache_lines (.lines)
- * before the core's Summary.
+ * before the core's Summary.  local-storage-create is create.c's.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -22,6 +22,7 @@
 #include <bpf/btf.h>
 #include "bench.h"
 #include "local_storage.h"
+#include "local_storage_int.h"
 #include "local_storage_cache.skel.h"
 
 struct cache_args {
@@ -324,16 +325,17 @@ static const struct suite suite_local_storage = {
 
 const struct family family_local_storage = {
 	.name = "local-storage",
-	.summary = "task storage gets through many maps vs a hash map's "
+	.summary = "task storage gets through many maps vs a hash map's, storage creation "
 		   "(the kernel bench's local-storage-*)",
 	.benchs = (const struct bench *const []){
 		&bench_ls_seq_get,
 		&bench_ls_int_get,
 		&bench_ls_hashmap_control,
+		&bench_local_storage_create,
 		NULL,
 	},
 	.suites = (const struct suite *const []){ &suite_local_storage, NULL },
 	/* the control at its default 1000 maps does not fit: the quick step above runs it */
 	.quick = (const char *const []){ "local-storage-cache-seq-get", "local-storage-cache-int-get",
-					 NULL },
+					 "local-storage-create", NULL },
 };

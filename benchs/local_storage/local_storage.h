@@ -15,5 +15,10 @@ enum {
 	LS_SLOT_WRONG,		/* gets whose value was not the one its map's storage holds */
 };
 
+/* local-storage-create's extra[]: hits are the storages created */
+enum {
+	LS_SLOT_KMALLOCS,	/* kmallocs on the machine, any task's */
+	LS_SLOT_CREATE_ERRS,	/* creations that failed (no storage returned) */
+};
 
 #endif
