@@ -2,7 +2,8 @@
 # The local-storage family: every get finds its value (a task storage the
 # run's first get of that map created, counted once a map; a hash map's
 # key), map 0's gets are the important ones in the number the loop makes;
-# creates equal the sockets and threads made;
+# creates equal the sockets and threads made; tasks-trace's sleepers go
+# with the run;
 # options out of upstream's ranges exit 2; a trigger the family lacks or
 # the kernel refuses exits 4 with why; run_bench_local_storage.sh,
 # unmodified, reads our lines; nothing is left after any exit.
@@ -112,6 +113,47 @@ rc=$?
 ok $? "create, SIGINT mid-run: the process and its threads are gone (rc $rc)"
 now=$(kernel_objects_settle "$before")
 ok $? "create, SIGINT mid-run: nothing of ours left ($now)"
+
+# local-storage-tasks-trace: the grace periods need fentry on RCU internals
+run "${short[@]}" --nr_procs 10 local-storage-tasks-trace
+if [ "$RC" -eq 4 ]; then
+	grep -q 'needs fentry on rcu_tasks_trace_pregp_step.*bpfbench --kernel 7.3 local-storage-tasks-trace' <<<"$ERR"
+	ok $? "tasks-trace: no fentry here, exit 4 with why" || diag "rc=$RC $ERR"
+else
+	[ "$RC" -eq 0 ]
+	ok $? "tasks-trace: this kernel times the grace periods" || diag "rc=$RC $ERR"
+fi
+for o in "--nr_procs 0" "--nr_procs 150001" "-p 2"; do
+	run "${short[@]}" $o local-storage-tasks-trace
+	[ "$RC" -eq 2 ]
+	ok $? "tasks-trace $o is refused (exit 2)" || diag "rc=$RC $ERR"
+done
+# the sleepers and the storage churn (without the grace periods: the test aid)
+# run, and every sleeper forked is gone after an exit, a normal one or a signal
+for how in end INT; do
+	"$BPFBENCH" -w0 -d1 --period-ms 100 --nr_procs 40 --gp-probe none local-storage-tasks-trace \
+		--json "$J" >/dev/null 2>"$TMPD/err" &
+	pid=$!
+	kids=
+	for i in $(seq 1 50); do
+		kids=$(pgrep -P $pid | tr '\n' ' ')
+		[ "$(wc -w <<<"$kids")" -ge 40 ] && break
+		sleep 0.05
+	done
+	[ "$how" = INT ] && kill -INT $pid
+	wait $pid
+	RC=$?
+	left=0
+	for k in $kids; do kill -0 "$k" 2>/dev/null && left=$((left + 1)); done
+	if [ "$how" = end ]; then
+		[ "$RC" -eq 0 ] && [ "$left" -eq 0 ] && totals "
+t['sleepers'] == 40 and t['churn'] > 0 and t['grace_periods'] == 0"
+	else
+		[ "$left" -eq 0 ] && [ "$(wc -w <<<"$kids")" -ge 40 ]
+	fi
+	ok $? "tasks-trace, --nr_procs 40, $how: the sleepers forked, churned, and none left" ||
+		diag "rc=$RC left=$left kids=$kids $(cat "$TMPD/err")"
+done
 
 # a signal mid-run: the maps (the inner ones too), programs and links go with the process
 "$BPFBENCH" -w0 -d5 --nr_maps 100 local-storage-cache-int-get >/dev/null 2>&1 &

@@ -11,7 +11,8 @@
  *
  * Upstream prints "Summary: hits throughput ..., important_hits ..."
  * (run_bench_local_storage.sh reads it); ours is cache_lines (.lines)
- * before the core's Summary.  local-storage-create is create.c's.
+ * before the core's Summary.  local-storage-create is create.c's,
+ * local-storage-tasks-trace tasks_trace.c's.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -332,6 +333,7 @@ const struct family family_local_storage = {
 		&bench_ls_int_get,
 		&bench_ls_hashmap_control,
 		&bench_local_storage_create,
+		&bench_local_storage_tasks_trace,
 		NULL,
 	},
 	.suites = (const struct suite *const []){ &suite_local_storage, NULL },
