@@ -20,7 +20,8 @@
 	F(rename)	\
 	F(count)	\
 	F(bpf_hashmap)	\
-	F(strncmp)
+	F(strncmp)	\
+	F(local_storage)
 
 #define FAMILY_EXTERN(f)	extern const struct family family_##f;
 #define FAMILY_ENTRY(f)		&family_##f,

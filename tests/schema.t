@@ -110,6 +110,7 @@ for b in $("$BPFBENCH" --list | awk '{ print $1 }'); do
 	rb-*|pb-*) args=(-c1) ;;
 	map-batch) args=(--max_entries 1000 --batch 10,100) ;;
 	lpm-trie-*) args=(-p2 --nr_entries 1000) ;;
+	local-storage-cache-hashmap-control) args=(--nr_maps 1) ;;
 	esac
 	case $b in lpm-trie-free|lpm-trie-insert|lpm-trie-delete) args=(--nr_entries 1000) ;; esac	# one producer
 	run -w0 -d0.2 --period-ms 100 -q "${args[@]}" "$b" --json "$TMPD/every.json"

@@ -99,6 +99,7 @@ const char *report_metric_key(const struct report_view *v, int i);	/* "" for non
 double report_mean(const struct report_view *v, int i);
 double report_spread(const struct report_view *v, int i);
 int report_samples(const struct report_view *v, int i);
+int report_producers(const struct report_view *v);	/* 1 at least */
 /* Index of the metric named name with no key, or -1. */
 int report_metric(const struct report_view *v, const char *name);
 

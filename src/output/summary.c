@@ -340,6 +340,11 @@ int report_samples(const struct report_view *v, int i)
 	return metric_ok(v, i) ? res_of(v)->st[i].n : 0;
 }
 
+int report_producers(const struct report_view *v)
+{
+	return producers_of(res_of(v));
+}
+
 int report_metric(const struct report_view *v, const char *name)
 {
 	return res_metric(res_of(v), name);
