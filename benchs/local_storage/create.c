@@ -189,6 +189,12 @@ static int create_setup(struct bench_env *env)
 	if (err)
 		return err;
 	err = local_storage_create_bpf__load(s->skel);
+	if (err == -EPERM || err == -EACCES) {
+		/* a cgroup socket program needs CAP_NET_ADMIN, a tracing one CAP_PERFMON, beside CAP_BPF */
+		errmsg("%s: cannot load its programs: %s: they need CAP_BPF, CAP_PERFMON and "
+		       "CAP_NET_ADMIN (or root)", env->bench->name, strerror(-err));
+		return err;
+	}
 	if (err) {
 		errmsg("%s: cannot load its programs: %s", env->bench->name, strerror(-err));
 		return err;
