@@ -82,25 +82,15 @@ for sig in INT TERM; do
 	ok $? "SIG$sig mid-run: nothing of ours left ($now)"
 done
 
-# the kernel's own scripts, unmodified, with bpfbench as ./bench
-KSRC=/usr/src/linux-source-6.12.tar.xz
-if [ -r "$KSRC" ] && tar -xJf "$KSRC" -C "$TMPD" --strip-components=6 --wildcards \
-	'linux-source-6.12/tools/testing/selftests/bpf/benchs/run_bench_trigger.sh' \
-	'linux-source-6.12/tools/testing/selftests/bpf/benchs/run_bench_uprobes.sh' \
-	'linux-source-6.12/tools/testing/selftests/bpf/benchs/run_bench_rename.sh' 2>/dev/null; then
-	mkdir -p "$TMPD/bin"
-	printf '#!/bin/sh\nexec "$@"\n' >"$TMPD/bin/sudo"
-	# the scripts' -w2 -d5, shortened for a test: later options win
-	printf '#!/bin/sh\nexec "%s" "$@" -w0 -d0.3 --period-ms 100\n' "$BPFBENCH" >"$TMPD/bench"
-	chmod +x "$TMPD/bin/sudo" "$TMPD/bench"
-	out=$(cd "$TMPD" && PATH=$TMPD/bin:$PATH bash run_bench_uprobes.sh 2>&1)
+# the kernel's own scripts, unmodified, with bpfbench as ./bench (lib.sh)
+if kernel_scripts run_bench_trigger.sh run_bench_uprobes.sh run_bench_rename.sh; then
+	out=$(kernel_script run_bench_uprobes.sh)
 	[ $? -eq 0 ] && [ "$(grep -cE '^[a-z-]+ *: +[0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M/s *$' <<<"$out")" -eq 8 ]
 	ok $? "run_bench_uprobes.sh, unmodified: its 8 rows" || diag "$out"
-	out=$(cd "$TMPD" && PATH=$TMPD/bin:$PATH bash run_bench_trigger.sh usermode-count \
-		kernel-count syscall-count rawtp 2>&1)
+	out=$(kernel_script run_bench_trigger.sh usermode-count kernel-count syscall-count rawtp)
 	[ $? -eq 0 ] && [ "$(grep -cE '^[a-z-]+ *: +[0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M/s *$' <<<"$out")" -eq 4 ]
 	ok $? "run_bench_trigger.sh, unmodified, on the rows this kernel runs" || diag "$out"
-	out=$(cd "$TMPD" && PATH=$TMPD/bin:$PATH bash run_bench_rename.sh 2>&1)
+	out=$(kernel_script run_bench_rename.sh)
 	grep -qE '^base *: +[0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M/s *$' <<<"$out"
 	ok $? "run_bench_rename.sh, unmodified, reads rename-base (the next row may be refused here)" ||
 		diag "$out"

@@ -59,19 +59,9 @@ run -w0 -d0.2 --period-ms 100 bpf-hashmap-lookup --nr_loops 10000 --sweep key_si
 [ "$RC" -eq 0 ] && [ "$(grep -cE '^key_size=(4|8|12) ' <<<"$OUT")" -eq 3 ]
 ok $? "--sweep key_size=4,8,12: a row each" || diag "$OUT" "$ERR"
 
-# the kernel's own script, unmodified, with bpfbench as ./bench
-KSRC=/usr/src/linux-source-6.12.tar.xz
-if [ -r "$KSRC" ] && tar -xJf "$KSRC" -C "$TMPD" --strip-components=6 --wildcards \
-	'linux-source-6.12/tools/testing/selftests/bpf/benchs/run_common.sh' \
-	'linux-source-6.12/tools/testing/selftests/bpf/benchs/run_bench_bpf_hashmap_full_update.sh' \
-	2>/dev/null; then
-	mkdir -p "$TMPD/bin" "$TMPD/benchs"
-	mv "$TMPD/run_common.sh" "$TMPD/benchs/"
-	printf '#!/bin/sh\nexec "$@"\n' >"$TMPD/bin/sudo"
-	# the script's -w3 -d10, shortened for a test: later options win
-	printf '#!/bin/sh\nexec "%s" "$@" -w0 -d0.3 --period-ms 100\n' "$BPFBENCH" >"$TMPD/bench"
-	chmod +x "$TMPD/bin/sudo" "$TMPD/bench"
-	out=$(cd "$TMPD" && PATH=$TMPD/bin:$PATH bash run_bench_bpf_hashmap_full_update.sh 2>&1)
+# the kernel's own script, unmodified, with bpfbench as ./bench (lib.sh)
+if kernel_scripts run_bench_bpf_hashmap_full_update.sh; then
+	out=$(kernel_script run_bench_bpf_hashmap_full_update.sh)
 	[ $? -eq 0 ] && grep -qE '^[0-9]+:hash_map_full_perf [0-9]+ events per sec$' <<<"$out"
 	ok $? "run_bench_bpf_hashmap_full_update.sh, unmodified: its per-CPU lines" || diag "$out"
 else

@@ -409,3 +409,25 @@ deadline_ms() {	# deadline_ms MS...: twice the largest; 0 (nothing is that promp
 	done
 	echo $((2 * m))
 }
+
+# --- The kernel's own bench scripts, unmodified, with bpfbench as ./bench ---
+KSRC=/usr/src/linux-source-6.12.tar.xz
+# kernel_scripts SCRIPT...: extracts benchs/SCRIPT (and run_common.sh, which
+# some source) from linux-source-6.12 into $TMPD/kbench/benchs/, beside a
+# ./bench that runs bpfbench with the scripts' durations shortened for a test
+# (later options win) and a sudo that runs its command; 1 without the source.
+kernel_scripts() {
+	local d=$TMPD/kbench s files=()
+	for s in run_common.sh "$@"; do
+		files+=("linux-source-6.12/tools/testing/selftests/bpf/benchs/$s")
+	done
+	[ -r "$KSRC" ] && mkdir -p "$d/bin" &&
+		tar -xJf "$KSRC" -C "$d" --strip-components=5 "${files[@]}" 2>/dev/null || return 1
+	printf '#!/bin/sh\nexec "$@"\n' >"$d/bin/sudo"
+	printf '#!/bin/sh\nexec "%s" "$@" -w0 -d0.3 --period-ms 100\n' "$BPFBENCH" >"$d/bench"
+	chmod +x "$d/bin/sudo" "$d/bench"
+}
+# kernel_script SCRIPT ARGS...: runs benchs/SCRIPT there; its stdout and stderr, its status
+kernel_script() {
+	(cd "$TMPD/kbench" && PATH=$TMPD/kbench/bin:$PATH bash "benchs/$1" "${@:2}" 2>&1)
+}

@@ -164,17 +164,9 @@ wait $pid
 now=$(kernel_objects_settle "$before")
 ok $? "SIGINT mid-run: nothing of ours left ($now)"
 
-# the kernel's own script, unmodified, with bpfbench as ./bench
-KSRC=/usr/src/linux-source-6.12.tar.xz
-if [ -r "$KSRC" ] && tar -xJf "$KSRC" -C "$TMPD" --strip-components=5 --wildcards \
-	'linux-source-6.12/tools/testing/selftests/bpf/benchs/run_bench_local_storage.sh' \
-	'linux-source-6.12/tools/testing/selftests/bpf/benchs/run_common.sh' 2>/dev/null; then
-	mkdir -p "$TMPD/bin"
-	printf '#!/bin/sh\nexec "$@"\n' >"$TMPD/bin/sudo"
-	# the script's default durations, shortened for a test: later options win
-	printf '#!/bin/sh\nexec "%s" "$@" -w0 -d0.3 --period-ms 100\n' "$BPFBENCH" >"$TMPD/bench"
-	chmod +x "$TMPD/bin/sudo" "$TMPD/bench"
-	out=$(cd "$TMPD" && PATH=$TMPD/bin:$PATH bash benchs/run_bench_local_storage.sh 2>&1)
+# the kernel's own script, unmodified, with bpfbench as ./bench (lib.sh)
+if kernel_scripts run_bench_local_storage.sh; then
+	out=$(kernel_script run_bench_local_storage.sh)
 	n='[0-9]+\.[0-9]+'
 	rows=$(grep -cE "^(hashmap|local_storage) .*get: +hits throughput: $n ± $n M ops/s, hits latency: $n ns/op, important_hits throughput: $n ± $n M ops/s$" <<<"$out")
 	[ "$rows" -eq 21 ]

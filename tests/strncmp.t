@@ -109,17 +109,9 @@ wait $pid
 now=$(kernel_objects_settle "$before")
 ok $? "SIGINT mid-run: nothing of ours left ($now)"
 
-# the kernel's own script, unmodified, with bpfbench as ./bench
-KSRC=/usr/src/linux-source-6.12.tar.xz
-if [ -r "$KSRC" ] && tar -xJf "$KSRC" -C "$TMPD" --strip-components=5 --wildcards \
-	'linux-source-6.12/tools/testing/selftests/bpf/benchs/run_bench_strncmp.sh' \
-	'linux-source-6.12/tools/testing/selftests/bpf/benchs/run_common.sh' 2>/dev/null; then
-	mkdir -p "$TMPD/bin"
-	printf '#!/bin/sh\nexec "$@"\n' >"$TMPD/bin/sudo"
-	# the script's -w3 -d10, shortened for a test: later options win
-	printf '#!/bin/sh\nexec "%s" "$@" -w0 -d0.3 --period-ms 100\n' "$BPFBENCH" >"$TMPD/bench"
-	chmod +x "$TMPD/bin/sudo" "$TMPD/bench"
-	out=$(cd "$TMPD" && PATH=$TMPD/bin:$PATH bash benchs/run_bench_strncmp.sh 2>&1)
+# the kernel's own script, unmodified, with bpfbench as ./bench (lib.sh)
+if kernel_scripts run_bench_strncmp.sh; then
+	out=$(kernel_script run_bench_strncmp.sh)
 	rows=$(grep -cE '^(no-)?helper-[0-9]+ +[0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M/s \(drops [0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M/s\)$' <<<"$out")
 	[ "$rows" -eq 12 ]
 	ok $? "run_bench_strncmp.sh, unmodified: its 12 rows" || diag "$out"
