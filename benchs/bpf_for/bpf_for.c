@@ -115,11 +115,8 @@ static void bpf_for_measure(struct bench_env *env, uint64_t elapsed_ns, double *
 {
 	struct bpf_for_state *s = env->priv;
 	const struct bench_slot *slot = s->skel->bss->bench_slots;
-	uint64_t ops = delta_next(&s->hits, slots_sum(slot, SLOT_HITS)), runs = 0;
-	int i;
-
-	for (i = 0; i < BENCH_NR_SLOTS; i++)
-		runs += __atomic_load_n(&slot[i].extra[SLOT_RUNS], __ATOMIC_RELAXED);
+	uint64_t ops = delta_next(&s->hits, slots_sum(slot, SLOT_HITS));
+	uint64_t runs = slots_extra_sum(slot, SLOT_RUNS);
 	vals[0] = mops(ops, elapsed_ns);
 	vals[2] = ops;
 	vals[3] = delta_next(&s->runs, runs);

@@ -397,12 +397,7 @@ static void htab_mem_producer(struct bench_env *env, int idx)
 
 static uint64_t dels_sum(const struct bench_slot *slots)
 {
-	uint64_t sum = 0;
-	int i;
-
-	for (i = 0; i < BENCH_NR_SLOTS; i++)
-		sum += __atomic_load_n(&slots[i].extra[HTAB_MEM_SLOT_DELS], __ATOMIC_RELAXED);
-	return sum;
+	return slots_extra_sum(slots, HTAB_MEM_SLOT_DELS);
 }
 
 /*

@@ -70,16 +70,6 @@ struct create_state {
 	struct delta creates, kmallocs;
 };
 
-static uint64_t extra_sum(const struct bench_slot *slots, int i)
-{
-	uint64_t sum = 0;
-	int c;
-
-	for (c = 0; c < BENCH_NR_SLOTS; c++)
-		sum += __atomic_load_n(&slots[c].extra[i], __ATOMIC_RELAXED);
-	return sum;
-}
-
 /* Whether BPF LSM runs: "bpf" among the active LSMs (securityfs). */
 static bool bpf_lsm_active(void)
 {
@@ -273,7 +263,7 @@ static void create_measure(struct bench_env *env, uint64_t elapsed_ns, double *v
 	struct create_state *s = env->priv;
 	const struct bench_slot *slots = s->skel->bss->bench_slots;
 	uint64_t c = delta_next(&s->creates, slots_sum(slots, SLOT_HITS));
-	uint64_t k = delta_next(&s->kmallocs, extra_sum(slots, LS_SLOT_KMALLOCS));
+	uint64_t k = delta_next(&s->kmallocs, slots_extra_sum(slots, LS_SLOT_KMALLOCS));
 
 	vals[M_CREATES] = elapsed_ns ? c * 1e6 / elapsed_ns : 0;
 	vals[M_KPC] = c ? (double)k / c : 0;
@@ -301,8 +291,8 @@ static void create_teardown(struct bench_env *env)
 		bench_total(env, "made", made);
 		bench_total(env, "make_errors", errs);
 		bench_total(env, "creates", slots_sum(slots, SLOT_HITS));
-		bench_total(env, "create_errors", extra_sum(slots, LS_SLOT_CREATE_ERRS));
-		bench_total(env, "kmallocs", extra_sum(slots, LS_SLOT_KMALLOCS));
+		bench_total(env, "create_errors", slots_extra_sum(slots, LS_SLOT_CREATE_ERRS));
+		bench_total(env, "kmallocs", slots_extra_sum(slots, LS_SLOT_KMALLOCS));
 	}
 	free(s->made);
 	if (s->cg_fd >= 0)

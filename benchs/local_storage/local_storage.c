@@ -60,16 +60,6 @@ struct cache_state {
 	struct delta hits, important;
 };
 
-static uint64_t extra_sum(const struct bench_slot *slots, int i)
-{
-	uint64_t sum = 0;
-	int c;
-
-	for (c = 0; c < BENCH_NR_SLOTS; c++)
-		sum += __atomic_load_n(&slots[c].extra[i], __ATOMIC_RELAXED);
-	return sum;
-}
-
 /* Every key its own value, in batches: 4M single updates would take seconds. */
 static int fill_hashmap(int fd)
 {
@@ -141,20 +131,6 @@ static int make_maps(struct bench_env *env, struct cache_state *s, bool hashmap)
 	return 0;
 }
 
-static uint64_t mem_available(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	unsigned long long kb = 0;
-	char line[128];
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb * 1024;
-}
-
 /*
  * The control's maps are preallocated, 4194304 elements each (about
  * 80 bytes with their bucket): upstream's default of 1000 maps would ask
@@ -218,7 +194,8 @@ static void cache_measure(struct bench_env *env, uint64_t elapsed_ns, double *va
 {
 	struct cache_state *s = env->priv;
 	const struct bench_slot *slots = s->skel->bss->bench_slots;
-	uint64_t missed = extra_sum(slots, LS_SLOT_MISSED), wrong = extra_sum(slots, LS_SLOT_WRONG);
+	uint64_t missed = slots_extra_sum(slots, LS_SLOT_MISSED);
+	uint64_t wrong = slots_extra_sum(slots, LS_SLOT_WRONG);
 	uint64_t hits;
 
 	/* every get must find its map's value: the storage its first get created, the key */
@@ -227,7 +204,7 @@ static void cache_measure(struct bench_env *env, uint64_t elapsed_ns, double *va
 			   (unsigned long long)missed, (unsigned long long)wrong);
 	hits = delta_next(&s->hits, slots_sum(slots, SLOT_HITS));
 	vals[M_HITS] = mops(hits, elapsed_ns);
-	vals[M_IMPORTANT] = mops(delta_next(&s->important, extra_sum(slots, LS_SLOT_IMPORTANT)),
+	vals[M_IMPORTANT] = mops(delta_next(&s->important, slots_extra_sum(slots, LS_SLOT_IMPORTANT)),
 				 elapsed_ns);
 	vals[M_GETS] = hits;
 }
@@ -243,10 +220,10 @@ static void cache_teardown(struct bench_env *env)
 	if (s->skel && s->skel->bss) {
 		slots = s->skel->bss->bench_slots;
 		bench_total(env, "gets", slots_sum(slots, SLOT_HITS));
-		bench_total(env, "important_gets", extra_sum(slots, LS_SLOT_IMPORTANT));
-		bench_total(env, "created", extra_sum(slots, LS_SLOT_CREATED));
-		bench_total(env, "missed", extra_sum(slots, LS_SLOT_MISSED));
-		bench_total(env, "wrong", extra_sum(slots, LS_SLOT_WRONG));
+		bench_total(env, "important_gets", slots_extra_sum(slots, LS_SLOT_IMPORTANT));
+		bench_total(env, "created", slots_extra_sum(slots, LS_SLOT_CREATED));
+		bench_total(env, "missed", slots_extra_sum(slots, LS_SLOT_MISSED));
+		bench_total(env, "wrong", slots_extra_sum(slots, LS_SLOT_WRONG));
 	}
 	for (i = 0; i < s->nr_inner; i++)
 		close(s->inner[i]);

@@ -348,20 +348,6 @@ static int load_map(struct mb_state *s)
 	return 0;
 }
 
-static uint64_t mem_available(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	unsigned long long kb = 0;
-	char line[128];
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb * 1024;
-}
-
 /*
  * Our copies (what update writes, what lookups return) and the map itself
  * must fit in memory: an overcommitted allocation would end in the OOM

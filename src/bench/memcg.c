@@ -400,3 +400,17 @@ void memcg_describe(const struct memcg *m, char *buf, size_t len)
 	else
 		snprintf(buf, len, "none");
 }
+
+uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	unsigned long long kb = 0;
+	char line[128];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb * 1024;
+}

@@ -98,4 +98,7 @@ const char *memcg_method_label(const struct memcg *m);
 /* One line: method, files read, and the cgroup or the reason there is none. */
 void memcg_describe(const struct memcg *m, char *buf, size_t len);
 
+/* The machine's MemAvailable (/proc/meminfo) in bytes; 0 where it cannot be read. */
+uint64_t mem_available(void);
+
 #endif

@@ -14,6 +14,16 @@ uint64_t slots_sum(const struct bench_slot *slots, enum slot_field f)
 	return sum;
 }
 
+uint64_t slots_extra_sum(const struct bench_slot *slots, int word)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < BENCH_NR_SLOTS; i++)
+		sum += __atomic_load_n(&slots[i].extra[word], __ATOMIC_RELAXED);
+	return sum;
+}
+
 uint64_t obj_recursion_misses(struct bpf_object *obj)
 {
 	struct bpf_program *prog;

@@ -23,6 +23,8 @@ enum slot_field { SLOT_HITS, SLOT_DROPS };
 
 /* Sum of one counter over all slots (read through the mmap'ed .bss). */
 uint64_t slots_sum(const struct bench_slot *slots, enum slot_field f);
+/* Sum of one extra[] word over all slots, as slots_sum() reads hits and drops. */
+uint64_t slots_extra_sum(const struct bench_slot *slots, int word);
 
 /*
  * Triggers the kernel skipped, over the object's loaded programs: a
